@@ -1,0 +1,1 @@
+"""The games pbem can moderate, one sub-package each (see pbem.registry)."""
