@@ -1,0 +1,1 @@
+"""The command language players and GMs write in their mails."""

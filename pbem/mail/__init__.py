@@ -1,0 +1,1 @@
+"""Mail in and out: normalising inbound mail, intake sources, senders."""

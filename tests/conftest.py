@@ -1,0 +1,9 @@
+"""Shared pytest fixtures.  Real servers live in fixtures_mail.py (Dovecot + SMTP)."""
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+pytest_plugins = ["fixtures_mail"]
