@@ -1,0 +1,351 @@
+"""Deadlines as data, computed without reading the clock.
+
+A game's :class:`DeadlinePolicy` is stored with the game as JSON.  Every
+function here is pure: the current time is always an argument.
+
+Deadlines are computed on the wall clock of the game's time zone, because
+that is how players read them: a 72h phase that starts on Friday 18:00 in
+London ends on Monday 18:00 London time, even when the clocks change over
+the weekend (so that phase really lasts 71 or 73 hours).  A wall time that
+does not exist (the spring-forward gap) moves forward to the first instant
+that does; an ambiguous wall time (the autumn repeat) takes its first
+occurrence.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sized
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+ALL_DAYS = frozenset(range(7))
+_FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_ALIASES = {**{d: d for d in DAY_NAMES}, **dict(zip(_FULL_DAYS, DAY_NAMES))}
+
+_UNITS = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1),
+          "m": timedelta(minutes=1), "s": timedelta(seconds=1)}
+_PART = re.compile(r"(\d+)\s*([wdhms])")
+_WHOLE = re.compile(r"(?:\d+\s*[wdhms]\s*)+")
+_HOUR = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
+
+
+class DeadlineError(ValueError):
+    """A deadline change the policy does not allow (caps on extensions)."""
+
+
+def parse_duration(text: str) -> timedelta:
+    """``"48h"``, ``"2d"``, ``"1d12h"``, ``"90m"``, ``"1w"``, ``"0h"`` -> timedelta."""
+    if isinstance(text, timedelta):
+        return text
+    if not isinstance(text, str):
+        raise ValueError(f"not a duration: {text!r} (write it as a string such as \"48h\")")
+    cleaned = text.strip().lower()
+    if cleaned == "0":
+        return timedelta(0)
+    if not cleaned or not _WHOLE.fullmatch(cleaned):
+        raise ValueError(
+            f'not a duration: "{text}" (use a number and a unit w, d, h, m or s, '
+            f'e.g. "48h", "2d", "1d12h", "90m")')
+    total = timedelta(0)
+    for number, unit in _PART.findall(cleaned):
+        total += int(number) * _UNITS[unit]
+    return total
+
+
+def format_duration(td: timedelta) -> str:
+    """The inverse of :func:`parse_duration`, the way people write it.
+
+    Below three days a duration is counted in hours ("48h", "12h", "1h30m");
+    from three days on in days ("3d", "7d", "3d12h").
+    """
+    if td < timedelta(0):
+        return "-" + format_duration(-td)
+    seconds = int(td.total_seconds())
+    if seconds == 0:
+        return "0h"
+    parts = []
+    if td >= timedelta(days=3):
+        days, seconds = divmod(seconds, 86400)
+        parts.append(f"{days}d")
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    for value, unit in ((hours, "h"), (minutes, "m"), (seconds, "s")):
+        if value:
+            parts.append(f"{value}{unit}")
+    return "".join(parts)
+
+
+def parse_days(names) -> frozenset[int]:
+    """``["mon", "Tuesday", 4]`` -> ``frozenset({0, 1, 4})`` (0 = Monday)."""
+    if isinstance(names, str):
+        raise ValueError(f'allowed days must be a list such as ["mon", "tue"], not "{names}"')
+    days = set()
+    for name in names:
+        if isinstance(name, int) and not isinstance(name, bool) and 0 <= name <= 6:
+            days.add(name)
+            continue
+        key = _DAY_ALIASES.get(str(name).strip().lower()) if isinstance(name, str) else None
+        if key is None:
+            raise ValueError(f'not a day: "{name}" (use mon, tue, wed, thu, fri, sat, sun)')
+        days.add(DAY_NAMES.index(key))
+    if not days:
+        raise ValueError("allowed days must name at least one day")
+    return frozenset(days)
+
+
+def parse_hour(text) -> time | None:
+    """``""`` / None -> None (no fixed hour); ``"18:00"`` -> ``time(18, 0)``."""
+    if text is None or isinstance(text, time):
+        return text
+    if not isinstance(text, str):
+        raise ValueError(f'not a time of day: {text!r} (use "HH:MM", or "" for none)')
+    if not text.strip():
+        return None
+    match = _HOUR.fullmatch(text.strip())
+    if not match:
+        raise ValueError(f'not a time of day: "{text}" (use "HH:MM" from "00:00" to "23:59")')
+    return time(int(match.group(1)), int(match.group(2)))
+
+
+def parse_zone(name) -> ZoneInfo:
+    """A time zone by IANA name; ValueError naming the zone when unknown."""
+    if isinstance(name, ZoneInfo):
+        return name
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f'unknown time zone "{name}" (use an IANA name such as '
+                         f'"Europe/London" or "UTC")') from None
+
+
+DEFAULTS = {
+    "timezone": "UTC", "phase_duration": "72h", "allowed_days": list(DAY_NAMES), "hour": "",
+    "warnings": ["48h", "12h"], "grace": "0h", "process_early": True, "max_extensions": 3,
+    "max_extension_total": "7d", "max_pauses": 3, "missed_before_replacement": 3,
+}
+
+
+def _count(mapping: Mapping, key: str) -> int:
+    value = mapping.get(key, DEFAULTS[key])
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{key}: expected a whole number >= 0, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class DeadlinePolicy:
+    duration: timedelta = timedelta(hours=72)
+    timezone: str = "UTC"
+    allowed_days: frozenset[int] = ALL_DAYS
+    hour: time | None = None
+    warnings: tuple[timedelta, ...] = (timedelta(hours=48), timedelta(hours=12))
+    grace: timedelta = timedelta(0)
+    process_early: bool = True
+    max_extensions: int = 3
+    max_extension_total: timedelta = timedelta(days=7)
+    max_pauses: int = 3
+    missed_before_replacement: int = 3
+
+    @classmethod
+    def from_settings(cls, mapping: Mapping) -> DeadlinePolicy:
+        """From the ``[deadlines]`` settings (strings as written in the config).
+
+        Missing keys take the defaults; a bad value raises ValueError naming the key.
+        """
+        def field(key, parse):
+            try:
+                return parse(mapping.get(key, DEFAULTS[key]))
+            except ValueError as exc:
+                raise ValueError(f"{key}: {exc}") from None
+
+        duration = field("phase_duration", parse_duration)
+        if duration <= timedelta(0):
+            raise ValueError("phase_duration: must be longer than zero")
+        zone = field("timezone", parse_zone)
+        warnings = field("warnings", lambda items: tuple(sorted(
+            {parse_duration(item) for item in items}, reverse=True)))
+        process_early = mapping.get("process_early", DEFAULTS["process_early"])
+        if not isinstance(process_early, bool):
+            raise ValueError(f"process_early: expected true or false, got {process_early!r}")
+        return cls(
+            duration=duration, timezone=zone.key,
+            allowed_days=field("allowed_days", parse_days),
+            hour=field("hour", parse_hour), warnings=warnings,
+            grace=field("grace", parse_duration), process_early=process_early,
+            max_extensions=_count(mapping, "max_extensions"),
+            max_extension_total=field("max_extension_total", parse_duration),
+            max_pauses=_count(mapping, "max_pauses"),
+            missed_before_replacement=_count(mapping, "missed_before_replacement"),
+        )
+
+    def to_settings(self) -> dict:
+        """The policy in the config's own notation (what :meth:`from_settings` reads)."""
+        return {
+            "timezone": self.timezone,
+            "phase_duration": format_duration(self.duration),
+            "allowed_days": [DAY_NAMES[d] for d in sorted(self.allowed_days)],
+            "hour": self.hour.strftime("%H:%M") if self.hour else "",
+            "warnings": [format_duration(w) for w in self.warnings],
+            "grace": format_duration(self.grace),
+            "process_early": self.process_early,
+            "max_extensions": self.max_extensions,
+            "max_extension_total": format_duration(self.max_extension_total),
+            "max_pauses": self.max_pauses,
+            "missed_before_replacement": self.missed_before_replacement,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_settings(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, data: str | Mapping) -> DeadlinePolicy:
+        return cls.from_settings(json.loads(data) if isinstance(data, str) else data)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+def _require_aware(dt: datetime, name: str) -> None:
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware (UTC), got {dt!r}")
+
+
+def to_instant(wall: datetime, zone: tzinfo) -> datetime:
+    """A naive wall time in *zone* -> aware UTC.
+
+    Ambiguous wall times take their first occurrence; nonexistent ones (in a
+    spring-forward gap) move forward to the first instant after the gap.
+    """
+    first = wall.replace(tzinfo=zone, fold=0).astimezone(timezone.utc)
+    if first.astimezone(zone).replace(tzinfo=None) == wall:
+        return first
+    # In a gap: the two folds give instants on either side of the transition;
+    # find the first whole second whose wall time is not before the wanted one.
+    second = wall.replace(tzinfo=zone, fold=1).astimezone(timezone.utc)
+    low, high = sorted((int(first.timestamp()), int(second.timestamp()) + 1))
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _wall_at(middle, zone) >= wall:
+            high = middle
+        else:
+            low = middle
+    return datetime.fromtimestamp(high, timezone.utc)
+
+
+def _wall_at(timestamp: int, zone: tzinfo) -> datetime:
+    return datetime.fromtimestamp(timestamp, timezone.utc).astimezone(zone).replace(tzinfo=None)
+
+
+def add_wall(instant: datetime, by: timedelta, zone: tzinfo) -> datetime:
+    """*instant* plus *by* on the wall clock of *zone*; aware UTC out."""
+    _require_aware(instant, "instant")
+    wall = instant.astimezone(zone).replace(tzinfo=None) + by
+    return to_instant(wall, zone)
+
+
+def next_deadline(policy: DeadlinePolicy, start: datetime) -> datetime:
+    """The deadline of a phase starting at *start* (aware) -> aware UTC.
+
+    The earliest wall time at or after start + duration that falls on an
+    allowed day (and, when the policy has an hour, is at that hour).
+    """
+    _require_aware(start, "start")
+    zone = policy.zone
+    earliest = start.astimezone(zone).replace(tzinfo=None) + policy.duration
+    day: date = earliest.date()
+    for _ in range(15):
+        candidate = datetime.combine(day, policy.hour or earliest.time())
+        if candidate >= earliest and day.weekday() in policy.allowed_days:
+            return to_instant(candidate, zone)
+        day += timedelta(days=1)
+    raise ValueError("the policy allows no day of the week")  # pragma: no cover
+
+
+def warnings_due(policy: DeadlinePolicy, deadline: datetime, now: datetime,
+                 already_sent: set[str]) -> list[str]:
+    """Labels of the warnings ("48h", "12h") whose moment has come and that
+    were not sent yet, earliest first; none once the deadline has passed.
+
+    After an outage several may be due at once; the caller may send only the
+    last one and record them all as sent.
+    """
+    _require_aware(deadline, "deadline")
+    _require_aware(now, "now")
+    if now >= deadline:
+        return []
+    due = []
+    for offset in sorted(policy.warnings, reverse=True):
+        label = format_duration(offset)
+        if now >= deadline - offset and label not in already_sent:
+            due.append(label)
+    return due
+
+
+def is_due(deadline: datetime, now: datetime, *, grace: timedelta, all_orders_in: bool,
+           process_early: bool, paused: bool) -> bool:
+    """Whether the phase should be resolved now.
+
+    A paused game never is.  With every order in it is due at once when the
+    game processes early, else at the deadline; otherwise at deadline + grace.
+    """
+    _require_aware(deadline, "deadline")
+    _require_aware(now, "now")
+    if paused:
+        return False
+    if all_orders_in:
+        return process_early or now >= deadline
+    return now >= deadline + grace
+
+
+def extend(deadline: datetime, by: timedelta, policy: DeadlinePolicy,
+           extensions_so_far: list[timedelta]) -> datetime:
+    """The deadline moved later by *by* (on the game's wall clock).
+
+    Raises DeadlineError when the number of extensions or their total would
+    exceed the policy's caps.
+    """
+    _require_aware(deadline, "deadline")
+    if by <= timedelta(0):
+        raise DeadlineError(f"an extension must be longer than zero, not {format_duration(by)}")
+    used = len(extensions_so_far)
+    if used >= policy.max_extensions:
+        raise DeadlineError(
+            f"no extension left: {used} of {policy.max_extensions} already granted")
+    total = sum(extensions_so_far, timedelta(0)) + by
+    if total > policy.max_extension_total:
+        left = policy.max_extension_total - sum(extensions_so_far, timedelta(0))
+        raise DeadlineError(
+            f"an extension of {format_duration(by)} would bring the total to "
+            f"{format_duration(total)}, over the cap of "
+            f"{format_duration(policy.max_extension_total)} "
+            f"({format_duration(max(left, timedelta(0)))} left)")
+    return add_wall(deadline, by, policy.zone)
+
+
+def pause_allowed(policy: DeadlinePolicy, pauses_so_far: int | Sized) -> bool:
+    used = len(pauses_so_far) if isinstance(pauses_so_far, Sized) else pauses_so_far
+    return used < policy.max_pauses
+
+
+def format_deadline(dt: datetime, zone: str | tzinfo) -> str:
+    """``"Mon 5 Jan 2026 18:00 GMT (18:00 UTC)"``; the UTC part names its own
+    day when that differs; a game in UTC gets ``"Mon 5 Jan 2026 18:00 UTC"``."""
+    _require_aware(dt, "dt")
+    tz = parse_zone(zone) if isinstance(zone, str) else zone
+    local = dt.astimezone(tz)
+    utc = dt.astimezone(timezone.utc)
+    text = f"{_day(local)} {local:%H:%M} {local.tzname()}"
+    if local.tzname() == "UTC":
+        return text
+    if utc.date() == local.date():
+        return f"{text} ({utc:%H:%M} UTC)"
+    return f"{text} ({_day(utc, year=False)} {utc:%H:%M} UTC)"
+
+
+def _day(dt: datetime, year: bool = True) -> str:
+    text = f"{dt:%a} {dt.day} {dt:%b}"
+    return f"{text} {dt.year}" if year else text
