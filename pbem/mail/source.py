@@ -1,0 +1,78 @@
+"""Shared types of the mail boundary: where inbound mail comes from, how outbound mail leaves.
+
+The daemon's loop is the same for every transport:
+
+    mails = await source.fetch()          # oldest first, not yet acknowledged
+    for mail in mails:
+        ...store its effects in one transaction (keyed by mail.key and Message-ID)...
+        await source.ack(mail.key, "processed")   # only after the commit
+    await source.wait(timeout)            # until new mail may be there
+
+A crash between the commit and ``ack`` means the same mail is fetched again with the same key;
+the caller's dedupe makes that harmless.
+"""
+from __future__ import annotations
+
+import email.message
+from dataclasses import dataclass
+from typing import Protocol
+
+OUTCOMES = ("processed", "rejected")
+
+
+@dataclass(frozen=True)
+class RawMail:
+    """One inbound message exactly as stored by the transport.
+
+    ``key`` is unique and stable for this copy of the message:
+    ``imap:<mailbox>:<uidvalidity>:<uid>`` or ``maildir:<filename-without-flags>``.
+    """
+
+    key: str
+    data: bytes
+
+
+class MailSource(Protocol):
+    async def fetch(self, limit: int = 100) -> list[RawMail]:
+        """Not yet acknowledged mail, oldest first, at most ``limit``."""
+
+    async def ack(self, key: str, outcome: str) -> None:
+        """Move the mail to the folder for ``outcome`` ("processed" or "rejected")."""
+
+    async def wait(self, timeout: float) -> None:
+        """Return when new mail may be there, or after ``timeout`` seconds."""
+
+    async def close(self) -> None:
+        """Release connections; the source may not be used afterwards."""
+
+
+class TemporaryFailure(Exception):
+    """The operation may succeed later (4xx answer, server unreachable, timeout).
+
+    ``refused`` maps recipients that were refused to their (code, text) when the failure
+    concerns some recipients only; the others have the message already.
+    """
+
+    def __init__(self, message: str, refused: dict[str, tuple[int, str]] | None = None):
+        super().__init__(message)
+        self.refused = dict(refused or {})
+
+
+class PermanentFailure(Exception):
+    """The operation will never succeed as it is (5xx answer, bad address, refused login)."""
+
+    def __init__(self, message: str, refused: dict[str, tuple[int, str]] | None = None):
+        super().__init__(message)
+        self.refused = dict(refused or {})
+
+
+class MailSender(Protocol):
+    async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
+        """Deliver msg to recipients; raise TemporaryFailure or PermanentFailure."""
+
+
+def check_outcome(outcome: str) -> str:
+    """The outcome if it is one ``ack`` understands, else ValueError."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {outcome!r}; expected one of {OUTCOMES}")
+    return outcome
