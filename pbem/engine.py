@@ -1,0 +1,64 @@
+"""Running phases: the one place that calls a game's ``resolve``.
+
+Both the daemon and the scenario runner go through :func:`run_phases`, so a
+phase resolves the same way in a test as in a live game.  Each resolved phase
+is one :class:`Step` (the state before, the orders, the dice drawn, the events
+and the state after): the daemon stores one snapshot per step, which is what
+makes every phase replayable.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from .gameapi import Event, Game, Order, PhaseInfo, State
+
+
+class EngineError(RuntimeError):
+    """The game misbehaved (mutated its input, returned unserialisable state, looped)."""
+
+
+@dataclass
+class Step:
+    phase: PhaseInfo
+    before: State
+    orders: dict[str, list[Order]]
+    after: State
+    events: list[Event]
+    dice: list = field(default_factory=list)
+
+
+def resolve_one(game: Game, state: State, orders: Mapping[str, Sequence[Order]], dice) -> Step:
+    phase = game.phase(state)
+    before = copy.deepcopy(state)
+    drawn_from = len(dice.log)
+    after, events = game.resolve(state, {p: list(o) for p, o in orders.items()}, dice)
+    if state != before:
+        raise EngineError(f"{game.name}: resolve() changed its input state in phase {phase.key}")
+    try:
+        json.dumps(after)
+        json.dumps(events)
+    except (TypeError, ValueError) as exc:
+        raise EngineError(f"{game.name}: phase {phase.key} produced data that is not JSON: {exc}") from None
+    return Step(phase, before, {p: list(o) for p, o in orders.items()}, after, list(events),
+                list(dice.log[drawn_from:]))
+
+
+def run_phases(game: Game, state: State, orders: Mapping[str, Sequence[Order]],
+               dice_for: Callable[[PhaseInfo], object], *, one: bool = False,
+               max_steps: int = 200) -> list[Step]:
+    """Resolve the current phase with ``orders``, then every following phase
+    that owes no orders, stopping at the next phase that owes orders from
+    someone (or after one phase when ``one``), or when the game is over."""
+    steps: list[Step] = []
+    current = orders
+    while True:
+        step = resolve_one(game, state, current, dice_for(game.phase(state)))
+        steps.append(step)
+        state, current = step.after, {}
+        if one or game.is_over(state) or game.phase(state).owes:
+            return steps
+        if len(steps) >= max_steps:
+            raise EngineError(f"{game.name}: {max_steps} phases in a row owed no orders")
