@@ -1,0 +1,88 @@
+"""Build the mail the moderator sends: acknowledgements, turn reports, notices.
+
+Every outgoing mail is marked ``Auto-Submitted`` (RFC 3834) so well-behaved autoresponders stay
+quiet, and carries our ``X-PBEM-Loop`` header so our own mail is recognised if it ever comes back.
+``Precedence`` is deliberately not set: it is non-standard, and some providers file such mail as
+bulk or spam.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from email.utils import format_datetime
+
+from pbem.mail.classify import LOOP_HEADER
+
+log = logging.getLogger(__name__)
+
+# Headers build_message owns; extra_headers may not silently replace them.
+_OWN_HEADERS = {
+    "from", "to", "cc", "subject", "date", "message-id", "in-reply-to", "references",
+    "auto-submitted", LOOP_HEADER.lower(), "mime-version", "content-type",
+    "content-transfer-encoding",
+}
+
+
+def make_message_id(domain: str, key: str) -> str:
+    """A Message-ID derived from ``key``, so a resent reply keeps its Message-ID."""
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return f"<{digest}@{domain}>"
+
+
+def build_message(*, from_addr: str, to: list[str], subject: str, text: str,
+                  html: str | None = None, cc: Iterable[str] = (), message_id: str,
+                  in_reply_to: str | None = None, references: Iterable[str] = (),
+                  auto_submitted: str = "auto-replied", loop_tag: str | None = None,
+                  date: datetime | None = None,
+                  extra_headers: dict[str, str] | None = None) -> EmailMessage:
+    """A complete UTF-8 mail: plain text first, with an HTML alternative when ``html`` is given.
+
+    Header values with line breaks raise ValueError (header injection); the subject, which often
+    echoes a player's own subject line, is flattened to one line instead.
+    """
+    msg = EmailMessage(policy=default_policy)
+    msg["From"] = from_addr
+    msg["To"] = ", ".join(to)
+    cc = list(cc)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    msg["Subject"] = " ".join(subject.split())
+    msg["Date"] = format_datetime(_aware(date or datetime.now(timezone.utc)))
+    msg["Message-ID"] = message_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    chain = _references(references, in_reply_to)
+    if chain:
+        msg["References"] = " ".join(chain)
+    if auto_submitted:
+        msg["Auto-Submitted"] = auto_submitted
+    if loop_tag:
+        msg[LOOP_HEADER] = loop_tag
+    for name, value in (extra_headers or {}).items():
+        if name.lower() in _OWN_HEADERS:
+            raise ValueError(f"header {name} is set by build_message itself")
+        msg[name] = value
+    # The email package picks 7bit, quoted-printable or base64 per body, so long lines and any
+    # character survive every relay.
+    msg.set_content(text, charset="utf-8")
+    if html is not None:
+        msg.add_alternative(html, subtype="html", charset="utf-8")
+    return msg
+
+
+def _aware(date: datetime) -> datetime:
+    # A naive datetime is taken as UTC: the moderator's clock runs in UTC.
+    return date if date.tzinfo is not None else date.replace(tzinfo=timezone.utc)
+
+
+def _references(references: Iterable[str], in_reply_to: str | None) -> list[str]:
+    chain: list[str] = []
+    for ref in [*references, *([in_reply_to] if in_reply_to else [])]:
+        ref = ref.strip()
+        if ref and ref not in chain:
+            chain.append(ref)
+    return chain

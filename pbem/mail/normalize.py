@@ -1,0 +1,475 @@
+"""Turn a raw inbound mail into an :class:`Inbound`: headers decoded, body as plain text.
+
+The moderator reads orders line by line, so whatever a mail client sent (HTML only, base64,
+a forwarded message, an odd charset) ends up as plain text with the quoted earlier mail removed.
+Nothing here raises on a malformed mail: a broken mail yields whatever could be read, because one
+bad message must never stop the intake loop.
+"""
+from __future__ import annotations
+
+import codecs
+import hashlib
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.header import decode_header, make_header
+from email.message import Message
+from email.policy import compat32
+from email.utils import getaddresses, parseaddr
+from html.parser import HTMLParser
+
+from pbem.mail.classify import automatic_reason
+from pbem.mail.quotes import strip_quotes
+
+log = logging.getLogger(__name__)
+
+_INTERESTING_HEADERS = (
+    "to", "cc", "delivered-to", "auto-submitted", "precedence", "list-id", "x-pbem-loop",
+    "x-auto-response-suppress", "x-mailer", "user-agent", "authentication-results",
+    "dkim-signature", "received-spf", "content-type",
+)
+_MAX_DEPTH = 12  # nested multiparts deeper than this are not worth reading, and could be a bomb
+_MSG_ID = re.compile(r"<[^<>\s]+>")
+
+
+@dataclass
+class Inbound:
+    message_id: str
+    sender: str
+    sender_name: str
+    reply_to: str | None
+    return_path: str | None
+    subject: str
+    date: str | None
+    in_reply_to: str | None
+    references: list[str]
+    text: str
+    full_text: str
+    attachments: list[str] = field(default_factory=list)
+    html_only: bool = False
+    automatic: str | None = None
+    too_large: bool = False
+    size: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iterable[str] = (),
+                  own_domain: str | None = None) -> Inbound:
+    """Parse ``raw`` into an :class:`Inbound`; never raises on a malformed mail."""
+    size = len(raw)
+    too_large = size > max_bytes
+    # An oversized mail is answered with a refusal, which needs only its headers.
+    source = _header_section(raw) if too_large else raw
+    try:
+        msg = message_from_bytes(source, policy=compat32)
+    except Exception:  # the parser is lenient, but a crash here must still yield a result
+        log.warning("unparseable mail of %d bytes", size, exc_info=True)
+        msg = Message()
+    body = _Body() if too_large else _read_body(msg)
+    full_text = _clean_text(body.text)
+    sender_name, sender = _address(msg, "From")
+    reply_to = _address(msg, "Reply-To")[1] or None
+    try:
+        automatic = automatic_reason(msg, own_addresses=own_addresses, own_domain=own_domain)
+    except Exception:
+        log.warning("could not classify mail", exc_info=True)
+        automatic = None
+    return Inbound(
+        message_id=_message_id(msg, raw),
+        sender=sender,
+        sender_name=sender_name,
+        reply_to=reply_to,
+        return_path=_return_path(msg),
+        subject=_header(msg, "Subject") or "",
+        date=_header(msg, "Date"),
+        in_reply_to=_first_msg_id(_header(msg, "In-Reply-To")),
+        references=_MSG_ID.findall(_header(msg, "References") or ""),
+        text=_strip(full_text),
+        full_text=full_text,
+        attachments=body.attachments,
+        html_only=body.html_only,
+        automatic=automatic,
+        too_large=too_large,
+        size=size,
+        headers=_interesting_headers(msg),
+    )
+
+
+def _header_section(raw: bytes) -> bytes:
+    ends = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
+    return raw[:min(ends)] + b"\n\n" if ends else raw[:65536]
+
+
+def _strip(text: str) -> str:
+    try:
+        return strip_quotes(text)
+    except Exception:
+        log.warning("quote stripping failed; keeping the whole text", exc_info=True)
+        return text.strip()
+
+
+# --- headers ---------------------------------------------------------------------------------
+
+def _decode_header(value: object) -> str:
+    try:
+        text = str(make_header(decode_header(value)))  # type: ignore[arg-type]
+    except Exception:
+        text = str(value)
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    # Unfold: a folded header is one logical line.
+    return re.sub(r"\r?\n[ \t]*", " ", text).strip()
+
+
+def _header(msg: Message, name: str) -> str | None:
+    try:
+        value = msg.get(name)
+    except Exception:
+        return None
+    return None if value is None else _decode_header(value)
+
+
+def _raw_header(msg: Message, name: str) -> str | None:
+    try:
+        value = msg.get(name)
+    except Exception:
+        return None
+    if value is None:
+        return None
+    return str(value).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _address(msg: Message, name: str) -> tuple[str, str]:
+    """(display name, bare lower-case address) of the first address in header ``name``."""
+    raw = _raw_header(msg, name)
+    if not raw:
+        return "", ""
+    # Parse before decoding RFC 2047 words, so an encoded comma cannot split a name in two.
+    pairs = getaddresses([raw])
+    real, addr = pairs[0] if pairs else parseaddr(raw)
+    addr = addr.strip().lower()
+    if "@" not in addr:
+        addr = ""
+    return _decode_header(real).strip().strip('"'), addr
+
+
+def _return_path(msg: Message) -> str | None:
+    raw = _raw_header(msg, "Return-Path")
+    if raw is None:
+        return None
+    if raw.replace(" ", "").strip() in ("<>", ""):
+        return ""
+    return parseaddr(raw)[1].strip().lower()
+
+
+def _first_msg_id(value: str | None) -> str | None:
+    if not value:
+        return None
+    found = _MSG_ID.search(value)
+    return found.group(0) if found else value.strip() or None
+
+
+def _message_id(msg: Message, raw: bytes) -> str:
+    found = _first_msg_id(_header(msg, "Message-ID"))
+    if found:
+        return found if found.startswith("<") else f"<{found}>"
+    # Stable, so a redelivered copy of the same mail is still recognised as seen.
+    return f"<{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
+
+
+def _interesting_headers(msg: Message) -> dict[str, str]:
+    found = {}
+    for name in _INTERESTING_HEADERS:
+        value = _header(msg, name)
+        if value is not None:
+            found[name] = value
+    return found
+
+
+# --- body ------------------------------------------------------------------------------------
+
+@dataclass
+class _Body:
+    plain: list[str] = field(default_factory=list)
+    html: list[str] = field(default_factory=list)
+    forwards: list[Message] = field(default_factory=list)
+    attachments: list[str] = field(default_factory=list)
+    text: str = ""
+    html_only: bool = False
+
+
+def _read_body(msg: Message) -> _Body:
+    body = _Body()
+    try:
+        _walk(msg, body, 0)
+    except Exception:
+        log.warning("malformed MIME structure; keeping what was read", exc_info=True)
+    _settle(body)
+    return body
+
+
+def _settle(body: _Body, depth: int = 0) -> None:
+    """Choose the text of the message: its own plain text, its HTML, or what it forwards."""
+    if body.plain:
+        body.text = "\n".join(body.plain)
+    elif body.html:
+        body.text, body.html_only = html_to_text("\n".join(body.html)), True
+    if body.forwards and not _strip(_clean_text(body.text)) and depth < _MAX_DEPTH:
+        # The mail is only a forward: what was forwarded is the message.
+        inner = _Body()
+        try:
+            forwarded = body.forwards[0].get_payload()
+            if isinstance(forwarded, list) and forwarded:
+                _walk(forwarded[0], inner, depth + 1)
+        except Exception:
+            log.warning("malformed forwarded message", exc_info=True)
+        _settle(inner, depth + 1)
+        body.text, body.html_only = inner.text, inner.html_only
+        body.attachments.extend(inner.attachments)
+        body.forwards = body.forwards[1:]
+    body.attachments.extend(_name(f) for f in body.forwards)
+
+
+def _walk(part: Message, body: _Body, depth: int) -> None:
+    if depth > _MAX_DEPTH:
+        return
+    ctype = part.get_content_type()
+    if ctype == "message/rfc822":
+        body.forwards.append(part)
+        return
+    if ctype.startswith("message/") or ctype == "text/rfc822-headers":
+        body.attachments.append(_name(part))
+        return
+    if part.is_multipart():
+        subparts = [p for p in part.get_payload() if isinstance(p, Message)]
+        if ctype == "multipart/alternative":
+            _walk_alternative(subparts, body, depth)
+        else:
+            for sub in subparts:
+                _walk(sub, body, depth + 1)
+        return
+    if ctype not in ("text/plain", "text/html") or _is_attachment(part):
+        body.attachments.append(_name(part))
+        return
+    text = _decode_part(part)
+    if ctype == "text/html":
+        body.html.append(text)
+    else:
+        body.plain.append(text)
+
+
+def _walk_alternative(subparts: list[Message], body: _Body, depth: int) -> None:
+    """Read the plain-text variant if there is one, else the HTML one; never both."""
+    variants = []
+    for sub in subparts:
+        variant = _Body()
+        _walk(sub, variant, depth + 1)
+        variants.append(variant)
+    chosen = (next((v for v in variants if v.plain), None)
+              or next((v for v in variants if v.html), None)
+              or (variants[0] if variants else None))
+    if chosen is None:
+        return
+    body.plain.extend(chosen.plain)
+    body.html.extend(chosen.html)
+    body.forwards.extend(chosen.forwards)
+    body.attachments.extend(chosen.attachments)
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = (part.get("Content-Disposition") or "").split(";", 1)[0].strip().lower()
+    return disposition == "attachment" or bool(part.get_filename())
+
+
+def _name(part: Message) -> str:
+    try:
+        filename = part.get_filename()
+    except Exception:
+        filename = None
+    if filename:
+        return _decode_header(filename)
+    if part.get_content_type() == "message/rfc822":
+        inner = part.get_payload() if part.is_multipart() else None
+        subject = _header(inner[0], "Subject") if inner else None
+        return f"message/rfc822: {subject}" if subject else "message/rfc822"
+    return part.get_content_type()
+
+
+def _decode_part(part: Message) -> str:
+    try:
+        data = part.get_payload(decode=True)
+    except Exception:
+        log.debug("undecodable payload", exc_info=True)
+        data = None
+    if data is None:
+        payload = part.get_payload()
+        data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+    text = decode_bytes(data, part.get_content_charset())
+    if (part.get_param("format") or "").lower() == "flowed":
+        text = unflow(text, delsp=(part.get_param("delsp") or "").lower() == "yes")
+    return text
+
+
+def decode_bytes(data: bytes, charset: str | None) -> str:
+    """Decode ``data`` in its declared charset, falling back sensibly when that is wrong or unknown."""
+    name = _codec(charset)
+    if name:
+        try:
+            return data.decode(name)
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        # Mail without a declared charset, or mislabelled, is most often Windows-1252.
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _codec(charset: str | None) -> str | None:
+    if not charset:
+        return None
+    charset = charset.strip().strip('"').lower()
+    if charset in ("us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1", "iso_8859-1"):
+        # Clients that say latin-1 or ascii routinely send Windows-1252 quotes and euro signs.
+        charset = "cp1252"
+    try:
+        return codecs.lookup(charset).name
+    except LookupError:
+        return None
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed: rejoin soft-broken lines, remove space-stuffing."""
+    out: list[str] = []
+    pending: str | None = None
+    pending_depth = 0
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]
+        if pending is not None and depth != pending_depth:
+            out.append(_quoted(pending_depth, pending))
+            pending = None
+        flowed = content.endswith(" ") and content != "-- "
+        if pending is not None:
+            content = pending + content
+        if flowed:
+            pending, pending_depth = (content[:-1] if delsp else content), depth
+        else:
+            out.append(_quoted(depth, content))
+            pending = None
+    if pending is not None:
+        out.append(_quoted(pending_depth, pending))
+    return "\n".join(out)
+
+
+def _quoted(depth: int, content: str) -> str:
+    return f"{'>' * depth} {content}" if depth else content
+
+
+def _clean_text(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # Non-breaking and zero-width spaces come from HTML editors and confuse a line parser.
+    return text.replace("\xa0", " ").replace("\u200b", "").replace("\ufeff", "")
+
+
+# --- HTML ------------------------------------------------------------------------------------
+
+_BLOCK_TAGS = {
+    "p", "div", "li", "tr", "table", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+    "address", "center", "dl", "dt", "dd", "section", "article", "header", "footer", "hr",
+    "form", "fieldset", "blockquote",
+}
+_SKIP_TAGS = {"head", "style", "script", "title", "template"}
+
+
+class _TextExtractor(HTMLParser):
+    """HTML to plain lines: block elements and <br> end lines, blockquotes become "> " quotes.
+
+    No markup survives (no emphasis, no link targets), so the order parser sees what a
+    reader of the rendered mail saw.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.current = ""
+        self.quote_depth = 0
+        self.skip_depth = 0
+        self.pre_depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in _SKIP_TAGS:
+            self.skip_depth += 1
+        elif tag == "br":
+            self._end_line(force=True)
+        elif tag in ("td", "th"):
+            self.current += " "
+        elif tag in _BLOCK_TAGS:
+            self._end_line()
+            if tag == "blockquote":
+                self.quote_depth += 1
+            elif tag == "pre":
+                self.pre_depth += 1
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP_TAGS:
+            self.skip_depth = max(0, self.skip_depth - 1)
+        elif tag in _BLOCK_TAGS:
+            self._end_line()
+            if tag == "blockquote":
+                self.quote_depth = max(0, self.quote_depth - 1)
+            elif tag == "pre":
+                self.pre_depth = max(0, self.pre_depth - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self.skip_depth:
+            return
+        if self.pre_depth:
+            chunks = data.replace("\r\n", "\n").split("\n")
+            for chunk in chunks[:-1]:
+                self.current += chunk
+                self._end_line(force=True)
+            self.current += chunks[-1]
+            return
+        text = re.sub(r"[ \t\r\n\f]+", " ", data)
+        if not self.current.strip():
+            text = text.lstrip(" ")
+        self.current += text
+
+    def _end_line(self, force: bool = False) -> None:
+        line = self.current.rstrip()
+        if self.current or force:
+            prefix = "> " * self.quote_depth
+            self.lines.append((prefix + line.strip(" ")).rstrip() if not self.pre_depth
+                              else prefix + line)
+        self.current = ""
+
+    def text(self) -> str:
+        self._end_line()
+        collapsed: list[str] = []
+        for line in self.lines:
+            if not line.strip(" >") and collapsed and not collapsed[-1].strip(" >"):
+                continue  # at most one blank line in a row
+            collapsed.append(line)
+        return "\n".join(collapsed).strip("\n")
+
+
+def html_to_text(html: str) -> str:
+    """Readable plain text from an HTML mail body."""
+    parser = _TextExtractor()
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:
+        log.warning("HTML could not be fully read", exc_info=True)
+    return parser.text()

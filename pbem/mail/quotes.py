@@ -1,0 +1,136 @@
+"""Remove what a player did not write from a reply: quoted text, reply headers, signatures.
+
+A player's orders sit above (or, for bottom-posters, below) the quoted turn report; the order
+parser must never see the report again, or it would read our own echoed orders as new ones.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+log = logging.getLogger(__name__)
+
+_QUOTED = re.compile(r"^\s*>")
+
+# "On Mon, 5 Jan 2026 at 12:00, X <x@y> wrote:" and friends.  German and French clients are common
+# among our players, so their headers are recognised too.
+_REPLY_HEADER = re.compile(
+    r"^(On\s.{1,300}\swrote:|Am\s.{1,300}\sschrieb\s.{0,200}:|Le\s.{1,300}\sa\s+écrit\s?:)\s*$",
+    re.IGNORECASE,
+)
+# A bare "X wrote:" is only a header when quoted lines follow it (checked by the caller).
+_LOOSE_REPLY_HEADER = re.compile(r"^.{1,120}\s(wrote|writes|schrieb|a écrit)\s?:\s*$", re.IGNORECASE)
+_REPLY_START = re.compile(r"^(On|Am|Le)\s", re.IGNORECASE)
+_REPLY_END = re.compile(r"(wrote|schrieb|a\s+écrit)\s?:\s*$", re.IGNORECASE)
+
+_ORIGINAL_MESSAGE = re.compile(
+    r"^-{2,}\s*(Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{2,}\s*$",
+    re.IGNORECASE,
+)
+_FORWARD_MARKER = re.compile(
+    r"^(-{2,}\s*(Forwarded message|Weitergeleitete Nachricht|Message transféré)\s*-{2,}"
+    r"|Begin forwarded message:)\s*$",
+    re.IGNORECASE,
+)
+_SEPARATOR = re.compile(r"^\s*_{10,}\s*$")
+_HEADER_FROM = re.compile(r"^\s*(From|Von|De)\s*:", re.IGNORECASE)
+_HEADER_SENT = re.compile(r"^\s*(Sent|Date|Gesendet|Datum|Envoyé)\s*:", re.IGNORECASE)
+_HEADER_TO = re.compile(r"^\s*(To|Subject|An|Betreff|À|Objet)\s*:", re.IGNORECASE)
+_HEADER_LINE = re.compile(r"^\s*[\w-]{1,30}\s*:\s")
+
+_SIGNATURE_DELIMITER = re.compile(r"^--\s?$")
+_MOBILE_SIGNATURE = re.compile(
+    r"^(Sent from my\s.{1,40}|Sent from (Mail|Outlook|Yahoo Mail)\b.{0,40}|Get Outlook for\s.{1,30}"
+    r"|Von meinem\s.{1,40}\sgesendet|Envoyé de mon\s.{1,40})$",
+    re.IGNORECASE,
+)
+
+
+def strip_quotes(text: str) -> str:
+    """Return only what the sender wrote: no quoted lines, reply headers, forwards or signatures."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        if _QUOTED.match(line):
+            i += 1
+            continue
+        if _SIGNATURE_DELIMITER.match(line) or _MOBILE_SIGNATURE.match(stripped):
+            break
+        if _ORIGINAL_MESSAGE.match(stripped) or _is_header_block(lines, i):
+            break
+        if _SEPARATOR.match(line) and _is_header_block(lines, _next_nonblank(lines, i + 1)):
+            break
+        if _FORWARD_MARKER.match(stripped):
+            if _has_text(kept):
+                break
+            # Nothing written above the forward: the forwarded body is the message.
+            i = _skip_forward_headers(lines, i + 1)
+            continue
+        header_len = _reply_header_length(lines, i)
+        if header_len:
+            following = _next_nonblank(lines, i + header_len)
+            if following < len(lines) and _QUOTED.match(lines[following]):
+                # Bottom-posting: the reply may continue below the quoted block.
+                i += header_len
+                continue
+            # Text below a reply header that is not marked with ">" is still the earlier mail.
+            break
+        kept.append(line.rstrip())
+        i += 1
+    return _trim_blank_lines(kept)
+
+
+def _reply_header_length(lines: list[str], i: int) -> int:
+    """How many lines the reply header starting at line i spans (0 if there is none)."""
+    line = lines[i].strip()
+    if not line:
+        return 0
+    if _REPLY_HEADER.match(line):
+        return 1
+    if i + 1 < len(lines) and _REPLY_START.match(line) and len(line) < 200:
+        # Gmail wraps long headers: "On Mon, 5 Jan 2026 at 12:00, Xavier Player <\nx@y> wrote:"
+        joined = line + " " + lines[i + 1].strip()
+        if _REPLY_END.search(lines[i + 1]) and _REPLY_HEADER.match(joined):
+            return 2
+    if _LOOSE_REPLY_HEADER.match(line):
+        following = _next_nonblank(lines, i + 1)
+        if following < len(lines) and _QUOTED.match(lines[following]):
+            return 1
+    return 0
+
+
+def _is_header_block(lines: list[str], i: int) -> bool:
+    """An Outlook-style quoted header: From: followed closely by Sent:/Date: and To:/Subject:."""
+    if i >= len(lines) or not _HEADER_FROM.match(lines[i]):
+        return False
+    window = lines[i + 1:i + 6]
+    return any(_HEADER_SENT.match(w) for w in window) and any(_HEADER_TO.match(w) for w in window)
+
+
+def _skip_forward_headers(lines: list[str], i: int) -> int:
+    i = _next_nonblank(lines, i)
+    while i < len(lines) and _HEADER_LINE.match(lines[i]):
+        i += 1
+    return i
+
+
+def _next_nonblank(lines: list[str], i: int) -> int:
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return i
+
+
+def _has_text(lines: list[str]) -> bool:
+    return any(line.strip() for line in lines)
+
+
+def _trim_blank_lines(lines: list[str]) -> str:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return "\n".join(lines[start:end])

@@ -1,0 +1,145 @@
+"""Outgoing mail: headers that keep robots quiet, threading, and bodies that survive any relay."""
+import re
+from datetime import datetime, timedelta, timezone
+from email import message_from_bytes
+from email.policy import default
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.mail.compose import build_message, make_message_id
+from pbem.mail.normalize import parse_message
+
+WHEN = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)
+
+
+def _build(**overrides):
+    args = dict(from_addr="Pax Moderator <pbem@pbem.example.org>", to=["france@example.net"],
+                subject="Re: orders", text="Orders received.\n",
+                message_id=make_message_id("pbem.example.org", "ack:1"), date=WHEN)
+    args.update(overrides)
+    return build_message(**args)
+
+
+def _reparse(msg):
+    return message_from_bytes(msg.as_bytes(), policy=default)
+
+
+def test_message_id_is_deterministic_and_well_formed():
+    first = make_message_id("pbem.example.org", "game1:turn3:France")
+    assert first == make_message_id("pbem.example.org", "game1:turn3:France")
+    assert first != make_message_id("pbem.example.org", "game1:turn3:Germany")
+    assert re.fullmatch(r"<[0-9a-f]{32}@pbem\.example\.org>", first)
+
+
+def test_robot_headers_and_no_precedence():
+    msg = _reparse(_build(loop_tag="pax1"))
+    assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg["X-PBEM-Loop"] == "pax1"
+    assert msg["Precedence"] is None
+    assert msg["Date"] == "Mon, 05 Jan 2026 12:00:00 +0000"
+    assert msg["Message-ID"] == make_message_id("pbem.example.org", "ack:1")
+
+
+def test_auto_submitted_can_be_changed_or_left_out():
+    assert _reparse(_build(auto_submitted="auto-generated"))["Auto-Submitted"] == "auto-generated"
+    assert _reparse(_build(auto_submitted=""))["Auto-Submitted"] is None
+
+
+def test_date_keeps_its_offset_and_naive_is_utc():
+    paris = timezone(timedelta(hours=1))
+    assert _reparse(_build(date=WHEN.astimezone(paris)))["Date"].endswith("+0100")
+    assert _reparse(_build(date=datetime(2026, 1, 5, 12, 0)))["Date"].endswith("+0000")
+
+
+def test_date_defaults_to_now():
+    sent = _reparse(_build(date=None))["Date"].datetime
+    assert abs(sent - datetime.now(timezone.utc)) < timedelta(minutes=1)
+
+
+def test_threading_headers():
+    msg = _reparse(_build(in_reply_to="<b@example.net>", references=["<a@example.net>", "<b@example.net>"]))
+    assert msg["In-Reply-To"] == "<b@example.net>"
+    assert msg["References"] == "<a@example.net> <b@example.net>"
+    msg = _reparse(_build(in_reply_to="<b@example.net>", references=["<a@example.net>"]))
+    assert msg["References"] == "<a@example.net> <b@example.net>"
+    msg = _reparse(_build())
+    assert msg["In-Reply-To"] is None and msg["References"] is None
+
+
+def test_recipients_and_cc():
+    msg = _reparse(_build(to=["a@example.net", "b@example.net"], cc=["gm@example.org"]))
+    assert [a.addr_spec for a in msg["To"].addresses] == ["a@example.net", "b@example.net"]
+    assert [a.addr_spec for a in msg["Cc"].addresses] == ["gm@example.org"]
+    assert _reparse(_build())["Cc"] is None
+
+
+def test_plain_only_is_a_single_utf8_part():
+    msg = _reparse(_build(text="Côte d'Ivoire costs £30\n"))
+    assert msg.get_content_type() == "text/plain"
+    assert msg.get_content_charset() == "utf-8"
+    assert msg.get_content() == "Côte d'Ivoire costs £30\n"
+
+
+def test_html_is_an_alternative_after_plain():
+    msg = _reparse(_build(text="Turn 3\n", html="<p>Turn <b>3</b></p>"))
+    assert msg.get_content_type() == "multipart/alternative"
+    kinds = [part.get_content_type() for part in msg.iter_parts()]
+    assert kinds == ["text/plain", "text/html"]
+    assert msg.get_body(("plain",)).get_content() == "Turn 3\n"
+    assert "<b>3</b>" in msg.get_body(("html",)).get_content()
+
+
+def test_long_line_survives_round_trip():
+    line = "MOVE ARMY 3 HOME TO Algiers; " * 69  # 2001 characters on one line
+    text = f"Côte d'Ivoire\n{line[:2000]}\nend\n"
+    raw = _build(text=text, html=f"<p>{line[:2000]}</p>").as_bytes()
+    assert max(len(raw_line) for raw_line in raw.split(b"\n")) <= 998
+    assert _reparse(_build(text=text)).get_content() == text
+    assert line[:2000] in parse_message(raw).text
+
+
+def test_non_ascii_subject_and_names_are_encoded():
+    msg = _build(from_addr="Modérateur <pbem@pbem.example.org>", subject="Re: Côte d'Ivoire")
+    raw = msg.as_bytes()
+    raw.decode("ascii")  # headers and body are 7-bit clean
+    back = _reparse(msg)
+    assert back["Subject"] == "Re: Côte d'Ivoire"
+    assert back["From"].addresses[0].display_name == "Modérateur"
+
+
+def test_subject_is_flattened_to_one_line():
+    msg = _reparse(_build(subject="Re: orders\r\nBcc: victim@example.net"))
+    assert msg["Subject"] == "Re: orders Bcc: victim@example.net"
+    assert msg["Bcc"] is None
+
+
+def test_header_injection_in_other_fields_is_refused():
+    with pytest.raises(ValueError):
+        _build(to=["a@example.net\nBcc: victim@example.net"])
+    with pytest.raises(ValueError):
+        _build(extra_headers={"X-Game": "pax1\r\nBcc: victim@example.net"})
+
+
+def test_extra_headers_cannot_replace_own_headers():
+    msg = _reparse(_build(extra_headers={"X-PBEM-Game": "pax1", "List-Id": "<pax1.pbem.example.org>"}))
+    assert msg["X-PBEM-Game"] == "pax1"
+    with pytest.raises(ValueError):
+        _build(extra_headers={"Message-ID": "<other@example.org>"})
+
+
+def test_own_mail_coming_back_is_recognised_as_a_loop():
+    raw = _build(loop_tag="pax1").as_bytes()
+    assert parse_message(raw).automatic == "loop"
+    untagged = _build(message_id="<x@elsewhere.example>", auto_submitted="").as_bytes()
+    assert parse_message(untagged, own_domain="pbem.example.org").automatic is None
+    assert parse_message(untagged, own_addresses=["PBEM@pbem.example.org"]).automatic == "loop"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"),
+               max_size=400))
+def test_any_text_round_trips(text):
+    expected = text if text.endswith("\n") else text + "\n"
+    assert _reparse(_build(text=text)).get_content() == expected
