@@ -1,0 +1,116 @@
+"""A built-in SMTP server that feeds the Maildir intake of the embedded default.
+
+It runs on the caller's event loop (aiosmtpd's SMTP protocol behind ``loop.create_server``, not
+the threaded Controller), answers 250 only after the message is safely in the Maildir, adds
+Return-Path and Received headers like a real MTA, refuses recipients the moderator does not
+serve with 550 and oversize mail with 552.
+"""
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import socket
+import weakref
+from pathlib import Path
+from typing import Callable
+
+from aiosmtpd.smtp import SMTP
+
+from pbem.mail.maildir_source import deliver_to_maildir, ensure_maildir, unix_lines
+
+log = logging.getLogger(__name__)
+
+
+class _IntakeHandler:
+    """aiosmtpd handler: recipient check at RCPT, Maildir delivery at DATA."""
+
+    def __init__(self, maildir: Path, accept: Callable[[str], bool] | None, hostname: str):
+        self.maildir = maildir
+        self.accept = accept
+        self.hostname = hostname
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        try:
+            wanted = self.accept is None or self.accept(address)
+        except Exception:
+            log.exception("recipient check failed for %r", address)
+            return "451 4.3.0 recipient check failed, try again later"
+        if not wanted:
+            return f"550 5.1.1 <{address}>: no such recipient here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        data = self.trace_headers(session, envelope) + unix_lines(envelope.original_content)
+        try:
+            name = await asyncio.to_thread(deliver_to_maildir, self.maildir, data)
+        except OSError:
+            log.exception("could not store inbound mail in %s", self.maildir)
+            return "451 4.3.0 cannot store the message now, try again later"
+        log.info("accepted mail from <%s> for %d recipient(s) as %s",
+                 envelope.mail_from, len(envelope.rcpt_tos), name)
+        return f"250 2.0.0 OK queued as {name}"
+
+    def trace_headers(self, session, envelope) -> bytes:
+        peer = session.peer[0] if session.peer else "unknown"
+        rcpt = f"\n\tfor <{envelope.rcpt_tos[0]}>" if len(envelope.rcpt_tos) == 1 else ""
+        return (f"Return-Path: <{envelope.mail_from}>\n"
+                f"Received: from {session.host_name or 'unknown'} ([{peer}])\n"
+                f"\tby {self.hostname} (pbem) with ESMTP{rcpt};\n"
+                f"\t{email.utils.formatdate(localtime=False)}\n").encode("utf-8", "replace")
+
+
+class SmtpListener:
+    """SMTP on host:port delivering every accepted message into a Maildir.
+
+    Use ``await start()`` / ``await stop()`` or ``async with``.  Port 0 picks a free port;
+    the bound one is ``self.port`` after start.
+    """
+
+    def __init__(self, host: str, port: int, *, deliver_to_maildir: Path,
+                 accept: Callable[[str], bool] | None = None, max_bytes: int,
+                 hostname: str | None = None, timeout: float = 300.0):
+        self.host = host
+        self.port = port
+        self.maildir = ensure_maildir(Path(deliver_to_maildir))
+        self.max_bytes = max_bytes
+        self.hostname = hostname or socket.getfqdn()
+        self.timeout = timeout
+        self._handler = _IntakeHandler(self.maildir, accept, self.hostname)
+        self._server: asyncio.base_events.Server | None = None
+        self._sessions: weakref.WeakSet[SMTP] = weakref.WeakSet()
+
+    def _protocol(self) -> SMTP:
+        smtp = SMTP(self._handler, data_size_limit=self.max_bytes, enable_SMTPUTF8=True,
+                    hostname=self.hostname, timeout=self.timeout,
+                    loop=asyncio.get_running_loop())
+        self._sessions.add(smtp)
+        return smtp
+
+    async def start(self) -> "SmtpListener":
+        if self._server is not None:
+            raise RuntimeError("listener already started")
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._protocol, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("SMTP listener on %s:%d delivering to %s", self.host, self.port, self.maildir)
+        return self
+
+    async def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.close()
+        for smtp in list(self._sessions):
+            if smtp.transport is not None and not smtp.transport.is_closing():
+                smtp.transport.close()
+        self._sessions.clear()
+        await server.wait_closed()
+        log.info("SMTP listener on %s:%d stopped", self.host, self.port)
+
+    async def __aenter__(self) -> "SmtpListener":
+        return await self.start()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
