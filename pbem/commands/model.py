@@ -1,0 +1,424 @@
+"""What a mail's commands mean: one frozen dataclass per command.
+
+Every command has a ``line`` (1-based, in the mail it came from) that takes no
+part in equality: two commands are equal when they mean the same thing.
+``canonical()`` is the one way a command is written back (parsing it gives an
+equal command); ``echo()`` is the same with secrets masked, for replies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Union
+
+from pbem.gameapi import Problem
+
+MASK = "****"
+
+
+def _line() -> int | None:
+    return field(default=None, compare=False)
+
+
+def _block(header: str, body: str, end: str) -> str:
+    return f"{header}\n{body}\n{end}" if body else f"{header}\n{end}"
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(names)
+
+
+def format_duration(d: timedelta) -> str:
+    """``1d12h`` style, the form durations are written in (minutes at most)."""
+    minutes = int(d.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (mins, "m")) if n]
+    return "".join(parts) or "0m"
+
+
+class _Command:
+    """Commands without secrets echo exactly their canonical form."""
+
+    def canonical(self) -> str:  # pragma: no cover - every command overrides it
+        raise NotImplementedError
+
+    def echo(self) -> str:
+        return self.canonical()
+
+
+@dataclass(frozen=True)
+class SignOn(_Command):
+    power: str
+    game: str
+    secret: str
+    line: int | None = _line()
+
+    @property
+    def is_gm(self) -> bool:
+        return self.power.upper() == "GM"
+
+    def canonical(self) -> str:
+        return f"SIGNON {self.power}@{self.game} {self.secret}"
+
+    def echo(self) -> str:
+        return f"SIGNON {self.power}@{self.game} {MASK}"
+
+
+@dataclass(frozen=True)
+class SignOff(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "SIGNOFF"
+
+
+@dataclass(frozen=True)
+class Orders(_Command):
+    lines: tuple[tuple[int, str], ...]
+    phase: str | None = None
+    line: int | None = _line()
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return tuple(text for _, text in self.lines)
+
+    def canonical(self) -> str:
+        header = f"ORDERS {self.phase}" if self.phase else "ORDERS"
+        return _block(header, "\n".join(self.texts), "ENDORDERS")
+
+
+@dataclass(frozen=True)
+class Clear(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "CLEAR"
+
+
+@dataclass(frozen=True)
+class Press(_Command):
+    to: Union[tuple[str, ...], str]  # the powers as written, or "ALL"
+    grey: bool
+    body: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        to = "ALL" if self.to == "ALL" else _names(self.to)
+        grey = " GREY" if self.grey else ""
+        return _block(f"PRESS TO {to}{grey}", self.body, "ENDPRESS")
+
+
+@dataclass(frozen=True)
+class Status(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "STATUS"
+
+
+@dataclass(frozen=True)
+class Help(_Command):
+    topic: str | None = None
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"HELP {self.topic}" if self.topic else "HELP"
+
+
+@dataclass(frozen=True)
+class History(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "HISTORY"
+
+
+@dataclass(frozen=True)
+class Resend(_Command):
+    phase: str | None = None
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"RESEND {self.phase}" if self.phase else "RESEND"
+
+
+@dataclass(frozen=True)
+class SetAddress(_Command):
+    addresses: tuple[str, ...]
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"SET ADDRESS {_names(self.addresses)}"
+
+
+@dataclass(frozen=True)
+class SetPassword(_Command):
+    secret: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"SET PASSWORD {self.secret}"
+
+    def echo(self) -> str:
+        return f"SET PASSWORD {MASK}"
+
+
+@dataclass(frozen=True)
+class SetAbsence(_Command):
+    start: date
+    end: date
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"SET ABSENCE {self.start.isoformat()} {self.end.isoformat()}"
+
+
+@dataclass(frozen=True)
+class Join(_Command):
+    game: str
+    power: str
+    secret: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"JOIN {self.game} {self.power} {self.secret}"
+
+    def echo(self) -> str:
+        return f"JOIN {self.game} {self.power} {MASK}"
+
+
+@dataclass(frozen=True)
+class TreatyPropose(_Command):
+    id: str
+    parties: tuple[str, ...]
+    secret: bool
+    text: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        secret = " SECRET" if self.secret else ""
+        header = f"TREATY PROPOSE {self.id} WITH {_names(self.parties)}{secret}"
+        return _block(header, self.text, "ENDTREATY")
+
+
+@dataclass(frozen=True)
+class TreatySign(_Command):
+    id: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"TREATY SIGN {self.id}"
+
+
+@dataclass(frozen=True)
+class TreatyRefuse(_Command):
+    id: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"TREATY REFUSE {self.id}"
+
+
+@dataclass(frozen=True)
+class TreatyWithdraw(_Command):
+    id: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"TREATY WITHDRAW {self.id}"
+
+
+@dataclass(frozen=True)
+class TreatyReveal(_Command):
+    id: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"TREATY REVEAL {self.id}"
+
+
+@dataclass(frozen=True)
+class TreatyList(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "TREATY LIST"
+
+
+@dataclass(frozen=True)
+class GmCreate(_Command):
+    game: str
+    rules: str
+    options: tuple[tuple[str, str], ...] = ()
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        text = f"GM CREATE {self.game} RULES {self.rules}"
+        if self.options:
+            text += " OPTION " + " ".join(f"{k}={v}" for k, v in self.options)
+        return text
+
+
+@dataclass(frozen=True)
+class GmAddPlayer(_Command):
+    power: str
+    email: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM ADD PLAYER {self.power} {self.email}"
+
+
+@dataclass(frozen=True)
+class GmStart(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM START"
+
+
+@dataclass(frozen=True)
+class GmPause(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM PAUSE"
+
+
+@dataclass(frozen=True)
+class GmResume(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM RESUME"
+
+
+@dataclass(frozen=True)
+class GmExtend(_Command):
+    duration: timedelta
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM EXTEND {format_duration(self.duration)}"
+
+
+@dataclass(frozen=True)
+class GmSetDeadline(_Command):
+    when: datetime  # naive: the zone is ``zone``, or the game's when None
+    zone: str | None = None
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        zone = f" {self.zone}" if self.zone else ""
+        return f"GM SET DEADLINE {self.when:%Y-%m-%d %H:%M}{zone}"
+
+
+@dataclass(frozen=True)
+class GmProcess(_Command):
+    now: bool = False
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM PROCESS NOW" if self.now else "GM PROCESS"
+
+
+@dataclass(frozen=True)
+class GmPreview(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM PREVIEW"
+
+
+@dataclass(frozen=True)
+class GmRollback(_Command):
+    phase: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM ROLLBACK {self.phase}"
+
+
+@dataclass(frozen=True)
+class GmReplace(_Command):
+    power: str
+    email: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM REPLACE {self.power} {self.email}"
+
+
+@dataclass(frozen=True)
+class GmBecome(_Command):
+    power: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM BECOME {self.power}"
+
+
+@dataclass(frozen=True)
+class GmRule(_Command):
+    question: str
+    ruling: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM RULE {self.question} {self.ruling}"
+
+
+@dataclass(frozen=True)
+class GmAnnounce(_Command):
+    text: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return _block("GM ANNOUNCE", self.text, "ENDANNOUNCE")
+
+
+@dataclass(frozen=True)
+class GmRevealSeed(_Command):
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM REVEAL SEED"
+
+
+@dataclass(frozen=True)
+class GmEdit(_Command):
+    """A game-specific state edit, passed to the game's ``gm_command``."""
+
+    text: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"GM {self.text}"
+
+
+Command = Union[
+    SignOff, Orders, Clear, Press, Status, Help, History, Resend, SetAddress, SetPassword,
+    SetAbsence, Join, TreatyPropose, TreatySign, TreatyRefuse, TreatyWithdraw, TreatyReveal,
+    TreatyList, GmCreate, GmAddPlayer, GmStart, GmPause, GmResume, GmExtend, GmSetDeadline,
+    GmProcess, GmPreview, GmRollback, GmReplace, GmBecome, GmRule, GmAnnounce, GmRevealSeed,
+    GmEdit,
+]
+
+
+@dataclass
+class ParsedMail:
+    """Everything understood in one mail, and every problem with its line."""
+
+    signon: SignOn | None
+    commands: list = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def canonical(self) -> str:
+        """The whole mail written back (sign-on first), parseable again."""
+        parts = [self.signon.canonical()] if self.signon else []
+        return "\n".join(parts + [c.canonical() for c in self.commands])
+
+    def echo(self) -> str:
+        parts = [self.signon.echo()] if self.signon else []
+        return "\n".join(parts + [c.echo() for c in self.commands])

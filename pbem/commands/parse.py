@@ -1,0 +1,449 @@
+"""Read the commands in a player's or GM's mail.
+
+A mail is read line by line.  Each command line goes through the grammar in
+``envelope.lark``; the lines of a block (orders, press, treaty and announcement
+texts) never do: orders go to the game's own grammar with their line numbers,
+and texts are kept exactly as written.  :func:`parse_mail` never raises on bad
+input: everything it cannot use becomes a :class:`~pbem.gameapi.Problem` with a
+stable code and the line it came from.
+
+Rules a player may rely on (also in ``HELP COMMENTS``):
+- text before the first command is ignored (greetings), and so is every line
+  starting with ``>`` outside a text block (quoted mail is never a command);
+- ``#`` or ``//`` at the start of a line or after a space starts a comment,
+  except inside texts; so a secret may contain ``#`` but not start with it;
+- keywords are case-insensitive; names come back as written.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import zoneinfo
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from pbem.commands import help as cmdhelp
+from pbem.commands import model as m
+from pbem.gameapi import Problem
+
+TOP_KEYWORDS = cmdhelp.top_keywords()
+_BLOCK_ENDS = {"ORDERS": {"END", "ENDORDERS", "END ORDERS"},
+               "PRESS": {"ENDPRESS", "END PRESS"},
+               "TREATY": {"ENDTREATY", "END TREATY"},
+               "ANNOUNCE": {"ENDANNOUNCE", "END ANNOUNCE"}}
+_ANY_END = set().union(*_BLOCK_ENDS.values())
+_COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_END_TOKENS = {"$END", "<END-OF-FILE>"}
+_SUGGEST_CUTOFF = 0.7
+# Commands that make sense without signing on: the rest need a sign-on.
+_NO_SIGNON_NEEDED = (m.Help, m.Join, m.SignOff)
+
+
+@functools.cache
+def _parser() -> Lark:
+    grammar = Path(__file__).with_name("envelope.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual")
+
+
+class _Bad(Exception):
+    """A well-formed line with a bad value (a date, an address...)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One of the GAME / POWER / PASSWORD sign-on lines."""
+
+    kind: str
+    value: str
+    line: int
+
+
+# -- values ------------------------------------------------------------------
+
+_DURATION = re.compile(r"(?:(\d{1,6})w)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", re.I)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATETIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2})", re.I)
+_ADDRESS = re.compile(r"[^@\s<>,]+@[^@\s<>,.][^@\s<>,]*")
+_ZONE_SHAPE = re.compile(r"[A-Za-z_]+(?:/[A-Za-z0-9_+\-]+)*")
+
+
+def parse_duration(text: str) -> timedelta:
+    """``48h``, ``2d``, ``1d12h``, ``90m``, ``1w``; raises _Bad."""
+    found = _DURATION.fullmatch(text)
+    if not text or not found:
+        raise _Bad("bad-duration", f"{text!r} is not a duration (write it as 48h, 2d, 1d12h, 90m or 1w)")
+    weeks, days, hours, minutes = (int(g or 0) for g in found.groups())
+    duration = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
+    if not duration:
+        raise _Bad("bad-duration", f"{text!r} is no time at all")
+    return duration
+
+
+def _date(text: str) -> date:
+    found = _DATE.fullmatch(text)
+    try:
+        if found:
+            return date(*map(int, found.groups()))
+    except ValueError:
+        pass
+    raise _Bad("bad-date", f"{text!r} is not a date (write it as 2026-01-31)")
+
+
+@functools.cache
+def _zones() -> dict[str, str]:
+    return {z.lower(): z for z in zoneinfo.available_timezones()}
+
+
+def _zone(text: str) -> str:
+    if text.upper() in ("UTC", "Z"):
+        return "UTC"
+    zones = _zones()
+    if zones:
+        if text.lower() in zones:
+            return zones[text.lower()]
+    elif _ZONE_SHAPE.fullmatch(text):  # no zone database here: trust the shape
+        return text
+    raise _Bad("bad-time", f"{text!r} is not a time zone (write e.g. Europe/London or UTC)")
+
+
+def parse_time(words: list[str]) -> tuple[datetime, str | None]:
+    """``2026-01-05 18:00 [zone]`` or ``2026-01-05T18:00 [zone]``; raises _Bad."""
+    usage = "write it as 2026-01-05 18:00, optionally followed by a zone"
+    if "T" in words[0].upper():
+        stamp, rest = words[0], words[1:]
+    else:
+        stamp, rest = "T".join(words[:2]), words[2:]
+    found = _DATETIME.fullmatch(stamp)
+    when = None
+    if found:
+        try:
+            when = datetime(*map(int, found.groups()))
+        except ValueError:
+            pass
+    if when is None:
+        raise _Bad("bad-time", f"{' '.join(words)!r} is not a time ({usage})")
+    if len(rest) > 1:
+        raise _Bad("bad-time", f"unexpected {' '.join(rest[1:])!r} after the time zone")
+    return when, (_zone(rest[0]) if rest else None)
+
+
+def _address(text: str) -> str:
+    text = text.strip("<>")
+    if not _ADDRESS.fullmatch(text) or text.endswith("."):
+        raise _Bad("bad-address", f"{text!r} is not an email address")
+    return text
+
+
+def _option(text: str) -> tuple[str, str]:
+    key, eq, value = text.partition("=")
+    if not key or not eq:
+        raise _Bad("bad-option", f"{text!r} is not an option (write it as key=value)")
+    return key, value
+
+
+# -- one command line ------------------------------------------------------------
+
+def _phrase(tok) -> str | None:
+    return " ".join(str(tok).split()) if tok is not None else None
+
+
+def _names(tree: Tree) -> tuple[str, ...]:
+    return tuple(str(t) for t in tree.children)
+
+
+def _gm_power(name: str) -> str:
+    return "GM" if name.upper() == "GM" else name
+
+
+def _deadline(c) -> m.GmSetDeadline:
+    when, zone = parse_time([str(t) for t in c])
+    return m.GmSetDeadline(when, zone)
+
+
+def _absence(c) -> m.SetAbsence:
+    start, end = _date(str(c[0])), _date(str(c[1]))
+    if end < start:
+        raise _Bad("bad-date", f"the absence ends ({end}) before it starts ({start})")
+    return m.SetAbsence(start, end)
+
+
+def _press(c) -> m.Press:
+    to = c[0].children[0]
+    recipients = "ALL" if isinstance(to, Token) else _names(to)
+    return m.Press(recipients, c[1] is not None, "")
+
+
+_BUILD = {
+    "signon": lambda c: m.SignOn(_gm_power(str(c[0])), str(c[1]), str(c[2])),
+    "game": lambda c: _Part("game", str(c[0]), 0),
+    "power": lambda c: _Part("power", _gm_power(str(c[0])), 0),
+    "password": lambda c: _Part("password", str(c[0]), 0),
+    "signoff": lambda c: m.SignOff(),
+    "orders": lambda c: m.Orders((), _phrase(c[0])),
+    "clear": lambda c: m.Clear(),
+    "press": _press,
+    "status": lambda c: m.Status(),
+    "help": lambda c: m.Help(_phrase(c[0])),
+    "history": lambda c: m.History(),
+    "resend": lambda c: m.Resend(_phrase(c[0])),
+    "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
+    "set_password": lambda c: m.SetPassword(str(c[0])),
+    "set_absence": _absence,
+    "join": lambda c: m.Join(str(c[0]), str(c[1]), str(c[2])),
+    "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]), c[2] is not None, ""),
+    "treaty_sign": lambda c: m.TreatySign(str(c[0])),
+    "treaty_refuse": lambda c: m.TreatyRefuse(str(c[0])),
+    "treaty_withdraw": lambda c: m.TreatyWithdraw(str(c[0])),
+    "treaty_reveal": lambda c: m.TreatyReveal(str(c[0])),
+    "treaty_list": lambda c: m.TreatyList(),
+    "gm_create": lambda c: m.GmCreate(str(c[0]), str(c[1]), tuple(
+        _option(str(w)) for opt in c[2:] for w in opt.children)),
+    "gm_add_player": lambda c: m.GmAddPlayer(str(c[0]), _address(str(c[1]))),
+    "gm_start": lambda c: m.GmStart(),
+    "gm_pause": lambda c: m.GmPause(),
+    "gm_resume": lambda c: m.GmResume(),
+    "gm_extend": lambda c: m.GmExtend(parse_duration(str(c[0]))),
+    "gm_set_deadline": _deadline,
+    "gm_process": lambda c: m.GmProcess(c[0] is not None),
+    "gm_preview": lambda c: m.GmPreview(),
+    "gm_rollback": lambda c: m.GmRollback(_phrase(c[0])),
+    "gm_replace": lambda c: m.GmReplace(str(c[0]), _address(str(c[1]))),
+    "gm_become": lambda c: m.GmBecome(str(c[0])),
+    "gm_rule": lambda c: m.GmRule(str(c[0]), _phrase(c[1])),
+    "gm_announce": lambda c: m.GmAnnounce(""),
+    "gm_reveal_seed": lambda c: m.GmRevealSeed(),
+}
+
+_WHAT = {"NAME": "a name", "WORD": "a value", "ADDR": "an email address", "TEXT": "some text",
+         "AT": "'@'", "COMMA": "','"}
+
+
+def _usage(words: list[str]) -> str:
+    """The syntax line of the command the words start (the longest match)."""
+    upper = [w.upper() for w in words]
+    best = None
+    for c in cmdhelp.COMMANDS:
+        kw = c.keyword.split()
+        if upper[:len(kw)] == kw and (best is None or len(kw) > len(best.keyword.split())):
+            best = c
+    return best.syntax if best else words[0]
+
+
+def _syntax_problem(err: UnexpectedInput, line: str, words: list[str], n: int) -> Problem:
+    usage = f"write it as: {_usage(words)}"
+    expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
+    token = getattr(err, "token", None)
+    if isinstance(err, UnexpectedToken) and token is not None and token.type in _END_TOKENS:
+        wanted = " or ".join(sorted(_WHAT.get(e, e) for e in expected)) or "more"
+        return Problem("missing-argument", f"{words[0].upper()} needs {wanted}; {usage}", n,
+                       kind="invalid")
+    pos = getattr(err, "pos_in_stream", 0) or 0
+    found = str(token) if token is not None else (line[pos:].split() or [line[pos:pos + 1]])[0]
+    if expected & _END_TOKENS:
+        return Problem("extra-argument", f"unexpected {found!r} at the end; {usage}", n,
+                       kind="invalid")
+    return Problem("bad-syntax", f"did not understand {found!r}; {usage}", n, kind="invalid")
+
+
+def _suggest(word: str, choices) -> str | None:
+    close = difflib.get_close_matches(word.upper(), sorted(choices), n=1, cutoff=_SUGGEST_CUTOFF)
+    return close[0] if close else None
+
+
+def _unknown(words: list[str], n: int) -> Problem:
+    first = words[0].upper()
+    if first in TOP_KEYWORDS:  # SET / TREATY with a word that is not theirs
+        subs = cmdhelp.subcommands(first)
+        close = _suggest(words[1], subs) if len(words) > 1 else None
+        return Problem("unknown-command", f"{first} must be followed by one of: "
+                       + ", ".join(sorted(subs)), n, f"{first} {close}" if close else None,
+                       kind="invalid")
+    return Problem("unknown-command", f"{words[0]!r} is not a command", n,
+                   _suggest(first, TOP_KEYWORDS), kind="invalid")
+
+
+def _gm_edit(words: list[str], line: str) -> m.GmEdit | None:
+    """A GM line that is none of the platform's GM commands is the game's."""
+    subs = cmdhelp.subcommands("GM")
+    upper = [w.upper() for w in words[1:3]]
+    if upper[0] in subs or " ".join(upper) in subs:
+        return None
+    return m.GmEdit(line.split(None, 1)[1])
+
+
+def parse_line(line: str, n: int | None = None):
+    """One command line (comments removed) -> a command, a sign-on part, or a Problem."""
+    words = line.split()
+    # Mail converted from HTML is full of non-breaking spaces: all spacing is one space.
+    line = " ".join(words)
+    first = words[0].upper()
+    if first in ("SET", "TREATY", "GM") and len(words) == 1:
+        return Problem("missing-argument", f"{first} needs more; send HELP {first}", n,
+                       kind="invalid")
+    if first == "GM":
+        edit = _gm_edit(words, line)
+        if edit is not None:
+            return replace(edit, line=n)
+    elif first in ("SET", "TREATY") and words[1].upper() not in cmdhelp.subcommands(first):
+        return _unknown(words, n)
+    try:
+        tree = _parser().parse(line)
+    except UnexpectedInput as err:
+        return _syntax_problem(err, line, words, n)
+    try:
+        return replace(_BUILD[tree.data](tree.children), line=n)
+    except _Bad as bad:
+        return Problem(bad.code, bad.message, n, kind="invalid")
+
+
+# -- the whole mail --------------------------------------------------------------
+
+def _strip_comment(raw: str) -> str:
+    found = _COMMENT.search(raw)
+    return (raw[:found.start()] if found else raw).strip()
+
+
+def _clean(raw: str) -> str:
+    """A command or order line without its comment; "" for quoted or empty lines."""
+    return "" if raw.lstrip().startswith(">") else _strip_comment(raw)
+
+
+def _is_end(line: str, block: str | None = None) -> bool:
+    said = " ".join(line.upper().split())
+    return said in (_BLOCK_ENDS[block] if block else _ANY_END)
+
+
+class _Reader:
+    def __init__(self, text: str):
+        self.lines = _LINE_BREAK.split(text)
+        self.i = 0
+        self.started = False
+        self.signon: m.SignOn | None = None
+        self.parts: dict[str, _Part] = {}
+        self.commands: list = []
+        self.problems: list[Problem] = []
+
+    def problem(self, code: str, message: str, line: int | None, suggestion: str | None = None):
+        self.problems.append(Problem(code, message, line, suggestion, kind="invalid"))
+
+    def read(self) -> m.ParsedMail:
+        while self.i < len(self.lines):
+            self.i += 1
+            line = _clean(self.lines[self.i - 1])
+            if line and self.top_line(line, self.i) == "stop":
+                break
+        self.finish()
+        return m.ParsedMail(self.signon, self.commands, self.problems)
+
+    def top_line(self, line: str, n: int) -> str | None:
+        words = line.split()
+        if _is_end(line):
+            if self.started:
+                self.problem("unexpected-end", f"{line!r} does not close anything", n)
+            return None
+        if words[0].upper() not in TOP_KEYWORDS:
+            found = _unknown(words, n)
+            # Before the first command only a shouted near-miss ("ODERS") is
+            # worth a word: everything else there is greeting.
+            if self.started or (words[0].isupper() and found.suggestion):
+                self.problems.append(found)
+            return None
+        result = parse_line(line, n)
+        if isinstance(result, Problem):
+            if self.started or words[0].isupper():
+                self.problems.append(result)
+            return None
+        self.started = True
+        return self.accept(result, n)
+
+    def accept(self, cmd, n: int) -> str | None:
+        if isinstance(cmd, _Part):
+            self.add_part(replace(cmd, line=n))
+        elif isinstance(cmd, m.SignOn):
+            if self.signon or self.parts:
+                self.problem("duplicate-signon", "only the first sign-on counts", n)
+            else:
+                self.signon = cmd
+        elif isinstance(cmd, m.Orders):
+            self.commands.append(replace(cmd, lines=self.order_lines()))
+        elif isinstance(cmd, (m.Press, m.TreatyPropose, m.GmAnnounce)):
+            return self.text_block(cmd, n)
+        else:
+            self.commands.append(cmd)
+            if isinstance(cmd, m.SignOff):
+                return "stop"
+        return None
+
+    def add_part(self, part: _Part) -> None:
+        if self.signon or part.kind in self.parts:
+            self.problem("duplicate-signon", f"{part.kind.upper()} was already given; "
+                         "only the first sign-on counts", part.line)
+        else:
+            self.parts[part.kind] = part
+
+    def order_lines(self) -> tuple[tuple[int, str], ...]:
+        found = []
+        while self.i < len(self.lines):
+            line = _clean(self.lines[self.i])
+            if line and _is_end(line, "ORDERS"):
+                self.i += 1
+                break
+            # A keyword ends the block only when its line is a whole command:
+            # a game's order may well start with a word such as STATUS.
+            if line and line.split()[0].upper() in TOP_KEYWORDS and \
+                    not isinstance(parse_line(line), Problem):
+                break
+            if line:
+                found.append((self.i + 1, line))
+            self.i += 1
+        return tuple(found)
+
+    def text_block(self, cmd, n: int) -> str | None:
+        block = {m.Press: "PRESS", m.TreatyPropose: "TREATY", m.GmAnnounce: "ANNOUNCE"}[type(cmd)]
+        body = []
+        while self.i < len(self.lines):
+            raw = self.lines[self.i]
+            self.i += 1
+            if _is_end(_strip_comment(raw), block):
+                text = "\n".join(body)
+                field = "body" if block == "PRESS" else "text"
+                self.commands.append(replace(cmd, **{field: text}))
+                return None
+            body.append(raw)
+        ends = " or ".join(sorted(_BLOCK_ENDS[block] - {"END"}))
+        self.problem("unterminated-block", f"the {block} text starting here has no {ends}; "
+                     "it was not sent and nothing after it was read", n)
+        return "stop"
+
+    def finish(self) -> None:
+        if self.parts and self.signon is None:
+            missing = [k.upper() for k in ("game", "power", "password") if k not in self.parts]
+            first = min(p.line for p in self.parts.values())
+            if missing:
+                self.problem("incomplete-signon", "to sign on, also give "
+                             + " and ".join(missing), first)
+                return
+            p = self.parts
+            self.signon = m.SignOn(p["power"].value, p["game"].value, p["password"].value, first)
+        needy = [c for c in self.commands if not isinstance(c, _NO_SIGNON_NEEDED)]
+        if self.signon is None and needy:
+            self.problem("no-signon", "sign on first: SIGNON <power>@<game> <secret>",
+                         needy[0].line)
+        elif self.signon is None and not self.commands and not self.problems:
+            self.problem("no-commands", "no command found in this mail; send HELP for the list",
+                         None)
+
+
+def parse_mail(text: str) -> m.ParsedMail:
+    """Every command and problem in one mail (already MIME-decoded, quotes removed)."""
+    return _Reader(text).read()
