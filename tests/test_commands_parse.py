@@ -319,3 +319,77 @@ def test_every_problem_is_reported_in_one_pass():
     parsed = parse_mail(SIGN + "ODERS\nGM EXTEND 2x\nSET ADDRESS nobody\nSTATUS")
     assert [p.code for p in parsed.problems] == ["unknown-command", "bad-duration", "bad-address"]
     assert parsed.commands == [m.Status()]
+
+
+# -- help: one table for the parser, HELP and the README ---------------------------------
+
+EXAMPLES = {
+    "SIGNON": "SIGNON France@pax1 pw", "GAME": "GAME pax1", "POWER": "POWER France",
+    "PASSWORD": "PASSWORD pw", "SIGNOFF": "SIGNOFF", "ORDERS": "ORDERS", "CLEAR": "CLEAR",
+    "PRESS": "PRESS TO ALL", "STATUS": "STATUS", "HELP": "HELP", "HISTORY": "HISTORY",
+    "RESEND": "RESEND", "SET ADDRESS": "SET ADDRESS a@b.c", "SET PASSWORD": "SET PASSWORD x",
+    "SET ABSENCE": "SET ABSENCE 2026-01-01 2026-01-02", "JOIN": "JOIN g p s",
+    "TREATY PROPOSE": "TREATY PROPOSE t WITH A", "TREATY SIGN": "TREATY SIGN t",
+    "TREATY REFUSE": "TREATY REFUSE t", "TREATY WITHDRAW": "TREATY WITHDRAW t",
+    "TREATY REVEAL": "TREATY REVEAL t", "TREATY LIST": "TREATY LIST",
+    "GM CREATE": "GM CREATE g RULES r", "GM ADD PLAYER": "GM ADD PLAYER p a@b.c",
+    "GM START": "GM START", "GM PAUSE": "GM PAUSE", "GM RESUME": "GM RESUME",
+    "GM EXTEND": "GM EXTEND 1h", "GM SET DEADLINE": "GM SET DEADLINE 2026-01-01 10:00",
+    "GM PROCESS": "GM PROCESS", "GM PREVIEW": "GM PREVIEW", "GM ROLLBACK": "GM ROLLBACK p",
+    "GM REPLACE": "GM REPLACE p a@b.c", "GM BECOME": "GM BECOME p", "GM RULE": "GM RULE q yes",
+    "GM ANNOUNCE": "GM ANNOUNCE", "GM REVEAL SEED": "GM REVEAL SEED", "GM": "GM SET UNIT x",
+}
+
+
+def test_every_table_entry_is_a_command_and_every_command_is_in_the_table():
+    from pbem.commands.help import COMMANDS
+    from pbem.commands.parse import Problem
+    assert [c.keyword for c in COMMANDS] == list(EXAMPLES)
+    built = {type(parse_line(EXAMPLES[c.keyword])) for c in COMMANDS}
+    assert Problem not in built
+    classes = {v for v in vars(m).values() if isinstance(v, type) and hasattr(v, "canonical")
+               and v.__module__ == m.__name__ and not v.__name__.startswith("_")} - {m.ParsedMail}
+    # the three sign-on lines build a SignOn together, not a class of their own
+    assert classes <= built | {m.SignOn}
+    assert all(c.who in ("player", "gm", "any") and "|" not in c.syntax for c in COMMANDS)
+
+
+def test_grammar_keywords_are_the_table_keywords():
+    import re
+    from pathlib import Path
+    from pbem.commands import help as h
+    grammar = (Path(m.__file__).parent / "envelope.lark").read_text()
+    # every rule starting with a keyword is a command, except the OPTION part of GM CREATE
+    firsts = set(re.findall(r'^[a-z_]+:\s+"(\w+)"i', grammar, re.M)) - {"OPTION"}
+    assert firsts == h.top_keywords()
+
+
+def test_help_text_overview_lists_every_syntax():
+    from pbem.commands.help import COMMANDS, help_text
+    text = help_text()
+    assert all(c.syntax in text for c in COMMANDS)
+    assert help_text("  ") == text
+
+
+@pytest.mark.parametrize("topic,present,absent", [
+    ("orders", "ORDERS [<phase>] ... ENDORDERS", "PRESS TO"),
+    ("Set Address", "SET ADDRESS <email>", "SET PASSWORD"),
+    ("set", "SET ABSENCE", "ORDERS"),
+    ("treaty", "TREATY REVEAL <id>", "GM START"),
+    ("gm", "GM REVEAL SEED", "TREATY"),
+    ("durations", "1d12h", "ORDERS"),
+    ("oders", "Did you mean HELP ORDERS?", "ENDORDERS"),
+    ("xyzzy", "There is no help", "Did you mean"),
+])
+def test_help_topics(topic, present, absent):
+    from pbem.commands.help import help_text
+    text = help_text(topic)
+    assert present in text and absent not in text
+
+
+def test_commands_markdown_is_a_table_of_every_syntax():
+    from pbem.commands.help import COMMANDS, commands_markdown
+    rows = commands_markdown().splitlines()
+    assert rows[0].startswith("| Command |") and len(rows) == len(COMMANDS) + 2
+    for row, c in zip(rows[2:], COMMANDS):
+        assert row.startswith(f"| `{c.syntax}` | {c.who} |")
