@@ -346,8 +346,12 @@ def build(doc: Mapping[str, Any]) -> Data:
     co = {int(k): tuple(int(x) for x in v)
           for k, v in doc.get("colonial_office", {}).get("levels", {}).items()}
     events = {r: _event(r, t) for r, t in _tables(doc.get("random_events", {})).items()}
+    unrest_doc = doc.get("unrest_tables", {})
     unrest = {k: UnrestTable(k, t["dice"], dict(t["entries"]))
-              for k, t in _tables(doc.get("unrest_tables", {})).items()}
+              for k, t in _tables(unrest_doc).items() if k != "letters"}
+    # A GM may say which stored table each letter of the Random Events Table means.
+    letters = unrest_doc.get("letters") or {k: k for k in unrest}
+    unrest = {k: UnrestTable(k, unrest[v].dice, unrest[v].entries) for k, v in letters.items()}
     minors = {p: MinorTable(p, int(powers[p].minor_threshold or 0),
                             {int(k): v for k, v in t["targets"].items()})
               for p, t in _tables(doc.get("minor_activity", {})).items()}
