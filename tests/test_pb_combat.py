@@ -81,3 +81,134 @@ def test_bad_die_and_bad_code_are_refused():
         ct.lookup(crt, 1, "1:1", 7)
     with pytest.raises(ValueError):
         ct.lookup(crt, 1, "1:1", 6)
+
+
+# -- Colonial Combat on a small made-up map (Rules: COLONIAL COMBAT RESOLUTION) ------------
+from types import SimpleNamespace  # noqa: E402
+
+from pbem.dice import ScriptedDice  # noqa: E402
+from games.pax_britannica.phases import colonial_combat as cc  # noqa: E402
+
+
+def area(name, cs, neighbours=(), seas=()):
+    return SimpleNamespace(name=name, kind="unorganized", ev=3, cs=cs, may_become=None,
+                           neighbours=frozenset(neighbours), seas=frozenset(seas))
+
+
+def fake_data(table):
+    homes = {"Britain": SimpleNamespace(power="Britain", name="Britain",
+                                        seas=frozenset({"Sea"}), neighbours=frozenset()),
+             "France": SimpleNamespace(power="France", name="France",
+                                       seas=frozenset(), neighbours=frozenset({"Wild"}))}
+    crt = {t: {c: tuple(table) for c in ct.COLUMNS} for t in (1, 2)}
+    return SimpleNamespace(
+        areas={"Wild": area("Wild", 5, ["Colony", "France"], ["Sea"]),
+               "Colony": area("Colony", 2, ["Wild"]),
+               "Empty": area("Empty", 0, [], ["Sea"])},
+        homes=homes, seas={"Sea": SimpleNamespace(name="Sea", adjacent=frozenset())},
+        crt=crt, crt_columns=ct.COLUMNS,
+        home_of=lambda n: next((p for p, h in homes.items() if h.name == n), None))
+
+
+def game(*units, markers=None, unrest=()):
+    state = {"turn": 1884, "players": ["Britain", "France"], "units": [], "next_unit_id": 1,
+             "markers": markers or {}, "unrest": list(unrest), "cb": [], "merchants": {},
+             "powers": {p: {"great": True} for p in ("Britain", "France")},
+             "turn_orders": {}}
+    for power, strength, where in units:
+        cc.board.add_unit(state, power, "army", strength, where)
+    return state
+
+
+def unest(status="protectorate"):
+    return {"status": status, "established": False}
+
+
+def strengths(state, where):
+    return sorted(u["strength"] for u in state["units"] if u["where"] == where)
+
+
+def test_13_to_5_uses_the_2_to_1_column_and_establishes():
+    data = fake_data(["DE"] * 6)
+    state = game(("Britain", 10, "Wild"), ("Britain", 3, "Wild"),
+                 markers={"Wild": {"Britain": unest()}})
+    events = cc.resolve(state, {}, ScriptedDice(queue=[4]), data)
+    combat = next(e for e in events if e["kind"] == "colonial_combat")
+    assert (combat["ratio"], combat["table"], combat["die"]) == ("2:1", 2, 4)
+    assert state["markers"]["Wild"]["Britain"]["established"] is True
+
+
+def test_zero_strength_area_falls_without_a_die():
+    state = game(("Britain", 1, "Empty"), markers={"Empty": {"Britain": unest()}})
+    events = cc.resolve(state, {}, ScriptedDice(queue=[]), fake_data(["E"] * 6))
+    assert events[0]["result"] == "auto" and state["markers"]["Empty"]["Britain"]["established"]
+
+
+def test_exchange_loses_the_least_and_wins_with_units_left():
+    # EX against 5: eliminate at least 5 of 10+3+1+1 -> the 3+1+1 (5), the 10 stays
+    state = game(("Britain", 10, "Wild"), ("Britain", 3, "Wild"), ("Britain", 1, "Wild"),
+                 ("Britain", 1, "Wild"), markers={"Wild": {"Britain": unest()}})
+    events = cc.resolve(state, {}, ScriptedDice(queue=[1]), fake_data(["EX"] * 6))
+    assert strengths(state, "Wild") == [10]
+    assert sum(e["strength"] for e in events if e["kind"] == "unit_lost") == 5
+    assert state["markers"]["Wild"]["Britain"]["established"]
+
+
+def test_exchange_with_nothing_left_fails_and_removes_the_marker():
+    state = game(("Britain", 3, "Colony"), markers={"Colony": {"Britain": unest()}})
+    cc.resolve(state, {}, ScriptedDice(queue=[1]), fake_data(["EX"] * 6))
+    assert strengths(state, "Colony") == [] and "Colony" not in state["markers"]
+
+
+def test_half_exchange_rounds_half_up_and_player_choice_counts():
+    # half of 5 is 2.5 -> at least 3; the player asked to lose the 10 instead
+    state = game(("Britain", 10, "Wild"), ("Britain", 3, "Wild"),
+                 markers={"Wild": {"Britain": unest()}})
+    state["turn_orders"] = {"Britain": [{"power": "Britain", "kind": "eliminate",
+                                         "args": {"strength": 10, "area": "Wild"}}]}
+    cc.resolve(state, {}, ScriptedDice(queue=[1]), fake_data(["HALF_EX"] * 6))
+    assert strengths(state, "Wild") == [3]
+
+
+def test_attacker_retreat_goes_home_by_land_or_is_eliminated():
+    state = game(("France", 3, "Wild"), ("Britain", 1, "Colony"),
+                 markers={"Wild": {"France": unest()}, "Colony": {"Britain": unest()}})
+    events = cc.resolve(state, {}, ScriptedDice(queue=[1, 1]), fake_data(["AR"] * 6))
+    assert strengths(state, "France") == [3]          # overland to the Home Country
+    assert [e["reason"] for e in events if e["kind"] == "unit_lost"] == [
+        "retreat: no retreat possible"]                 # Britain has no way out
+    assert state["markers"] == {}
+
+
+def test_unrest_successive_attackers_stop_once_defeated():
+    # Rules: Unrest in an Influence Area - powers fight in turn until the Area falls.
+    state = game(("Britain", 3, "Wild"), ("France", 10, "Wild"), unrest=["Wild"],
+                 markers={"Wild": {"Britain": unest(), "France": unest()}})
+    state["turn_orders"] = {}
+    events = cc.resolve(state, {}, ScriptedDice(queue=[6, 6]), fake_data(["DE"] * 6))
+    fights = [e["power"] for e in events if e["kind"] == "colonial_combat"]
+    assert fights == ["France", "Britain"]  # stronger first; Britain still fights to establish
+    assert state["unrest"] == []
+    assert {(c["holder"], c["against"]) for c in state["cb"]} == {
+        ("France", "Britain"), ("Britain", "France")}
+
+
+def test_codominion_members_combine_and_outsiders_may_not_suppress():
+    mk = {"status": "protectorate", "established": True}
+    state = game(("Britain", 3, "Wild"), ("France", 3, "Wild"), unrest=["Wild"],
+                 markers={"Wild": {"Britain": dict(mk), "France": dict(mk)}})
+    state["turn_orders"] = {p: [{"power": p, "kind": "suppress", "args": {"area": "Wild"}}]
+                            for p in ("Britain", "France")}
+    events = cc.resolve(state, {}, ScriptedDice(queue=[2]), fake_data(["DR"] * 6))
+    combat = [e for e in events if e["kind"] == "colonial_combat"]
+    assert len(combat) == 1 and combat[0]["attack"] == 6 and combat[0]["ratio"] == "1:1"
+    assert not cc.may_suppress({"unrest": ["Wild"], "markers": {"Wild": {"Britain": mk}}},
+                               "France", "Wild")
+
+
+def test_cheapest_cover_prefers_least_strength_then_fewest_units():
+    units = [{"id": i, "power": "Britain", "strength": s} for i, s in enumerate([1, 1, 1, 3, 10])]
+    assert sorted(u["strength"] for u in cc.cheapest_cover(units, 3)) == [3]
+    assert sorted(u["strength"] for u in cc.cheapest_cover(units, 4)) == [1, 3]
+    assert sorted(u["strength"] for u in cc.cheapest_cover(units, 6)) == [1, 1, 1, 3]
+    assert sorted(u["strength"] for u in cc.cheapest_cover(units, 7)) == [10]
