@@ -202,7 +202,9 @@ class MailServers:
             if not isinstance(auth_data, LoginPassword):
                 return AuthResult(success=False, handled=False)
             user = auth_data.login.decode().split("@")[0]
-            return AuthResult(success=passwords.get(user) == auth_data.password.decode())
+            ok = passwords.get(user) == auth_data.password.decode()
+            # handled=False lets aiosmtpd answer 535 itself on failure.
+            return AuthResult(success=ok, handled=False)
 
         class RelayController(Controller):
             def factory(self):

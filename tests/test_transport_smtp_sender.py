@@ -1,0 +1,95 @@
+"""SmtpSender against the real SMTP relay in front of Dovecot."""
+import asyncio
+import email
+import email.message
+import email.utils
+
+import pytest
+
+from fixtures_mail import free_port
+from pbem.mail.sender import SmtpSender
+from pbem.mail.source import PermanentFailure, TemporaryFailure
+
+pytestmark = pytest.mark.mail
+
+
+def report(servers, subject: str, to: list[str]) -> email.message.EmailMessage:
+    msg = email.message.EmailMessage()
+    msg["From"] = servers.address("moderator")
+    msg["To"] = ", ".join(to)
+    msg["Subject"] = subject
+    msg["Message-ID"] = email.utils.make_msgid(domain="example.test")
+    msg.set_content(f"{subject}\n")
+    return msg
+
+
+def test_send_reaches_every_recipient_mailbox(clean_mailboxes):
+    servers = clean_mailboxes
+    to = [servers.address("alice"), servers.address("bob")]
+    sender = SmtpSender(servers.smtp_host, servers.smtp_port,
+                        sender_address=servers.address("moderator"))
+    msg = report(servers, "Spring 1880 resolved", to)
+    asyncio.run(sender.send(msg, to))
+    for user in ("alice", "bob"):
+        [raw] = servers.wait_for_messages(user, 1)
+        got = email.message_from_bytes(raw)
+        assert got["Message-ID"] == msg["Message-ID"]
+        assert got["Return-Path"] == "<moderator@example.test>"
+    assert servers.messages("carol") == []
+
+
+def test_authenticated_send_and_refused_login(clean_mailboxes):
+    servers = clean_mailboxes
+    to = [servers.address("gm")]
+    good = SmtpSender(servers.smtp_host, servers.smtp_port, user="moderator",
+                      password=servers.password("moderator"))
+    asyncio.run(good.send(report(servers, "with auth", to), to))
+    bad = SmtpSender(servers.smtp_host, servers.smtp_port, user="moderator", password="wrong")
+    with pytest.raises(PermanentFailure, match="535"):
+        asyncio.run(bad.send(report(servers, "bad auth", to), to))
+    assert "wrong" not in repr(bad)
+    assert len(servers.wait_for_messages("gm", 1)) == 1
+
+
+def test_unknown_user_is_a_permanent_failure(clean_mailboxes):
+    servers = clean_mailboxes
+    sender = SmtpSender(servers.smtp_host, servers.smtp_port)
+    nobody = "nobody-here@example.test"
+    with pytest.raises(PermanentFailure) as failure:
+        asyncio.run(sender.send(report(servers, "lost", [nobody]), [nobody]))
+    assert failure.value.refused[nobody][0] == 550
+
+
+def test_partly_refused_recipients_are_reported_and_the_rest_delivered(clean_mailboxes):
+    servers = clean_mailboxes
+    sender = SmtpSender(servers.smtp_host, servers.smtp_port)
+    to = [servers.address("dave"), "ghost@example.test"]
+    with pytest.raises(PermanentFailure) as failure:
+        asyncio.run(sender.send(report(servers, "partial", to), to))
+    assert set(failure.value.refused) == {"ghost@example.test"}
+    assert len(servers.wait_for_messages("dave", 1)) == 1
+
+
+def test_refused_connection_is_a_temporary_failure():
+    sender = SmtpSender("127.0.0.1", free_port(), timeout=5)
+    msg = email.message.EmailMessage()
+    msg["From"] = "moderator@example.test"
+    msg.set_content("x")
+    with pytest.raises(TemporaryFailure, match="unavailable"):
+        asyncio.run(sender.send(msg, ["alice@example.test"]))
+
+
+def test_4xx_answers_are_temporary_and_5xx_permanent():
+    import aiosmtplib
+    from pbem.mail.sender import classify_smtp_error
+
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPDataError(451, "later")),
+                      TemporaryFailure)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPDataError(554, "never")),
+                      PermanentFailure)
+    refused = aiosmtplib.SMTPRecipientsRefused(
+        [aiosmtplib.SMTPRecipientRefused(452, "mailbox full", "a@x"),
+         aiosmtplib.SMTPRecipientRefused(550, "unknown", "b@x")])
+    assert isinstance(classify_smtp_error(refused), TemporaryFailure)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPServerDisconnected("gone")),
+                      TemporaryFailure)
