@@ -18,7 +18,7 @@ SCHEME = "scrypt"
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 _SALT_BYTES, _HASH_BYTES = 16, 32
 # Refuse stored parameters that would make a single check absurdly expensive.
-_MAX_N, _MAX_R, _MAX_P = 2 ** 20, 32, 16
+_MAX_N, _MAX_R, _MAX_P, _MAX_MEMORY = 2 ** 20, 32, 4, 2 ** 28
 
 # Lower-case letters and digits without the look-alikes i, l, o, 0 and 1.
 SECRET_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -66,6 +66,8 @@ def _parse_hash(stored: str) -> tuple[int, int, int, bytes, bytes] | None:
     except (ValueError, binascii.Error):
         return None
     if not (1 < n <= _MAX_N and n & (n - 1) == 0 and 0 < r <= _MAX_R and 0 < p <= _MAX_P):
+        return None
+    if 128 * n * r > _MAX_MEMORY:
         return None
     if len(salt) < 8 or len(digest) < 16:
         return None

@@ -45,6 +45,7 @@ def test_verify_uses_the_parameters_stored_with_the_hash():
     "scrypt$16384$8$1$!!!$YWJjZGVmZ2hpamtsbW5vcA", "scrypt$16384$8$1$YWJjZGVmZ2g$?",
     "scrypt$1073741824$8$1$YWJjZGVmZ2g$YWJjZGVmZ2hpamtsbW5vcA",
     "scrypt$16384$999$1$YWJjZGVmZ2g$YWJjZGVmZ2hpamtsbW5vcA", None, 42,
+    "scrypt$1048576$32$1$YWJjZGVmZ2g$YWJjZGVmZ2hpamtsbW5vcA",   # 4 GiB: refused, not tried
 ])
 def test_verify_is_false_for_malformed_stored_values(stored):
     assert verify_secret("anything", stored) is False
