@@ -112,32 +112,34 @@ def _strip(text: str) -> str:
 
 # --- headers ---------------------------------------------------------------------------------
 
-def _decode_header(value: object) -> str:
+def _decode_header(value: str) -> str:
+    """RFC 2047 words decoded; raw 8-bit bytes (not allowed, yet common) read as UTF-8 or cp1252."""
+    if any("\udc80" <= ch <= "\udcff" for ch in value):
+        value = decode_bytes(value.encode("utf-8", "surrogateescape"), None)
+    # Unfold first: a folded header is one logical line.
+    value = re.sub(r"\r?\n([ \t])", r"\1", value)
     try:
-        text = str(make_header(decode_header(value)))  # type: ignore[arg-type]
+        text = str(make_header(decode_header(value)))
     except Exception:
-        text = str(value)
-    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    # Unfold: a folded header is one logical line.
-    return re.sub(r"\r?\n[ \t]*", " ", text).strip()
-
-
-def _header(msg: Message, name: str) -> str | None:
-    try:
-        value = msg.get(name)
-    except Exception:
-        return None
-    return None if value is None else _decode_header(value)
+        text = value
+    return text.replace("\r", " ").replace("\n", " ").strip()
 
 
 def _raw_header(msg: Message, name: str) -> str | None:
+    """The header as received, bypassing compat32's lossy handling of 8-bit bytes."""
+    wanted = name.lower()
     try:
-        value = msg.get(name)
+        for key, value in msg.raw_items():
+            if key.lower() == wanted:
+                return value if isinstance(value, str) else str(value)
     except Exception:
-        return None
-    if value is None:
-        return None
-    return str(value).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        log.debug("unreadable header %s", name, exc_info=True)
+    return None
+
+
+def _header(msg: Message, name: str) -> str | None:
+    value = _raw_header(msg, name)
+    return None if value is None else _decode_header(value)
 
 
 def _address(msg: Message, name: str) -> tuple[str, str]:
@@ -148,7 +150,7 @@ def _address(msg: Message, name: str) -> tuple[str, str]:
     # Parse before decoding RFC 2047 words, so an encoded comma cannot split a name in two.
     pairs = getaddresses([raw])
     real, addr = pairs[0] if pairs else parseaddr(raw)
-    addr = addr.strip().lower()
+    addr = _decode_header(addr).lower()
     if "@" not in addr:
         addr = ""
     return _decode_header(real).strip().strip('"'), addr
@@ -160,7 +162,7 @@ def _return_path(msg: Message) -> str | None:
         return None
     if raw.replace(" ", "").strip() in ("<>", ""):
         return ""
-    return parseaddr(raw)[1].strip().lower()
+    return _decode_header(parseaddr(raw)[1]).lower()
 
 
 def _first_msg_id(value: str | None) -> str | None:
@@ -241,6 +243,15 @@ def _walk(part: Message, body: _Body, depth: int) -> None:
     if ctype.startswith("message/") or ctype == "text/rfc822-headers":
         body.attachments.append(_name(part))
         return
+    if ctype.startswith("multipart/") and not part.is_multipart():
+        # The declared boundary never appears.  Try the boundary the body actually uses; failing
+        # that, the player's text is in there somewhere, so read the whole body as text.
+        rescued = _rescue_multipart(part)
+        if rescued is not None:
+            _walk(rescued, body, depth + 1)
+        else:
+            body.plain.append(_decode_part(part))
+        return
     if part.is_multipart():
         subparts = [p for p in part.get_payload() if isinstance(p, Message)]
         if ctype == "multipart/alternative":
@@ -257,6 +268,18 @@ def _walk(part: Message, body: _Body, depth: int) -> None:
         body.html.append(text)
     else:
         body.plain.append(text)
+
+
+def _rescue_multipart(part: Message) -> Message | None:
+    payload = part.get_payload()
+    if not isinstance(payload, str):
+        return None
+    found = re.search(r"^--([^\s]{1,70}?)(--)?[ \t]*\r?$", payload, re.MULTILINE)
+    if not found:
+        return None
+    head = f'Content-Type: {part.get_content_type()}; boundary="{found.group(1)}"\n\n'
+    rebuilt = message_from_bytes((head + payload).encode("utf-8", "surrogateescape"), policy=compat32)
+    return rebuilt if rebuilt.is_multipart() else None
 
 
 def _walk_alternative(subparts: list[Message], body: _Body, depth: int) -> None:
