@@ -1,0 +1,218 @@
+"""Minor Powers and Unrest: moving units to an Area in revolt, Colonial Combat,
+retreats, and sending surplus units home the turn after.
+
+Rules: MINOR POWER REACTION TO UNREST; COLONIAL COMBAT; COLONIAL COMBAT RESOLUTION.
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from .. import board, combat_table
+from .administrative import nearest_cover
+
+
+def move_surplus_home(state: dict, data) -> list[dict]:
+    """Rules: MINOR POWER REACTION TO UNREST - "If on the turn following one in which a
+    Minor Power moved Units to suppress Unrest, the Area ... contains more than one Army
+    Unit, the surplus Units (that is, all but the smallest) are moved to the Minor
+    Power's Home Area."  Entries are written by :func:`react` with their turn."""
+    events: list[dict] = []
+    pending = state.get("pending", {}).get("minor_surplus", [])
+    keep = []
+    for entry in pending:
+        if entry["turn"] >= state.get("turn", 0):
+            keep.append(entry)
+            continue
+        power, area = entry["power"], entry["area"]
+        armies = sorted(board.units_of(state, power, area, "army"),
+                        key=lambda u: (u["strength"], u["id"]))
+        home = board.home_name(data, power)
+        for u in armies[1:]:
+            u["where"] = home
+            events.append({"kind": "unit_moved", "power": power, "type": "army",
+                           "strength": u["strength"], "from": area, "to": home,
+                           "reason": "surplus after suppressing Unrest"})
+    if pending:
+        state["pending"]["minor_surplus"] = keep
+        if not keep:
+            state["pending"].pop("minor_surplus")
+    return events
+
+
+def react(state: dict, data, dice, power: str, fought: set) -> list[dict]:
+    """Rules: MINOR POWER REACTION TO UNREST - a Minor Power fights Unrest in every Area
+    it Controls (even when its activity roll failed); Interest/Influence Areas are
+    ignored.  Its Home Area armies, and movable armies from its colonies (never the only
+    unit of a colony), go to the Unrest Area of highest Economic Value (ties by dice).
+
+    Choice: from a colony with several armies all but its smallest move (the smallest
+    stays as garrison, as the one-unit exception intends); other Controlled Areas in
+    Unrest fight with the units already there.
+    """
+    areas = [a for a in state.get("unrest", []) if a in data.areas
+             and board.has_control(state, power, a, established=False)]
+    if not areas:
+        return []
+    target = _pick_target(state, data, dice, power, areas)
+    events = _reinforce(state, data, power, target)
+    moved = any(e["kind"] == "unit_moved" for e in events)
+    for area in [target] + sorted(a for a in areas if a != target):
+        if area in fought or not board.units_of(state, power, area, "army"):
+            continue
+        fought.add(area)
+        events.extend(fight(state, data, dice, power, area, upgrade=True))
+    if moved and board.has_control(state, power, target, established=False):
+        state.setdefault("pending", {}).setdefault("minor_surplus", []).append(
+            {"power": power, "area": target, "turn": state.get("turn", 0)})
+    return events
+
+
+def _pick_target(state, data, dice, power, areas: list[str]) -> str:
+    """Highest Economic Value; "if two or more Areas have the same Economic Value, the
+    players should roll dice" - one die each, highest wins, ties roll again."""
+    top = max(data.areas[a].ev for a in areas)
+    tied = sorted(a for a in areas if data.areas[a].ev == top)
+    while len(tied) > 1:
+        rolls = {a: dice.d6(f"{power} unrest target {a}") for a in tied}
+        best = max(rolls.values())
+        tied = [a for a in tied if rolls[a] == best]
+    return tied[0]
+
+
+def _reinforce(state, data, power, target) -> list[dict]:
+    events = []
+    home = board.home_name(data, power)
+    movers = list(board.units_of(state, power, home, "army"))
+    by_area: dict[str, list[dict]] = {}
+    for u in board.units_of(state, power, type="army"):
+        if u["where"] not in (home, target) and u["where"] in data.areas:
+            by_area.setdefault(u["where"], []).append(u)
+    for area in sorted(by_area):
+        armies = sorted(by_area[area], key=lambda u: (u["strength"], u["id"]))
+        if len(armies) < 2 or not can_reach(state, data, power, area, target):
+            continue  # Rules: "If the Minor Power has only one Unit in a given colonial
+            # Area, that Unit is never moved."
+        movers.extend(armies[1:])
+    for u in movers:
+        events.append({"kind": "unit_moved", "power": power, "type": "army",
+                       "strength": u["strength"], "from": u["where"], "to": target,
+                       "reason": "Minor Power reaction to Unrest"})
+        u["where"] = target
+    return events
+
+
+def can_reach(state: dict, data, power: str, start: str, target: str) -> bool:
+    """Rules: MOVEMENT (Army Units) - a path through the power's established Controlled
+    Areas not in Unrest, its Merchant Fleet seas and its Home Country, ending in
+    ``target``."""
+    home = board.home_name(data, power)
+    fleets = board.merchant_seas(state, power)
+
+    def passable(place: str) -> bool:
+        if place in data.seas:
+            return place in fleets
+        if place == home:
+            return True
+        return board.has_control(state, power, place) and not board.in_unrest(state, place)
+
+    seen, todo = {start}, deque([start])
+    while todo:
+        here = todo.popleft()
+        for nxt in _steps(state, data, here):
+            if nxt == target:
+                return True
+            if nxt not in seen and passable(nxt):
+                seen.add(nxt)
+                todo.append(nxt)
+    return False
+
+
+def _steps(state, data, place: str) -> set[str]:
+    if place in data.seas:
+        return board.sea_neighbours(state, data, place) | board.coastal_index(data).get(place, set())
+    return set(board.land_neighbours(data, place)) | set(board.seas_of(data, place))
+
+
+def fight(state: dict, data, dice, power: str, area: str, upgrade: bool = False) -> list[dict]:
+    """Rules: COLONIAL COMBAT RESOLUTION - the power's armies in ``area`` attack the
+    Area's Combat Strength to suppress Unrest.  With ``upgrade``, a Protectorate whose
+    Unrest is suppressed becomes a Possession (Rules: MINOR POWER REACTION TO UNREST)."""
+    armies = board.units_of(state, power, area, "army")
+    if not armies:
+        return []
+    attack = sum(u["strength"] for u in armies)
+    defense = data.areas[area].cs
+    event = {"kind": "colonial_combat", "area": area, "power": power, "attack": attack,
+             "defense": defense, "purpose": "suppress", "ratio": None, "table": None,
+             "die": None, "result": None}
+    events = [event]
+    if defense <= 0:
+        # Rules: COLONIAL COMBAT - an Area of Combat Strength zero is defeated outright.
+        event["result"] = "DE"
+        defeated = True
+    else:
+        die = dice.d6(f"{power} colonial combat in {area}")
+        outcome = combat_table.resolve(data, attack, defense, die)
+        event.update(outcome, die=die)
+        defeated, losses = _apply_result(state, data, power, area, armies, outcome["result"],
+                                         attack, defense)
+        events.extend(losses)
+    event["defeated"] = defeated
+    if defeated:
+        if area in state.get("unrest", []):
+            state["unrest"].remove(area)
+            events.append({"kind": "unrest_suppressed", "area": area, "power": power})
+        if upgrade and board.status_of(state, area, power) == "protectorate":
+            events.append(board.set_marker(state, power, area, "possession", True,
+                                           "Unrest suppressed by a Minor Power"))
+    return events
+
+
+def _apply_result(state, data, power, area, armies, result, attack, defense):
+    """Rules: COLONIAL COMBAT RESOLUTION - E, AR, EX, HALF_EX, DR, DE.
+    Choice: for EX/HALF_EX the armies lost are the least total strength that meets the
+    loss (fewest units on a tie)."""
+    if result in combat_table.DEFENDER_LOSES:
+        return True, []
+    if result == "EX" and defense < attack:
+        lost = nearest_cover(armies, defense, lambda u: u["strength"])
+        survivors = [u for u in armies if u not in lost]
+        return bool(survivors), _eliminate(state, power, lost, "exchange")
+    if result == "HALF_EX" and defense <= attack:
+        lost = nearest_cover(armies, math.ceil(defense / 2), lambda u: u["strength"])
+        survivors = [u for u in armies if u not in lost]
+        return bool(survivors), _eliminate(state, power, lost, "half exchange")
+    if result == "AR":
+        return False, retreat(state, data, power, area, armies)
+    return False, _eliminate(state, power, armies, "attacker eliminated")
+
+
+def _eliminate(state, power, units, why) -> list[dict]:
+    out = []
+    for u in units:
+        board.remove_unit(state, u["id"])
+        out.append({"kind": "unit_removed", "power": power, "type": u["type"],
+                    "strength": u["strength"], "where": u["where"], "reason": why})
+    return out
+
+
+def retreat(state, data, power, area, units) -> list[dict]:
+    """Rules: MINOR POWER REACTION TO UNREST - retreat to an adjacent Controlled Area of
+    the power if possible, else to its Home Area, else the units are eliminated.
+    Choice: the Home Area is reachable when the Area has a Communication Link."""
+    options = sorted(n for n in board.land_neighbours(data, area)
+                     if n in data.areas and board.has_control(state, power, n)
+                     and not board.in_unrest(state, n))
+    if options:
+        dest = options[0]
+    elif board.comm_link(state, data, power, area):
+        dest = board.home_name(data, power)
+    else:
+        return _eliminate(state, power, units, "no retreat")
+    out = []
+    for u in units:
+        u["where"] = dest
+        out.append({"kind": "unit_moved", "power": power, "type": u["type"],
+                    "strength": u["strength"], "from": area, "to": dest, "reason": "retreat"})
+    return out
