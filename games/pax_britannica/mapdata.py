@@ -6,10 +6,11 @@ carries a ``source`` note; values that no public source gives are marked ``assum
 listed in :attr:`Data.assumptions`, which a GM sees when a game is created.
 
 A GM may override any table: ``load(override=path)`` deep-merges that TOML file over the shipped
-data (tables merge key by key, any other value replaces the shipped one).  See ``data/DATA.md``.
+data (tables merge key by key, other values replace).  See ``data/DATA.md``.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 import sys
@@ -100,16 +101,8 @@ class MarkerType:
 
 @dataclass(frozen=True)
 class RandomEvent:
-    """One line of the Random Events Table (two dice read in order, key "d1-d2").
-
-    Structured effects (absent ones are None/0/empty): ``power`` the affected power; ``co_mult``
-    multiplies its Colonial Office income (None: unchanged); ``eti``/``cri`` index increases;
-    ``forced_spend`` the minimum to spend on units (``forced_naval_only``: naval units only;
-    ``forced_excludes``: a unit group that does not count, e.g. the Indian Army); ``spend_cap``
-    the most it may spend buying units; ``cb_against`` a one-time Casus Belli target;
-    ``permission`` what the event lets a power do (power, areas, action); ``pressure`` a
-    Dominion/Statehood demand (power, area, vp); ``excludes`` events that make this one re-roll.
-    """
+    """One line of the Random Events Table (two dice read in order, key "d1-d2").  The effect
+    fields are described in data/events.toml; absent effects are None, 0 or empty."""
     roll: str
     name: str
     kind: str
@@ -131,8 +124,8 @@ class RandomEvent:
 
 @dataclass(frozen=True)
 class UnrestTable:
-    """Rules: UNREST.  ``dice`` is "two" (two dice read in order, key "d1-d2"), "first" (the
-    first die only, key "d1") or "pairs" (two dice read in order, entries given per pair)."""
+    """Rules: UNREST.  ``dice`` is "two" (two dice read in order, key "d1-d2") or "first"
+    (the first die only, key "d1")."""
     letter: str
     dice: str
     entries: Mapping[str, str]
@@ -160,7 +153,7 @@ class TurnTrack:
     great_war_penalty: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Data:
     areas: Mapping[str, Area]
     homes: Mapping[str, Home]
@@ -179,6 +172,7 @@ class Data:
     chinese_army_placement: Mapping[str, Any]
     counter_limits: Mapping[str, Any]
     regions: Mapping[str, tuple[str, ...]]
+    straits: Mapping[str, frozenset[str]]
     unit_costs: Mapping[str, Mapping[int, int]]
     assumptions: tuple[str, ...]
     raw: Mapping[str, Any] = field(repr=False, compare=False)
@@ -198,6 +192,18 @@ class Data:
             return self.unit_costs[kind][strength]
         except KeyError:
             raise DataError(f"no purchase cost for a {kind} unit of strength {strength}") from None
+
+    def fresh_setup_1880(self) -> dict[str, Any]:
+        """A private deep copy of the 1880 set-up, safe to edit (the loaded data is shared)."""
+        return copy.deepcopy(dict(self.setup_1880))
+
+    def counter_limit(self, power: str, piece: str) -> int:
+        """Pieces a power owns: "round" (Interest/Influence), "hex" (Protectorate/Possession),
+        "dominion" (Dominion/State), "units_1"/"units_3"/"units_10" (Army and Naval Units of
+        that strength share pieces).  Rules: PLAYING PIECES."""
+        limits = self.counter_limits
+        group = "default_minor" if self.powers[power].always_minor else "default_great"
+        return int({**limits.get(group, {}), **limits.get(power, {})}.get(piece, 0))
 
     def is_place(self, name: str) -> bool:
         return name in self.areas or name in self.seas or self.home_of(name) is not None
@@ -301,12 +307,16 @@ def read_shipped(data_dir: Path = DATA_DIR) -> dict[str, Any]:
 
 
 def load(override: Path | str | None = None) -> Data:
-    """The shipped data, with a GM's override file merged over it.  Cached per override path."""
-    return _load_cached(str(Path(override).resolve()) if override else None)
+    """The shipped data, with a GM's override file merged over it.  Cached per override file
+    (and its modification time, so an edited override file is read again)."""
+    if not override:
+        return _load_cached(None, 0)
+    path = Path(override).resolve()
+    return _load_cached(str(path), path.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=8)
-def _load_cached(override: str | None) -> Data:
+def _load_cached(override: str | None, _mtime: int) -> Data:
     doc = read_shipped()
     if override:
         with open(override, "rb") as fh:
@@ -363,11 +373,12 @@ def build(doc: Mapping[str, Any]) -> Data:
                                int(t.get("great_war_penalty", 0)))
              for y, t in _tables(doc.get("turn_track", {})).items() if y.isdigit()}
     regions = {k: tuple(t["areas"]) for k, t in _tables(doc.get("regions", {})).items()}
+    straits = {k: _fs(t["seas"]) for k, t in _tables(doc.get("straits", {})).items()}
     costs = {kind: {int(s): int(c) for s, c in t.items() if s.isdigit()}
              for kind, t in _tables(doc.get("unit_costs", {})).items()}
     data = Data(areas=areas, homes=homes, seas=seas, capes=capes, powers=powers, markers=markers,
                 colonial_office=co, random_events=events, unrest_tables=unrest,
-                minor_activity=minors, crt=crt, crt_columns=columns,
+                minor_activity=minors, crt=crt, crt_columns=columns, straits=straits,
                 setup_1880=doc.get("setup_1880", {}), turn_track=track,
                 chinese_army_placement=doc.get("chinese_army_placement", {}),
                 counter_limits=doc.get("counter_limits", {}), regions=regions,
@@ -421,36 +432,38 @@ def _name_index(doc, areas, homes, seas, capes, powers) -> NameIndex:
 
 
 def _check(data: Data) -> None:
-    """References between tables must name real places; a typo in an override fails loudly."""
-    homes = {h.name for h in data.homes.values()}
-    land = set(data.areas) | homes
-    problems: list[str] = []
-    for a in data.areas.values():
-        if a.kind not in AREA_KINDS:
-            problems.append(f"area {a.name}: unknown kind {a.kind!r}")
-        problems += [f"area {a.name}: unknown neighbour {n}" for n in a.neighbours - land]
-        problems += [f"area {a.name}: unknown sea {s}" for s in a.seas - set(data.seas)]
-    for h in data.homes.values():
-        problems += [f"home {h.name}: unknown neighbour {n}" for n in h.neighbours - land]
-        problems += [f"home {h.name}: unknown sea {s}" for s in h.seas - set(data.seas)]
-    for s in data.seas.values():
-        problems += [f"sea {s.name}: unknown sea {x}" for x in s.adjacent - set(data.seas)]
-    for c in data.capes.values():
-        problems += [f"cape {c.name}: unknown sea {x}" for x in c.between - set(data.seas)]
-    for t in data.unrest_tables.values():
-        problems += [f"unrest table {t.letter}: unknown area {a}"
-                     for a in t.entries.values() if a not in data.areas]
-    for m in data.minor_activity.values():
-        problems += [f"minor table {m.power}: unknown area {a}"
-                     for a in m.targets.values() if a not in data.areas]
-    for e in data.random_events.values():
-        if e.table and e.table not in data.unrest_tables:
-            problems.append(f"random event {e.roll}: unknown unrest table {e.table}")
-    for name, areas in data.regions.items():
-        problems += [f"region {name}: unknown place {a}" for a in areas if a not in land]
-    for table, cols in data.crt.items():
-        for col, results in cols.items():
-            problems += [f"crt {table} {col}: bad result {r}" for r in results
-                         if r not in CRT_RESULTS]
+    """References between tables must name real things; a typo in an override fails loudly."""
+    land = set(data.areas) | {h.name for h in data.homes.values()}
+    seas, areas, powers = set(data.seas), set(data.areas), set(data.powers)
+    chinese = {a.name for a in data.areas.values() if a.kind.startswith("chinese")}
+    refs: list[tuple[str, Iterable[Any], set]] = [
+        ("area kind", [a.kind for a in data.areas.values()], set(AREA_KINDS)),
+        ("unrest table letter", [e.table for e in data.random_events.values() if e.table],
+         set(data.unrest_tables)),
+        ("crt result", [r for cols in data.crt.values() for rs in cols.values() for r in rs],
+         set(CRT_RESULTS)),
+        ("chinese army placement area",
+         data.chinese_army_placement.get("targets", {}).values(), chinese)]
+    for a in [*data.areas.values(), *data.homes.values()]:
+        refs += [(f"{a.name} neighbour", a.neighbours, land), (f"{a.name} sea", a.seas, seas)]
+    refs += [(f"{s.name} adjacent sea", s.adjacent, seas) for s in data.seas.values()]
+    refs += [(f"{c.name} sea", c.between, seas) for c in data.capes.values()]
+    refs += [(f"unrest table {t.letter} area", t.entries.values(), areas)
+             for t in data.unrest_tables.values()]
+    refs += [(f"minor table {m.power} area", m.targets.values(), areas)
+             for m in data.minor_activity.values()]
+    refs += [(f"region {n} place", r, land) for n, r in data.regions.items()]
+    refs += [(f"turn track {y} power", t.merchants, powers) for y, t in data.turn_track.items()]
+    setup = data.setup_1880
+    for part, fields in (("markers", {"area": areas, "power": powers, "status": set(STATUSES)}),
+                         ("units", {"where": land, "power": powers, "type": {"army", "navy"},
+                                    "strength": {1, 3, 10}}),
+                         ("merchants", {"sea": seas, "power": powers})):
+        refs += [(f"setup {part} {key}", [x[key] for x in setup.get(part, [])], known)
+                 for key, known in fields.items()]
+    refs += [(f"setup navy at {u['where']} sea", [u["sea"]], set(data.coasts(u["where"])))
+             for u in setup.get("units", []) if u.get("sea")]
+    problems = [f"{label}: unknown {v!r}" for label, values, known in refs
+                for v in values if v not in known]
     if problems:
         raise DataError("; ".join(problems))
