@@ -1,0 +1,384 @@
+"""IMAP intake (aioimaplib): the mailbox is the queue, processed mail is moved, never deleted.
+
+Keys are ``imap:<mailbox>:<uidvalidity>:<uid>``; when the server changes UIDVALIDITY every older
+key is void and the same mail comes back under new keys (the caller's Message-ID dedupe catches
+it).  Every aioimaplib call runs under a timeout and is raced against the loss of the
+connection, because aioimaplib leaves a pending command hanging when the connection dies.  Any
+failure drops the connection; the next call reconnects, after an exponential back-off when the
+failures repeat.  Calls fail with TemporaryFailure meanwhile; ``wait`` sleeps out the back-off.
+
+One task should drive a source (fetch, ack, wait in turn); a lock serialises calls anyway, and
+a fetch or ack interrupts a running ``wait``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import ssl
+
+import aioimaplib
+
+from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
+
+log = logging.getLogger(__name__)
+
+_ATOM = re.compile(r"[A-Za-z0-9_.\-/]+")
+_UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]")
+_EXISTS = re.compile(rb"^(\d+) EXISTS$")
+_FETCH_START = re.compile(rb"^\d+ FETCH \(")
+_UID = re.compile(rb"UID (\d+)")
+_SEARCH_RESULT = re.compile(rb"^[\d ]*$")
+
+
+def quote_mailbox(name: str) -> str:
+    """Mailbox name as an IMAP astring (ASCII names only: no modified UTF-7 here)."""
+    if not name.isascii():
+        raise ValueError(f"mailbox names must be ASCII: {name!r}")
+    if _ATOM.fullmatch(name):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def uid_set(uids: list[int]) -> str:
+    return ",".join(str(u) for u in uids)
+
+
+def parse_search(lines: list) -> list[int]:
+    """UIDs of an untagged SEARCH answer; other untagged lines (EXISTS...) carry words."""
+    uids = []
+    for line in lines:
+        if isinstance(line, bytes) and _SEARCH_RESULT.match(line):
+            uids.extend(int(tok) for tok in line.split())
+    return uids
+
+
+def parse_fetch(lines: list) -> dict[int, bytes]:
+    """{uid: message} from a UID FETCH (UID BODY.PEEK[]) answer, whatever the item order."""
+    bodies: dict[int, bytes] = {}
+    uid = body = None
+
+    def flush():
+        if uid is not None and body is not None:
+            bodies[uid] = body
+
+    for line in lines:
+        if isinstance(line, (bytearray, memoryview)):
+            body = bytes(line)
+            continue
+        if _FETCH_START.match(line):
+            flush()
+            uid = body = None
+        found = _UID.search(line)
+        if found and uid is None:
+            uid = int(found.group(1))
+    flush()
+    return bodies
+
+
+def parse_key(key: str) -> tuple[str, int, int]:
+    """(mailbox, uidvalidity, uid) of an ``imap:`` key."""
+    prefix, _, rest = key.partition(":")
+    mailbox, validity, uid = rest.rsplit(":", 2)
+    if prefix != "imap" or not validity.isdigit() or not uid.isdigit():
+        raise ValueError(f"not an IMAP key: {key!r}")
+    return mailbox, int(validity), int(uid)
+
+
+class ImapSource:
+    """MailSource on one IMAP mailbox; ``ack`` moves mail to the processed/rejected folder."""
+
+    def __init__(self, host: str, port: int, user: str, password: str, *,
+                 ssl_context: ssl.SSLContext | None = None, mailbox: str = "INBOX",
+                 processed: str = "Processed", rejected: str = "Rejected", idle: bool = True,
+                 poll_interval: float = 60.0, timeout: float = 30.0, batch_size: int = 50,
+                 backoff: tuple[float, float] = (1.0, 60.0)):
+        for name in (mailbox, processed, rejected):
+            quote_mailbox(name)
+        self.host, self.port, self.user = host, port, user
+        self._password = password
+        self.ssl_context = ssl_context
+        self.mailbox = mailbox
+        self.folders = {"processed": processed, "rejected": rejected}
+        self.idle = idle
+        self.poll_interval = poll_interval
+        self.timeout = timeout
+        self.batch_size = max(1, min(batch_size, 100))
+        self.backoff_min, self.backoff_max = backoff
+        self._client: aioimaplib.IMAP4 | None = None
+        self._lost: asyncio.Event | None = None
+        self._capabilities: set[str] = set()
+        self._uidvalidity: int | None = None
+        self._returned: set[int] = set()  # UIDs the last fetch handed out
+        self._acked: set[int] = set()
+        self._failures = 0
+        self._retry_at = 0.0
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._closed = False
+
+    def __repr__(self) -> str:  # never shows the password
+        return f"ImapSource({self.host!r}, {self.port}, {self.user!r}, mailbox={self.mailbox!r})"
+
+    # -- the MailSource protocol ------------------------------------------------------------
+    async def fetch(self, limit: int = 100) -> list[RawMail]:
+        self._wake.set()
+        async with self._lock:
+            self._wake.clear()
+            await self._ensure_connected()
+            if await self._select() == 0:
+                self._returned = set()
+                return []
+            uids = sorted(set(await self._search()) - self._acked)[:limit]
+            mails = []
+            for start in range(0, len(uids), self.batch_size):
+                batch = uids[start:start + self.batch_size]
+                answer = await self._call("UID FETCH", self._client.uid(
+                    "fetch", uid_set(batch), "(UID BODY.PEEK[])"))
+                bodies = parse_fetch(answer.lines)
+                mails.extend(RawMail(self._key(uid), bodies[uid]) for uid in batch
+                             if uid in bodies)  # a UID gone meanwhile was moved by someone else
+            self._returned = set(uids)
+            log.debug("fetched %d message(s) from %s", len(mails), self.mailbox)
+            return mails
+
+    async def ack(self, key: str, outcome: str) -> None:
+        folder = self.folders[check_outcome(outcome)]
+        mailbox, validity, uid = parse_key(key)
+        if mailbox != self.mailbox:
+            raise ValueError(f"{key!r} is not from mailbox {self.mailbox!r}")
+        self._wake.set()
+        async with self._lock:
+            self._wake.clear()
+            await self._ensure_connected()
+            if validity != self._uidvalidity:
+                log.warning("not moving %s: UIDVALIDITY is now %s, the key is void",
+                            key, self._uidvalidity)
+                return
+            await self._move(uid, folder)
+            self._acked.add(uid)
+            self._returned.discard(uid)
+
+    async def wait(self, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        async with self._lock:
+            if self._client is None and loop.time() < self._retry_at:
+                await self._sleep_or_wake(min(self._retry_at, deadline) - loop.time())
+                return
+            try:
+                await self._ensure_connected()
+                if await self._has_new():
+                    return
+                if self.idle and "IDLE" in self._capabilities:
+                    await self._idle_until(deadline)
+                else:
+                    await self._poll_until(deadline)
+            except (TemporaryFailure, PermanentFailure) as exc:
+                # Reported by the next fetch; waking early makes the caller find out soon.
+                log.debug("wait ended early: %s", exc)
+
+    async def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+        async with self._lock:
+            client = self._client
+            if client is not None and not self._lost.is_set():
+                try:
+                    await asyncio.wait_for(client.logout(), min(self.timeout, 5))
+                except Exception:  # closing anyway
+                    pass
+            self._drop(None)
+
+    # -- connection ----------------------------------------------------------------------------
+    async def _call(self, what: str, coro, *, must_succeed: bool = True):
+        """Await one aioimaplib call under the timeout, raced against losing the connection."""
+        lost = self._lost
+        task = asyncio.ensure_future(coro)
+        watcher = asyncio.ensure_future(lost.wait())
+        try:
+            done, _ = await asyncio.wait({task, watcher}, timeout=self.timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+        if task not in done:
+            task.cancel()
+            reason = "connection lost" if lost.is_set() else f"no answer in {self.timeout}s"
+            self._fail(f"{what}: {reason}")
+        try:
+            answer = task.result()
+        except Exception as exc:  # aioimaplib errors, OSError, TLS errors, its RecursionError
+            self._fail(f"{what}: {type(exc).__name__}: {exc}")
+        if must_succeed and answer.result != "OK":
+            raise TemporaryFailure(f"IMAP {what} answered {answer.result}: {answer.lines[-1:]}")
+        return answer
+
+    def _fail(self, reason: str):
+        """Drop the connection, schedule the back-off, raise TemporaryFailure."""
+        self._back_off(reason)
+        raise TemporaryFailure(f"IMAP {self.host}:{self.port} {reason}")
+
+    def _back_off(self, reason: str) -> None:
+        self._failures += 1
+        delay = min(self.backoff_max, self.backoff_min * 2 ** (self._failures - 1))
+        self._retry_at = asyncio.get_running_loop().time() + delay
+        log.warning("IMAP %s:%s %s; reconnecting in %.0fs", self.host, self.port, reason, delay)
+        self._drop(reason)
+
+    def _drop(self, reason: str | None) -> None:
+        client, self._client = self._client, None
+        self._capabilities = set()
+        if client is None:
+            return
+        if reason:
+            log.debug("dropping IMAP connection: %s", reason)
+        waiter = getattr(client, "_idle_waiter", None)
+        if waiter is not None:
+            waiter.cancel()
+        for task in list(getattr(client, "tasks", ())) + list(client.protocol.tasks):
+            task.cancel()
+        transport = client.protocol.transport
+        if transport is not None:
+            transport.close()
+
+    async def _ensure_connected(self) -> None:
+        if self._closed:
+            raise RuntimeError("source is closed")
+        if self._client is not None and self._lost.is_set():
+            self._drop("connection lost while idle")  # e.g. the server restarted
+        if self._client is not None:
+            return
+        remaining = self._retry_at - asyncio.get_running_loop().time()
+        if remaining > 0:
+            raise TemporaryFailure(
+                f"IMAP {self.host}:{self.port} unavailable, next attempt in {remaining:.1f}s")
+        lost = asyncio.Event()
+        self._lost = lost
+        self._client = aioimaplib.IMAP4(
+            self.host, self.port, timeout=self.timeout, ssl_context=self.ssl_context,
+            conn_lost_cb=lambda exc: lost.set())
+        await self._call("connect", self._client.wait_hello_from_server(), must_succeed=False)
+        answer = await self._call("LOGIN", self._client.login(self.user, self._password),
+                                  must_succeed=False)
+        if answer.result != "OK":
+            text = b" ".join(x for x in answer.lines if isinstance(x, bytes)).decode(errors="replace")
+            kind = PermanentFailure if "AUTHENTICATIONFAILED" in text else TemporaryFailure
+            self._back_off(f"login as {self.user!r} refused: {text}")
+            raise kind(f"IMAP login as {self.user!r} refused: {text}")
+        await self._call("CAPABILITY", self._client.protocol.capability(), must_succeed=False)
+        self._capabilities = set(self._client.protocol.capabilities)
+        for folder in self.folders.values():
+            await self._create(folder)
+        self._failures = 0
+        log.info("IMAP connected to %s:%s as %s", self.host, self.port, self.user)
+
+    async def _create(self, name: str) -> None:
+        answer = await self._call("CREATE", self._client.create(quote_mailbox(name)),
+                                  must_succeed=False)
+        if answer.result == "OK":
+            log.info("created IMAP folder %s", name)
+
+    async def _select(self) -> int:
+        """SELECT the intake mailbox; return its message count; track UIDVALIDITY."""
+        answer = await self._call("SELECT", self._client.select(quote_mailbox(self.mailbox)),
+                                  must_succeed=False)
+        if answer.result != "OK":
+            await self._create(self.mailbox)
+            answer = await self._call("SELECT", self._client.select(quote_mailbox(self.mailbox)))
+        joined = b"\n".join(x for x in answer.lines if isinstance(x, bytes))
+        found = _UIDVALIDITY.search(joined)
+        if not found:
+            self._fail("SELECT without UIDVALIDITY")
+        validity = int(found.group(1))
+        if validity != self._uidvalidity:
+            if self._uidvalidity is not None:
+                log.warning("UIDVALIDITY of %s changed from %s to %s: every stored UID is void",
+                            self.mailbox, self._uidvalidity, validity)
+            self._uidvalidity = validity
+            self._returned, self._acked = set(), set()
+        return next((int(m.group(1)) for line in answer.lines if isinstance(line, bytes)
+                     for m in [_EXISTS.match(line)] if m), 0)
+
+    async def _search(self) -> list[int]:
+        answer = await self._call("UID SEARCH", self._client.uid_search("UNDELETED", charset=None))
+        return parse_search(answer.lines)
+
+    async def _has_new(self) -> bool:
+        return bool(set(await self._search()) - self._returned - self._acked)
+
+    async def _move(self, uid: int, folder: str) -> None:
+        target = quote_mailbox(folder)
+        if "MOVE" in self._capabilities:
+            answer = await self._call("UID MOVE", self._client.uid("move", str(uid), target),
+                                      must_succeed=False)
+            if answer.result != "OK":  # e.g. [TRYCREATE]: someone deleted the folder
+                await self._create(folder)
+                await self._call("UID MOVE", self._client.uid("move", str(uid), target))
+            return
+        answer = await self._call("UID COPY", self._client.uid("copy", str(uid), target),
+                                  must_succeed=False)
+        if answer.result != "OK":
+            await self._create(folder)
+            await self._call("UID COPY", self._client.uid("copy", str(uid), target))
+        await self._call("UID STORE", self._client.uid(
+            "store", str(uid), "+FLAGS.SILENT", r"(\Deleted)"))
+        if "UIDPLUS" in self._capabilities:
+            await self._call("UID EXPUNGE", self._client.uid("expunge", str(uid)))
+        # Without UIDPLUS the copy stays flagged \Deleted; UID SEARCH UNDELETED skips it.
+
+    def _key(self, uid: int) -> str:
+        return f"imap:{self.mailbox}:{self._uidvalidity}:{uid}"
+
+    # -- waiting ---------------------------------------------------------------------------------
+    async def _sleep_or_wake(self, seconds: float) -> bool:
+        """Sleep up to seconds; True when a fetch/ack/close wants the source first."""
+        if seconds <= 0:
+            return self._wake.is_set()
+        try:
+            await asyncio.wait_for(self._wake.wait(), seconds)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def _poll_until(self, deadline: float) -> None:
+        loop = asyncio.get_running_loop()
+        while loop.time() < deadline:
+            if await self._sleep_or_wake(min(self.poll_interval, deadline - loop.time())):
+                return
+            if await self._has_new():
+                return
+
+    async def _idle_until(self, deadline: float) -> None:
+        """IDLE until the server reports new mail, the deadline, a wake-up or a lost line."""
+        loop = asyncio.get_running_loop()
+        client, lost = self._client, self._lost
+        # The server ends IDLE itself after ~30 min; restart it well before that.
+        remaining = min(deadline - loop.time(), 25 * 60)
+        idle_cmd = await self._call("IDLE", client.idle_start(timeout=remaining + 60),
+                                    must_succeed=False)
+        try:
+            while (remaining := deadline - loop.time()) > 0:
+                push = asyncio.ensure_future(client.wait_server_push(timeout=remaining))
+                others = [asyncio.ensure_future(lost.wait()),
+                          asyncio.ensure_future(self._wake.wait())]
+                done, _ = await asyncio.wait({push, *others}, timeout=remaining + 1,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                for task in others:
+                    task.cancel()
+                if push not in done:
+                    push.cancel()
+                    break
+                try:
+                    lines = push.result()
+                except asyncio.TimeoutError:
+                    break
+                if not isinstance(lines, list) or any(
+                        b"EXISTS" in x or b"RECENT" in x for x in lines if isinstance(x, bytes)):
+                    break  # new mail (a hint: the next fetch searches) or IDLE ended
+                # "* OK Still here" and flag changes: keep idling
+        finally:
+            if self._client is client and not lost.is_set():
+                client.idle_done()
+                await self._call("DONE", idle_cmd, must_succeed=False)
+            elif self._client is client:
+                self._drop("connection lost during IDLE")

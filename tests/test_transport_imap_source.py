@@ -1,0 +1,211 @@
+"""ImapSource against the real Dovecot: fetch, ack, UID bookkeeping, batches, IDLE."""
+import asyncio
+import email
+
+import pytest
+
+from pbem.mail.imap_source import ImapSource, parse_fetch, parse_key, parse_search
+from pbem.mail.source import RawMail
+
+pytestmark = pytest.mark.mail
+
+
+def source_for(servers, **kw) -> ImapSource:
+    kw.setdefault("timeout", 10)
+    return ImapSource(servers.imap_host, servers.imap_port, "moderator",
+                      servers.password("moderator"), **kw)
+
+
+def deliver(servers, *subjects: str) -> None:
+    for subject in subjects:
+        servers.send(f"From: alice@example.test\r\nSubject: {subject}\r\n\r\norders\r\n".encode(),
+                     servers.address("alice"), [servers.address("moderator")])
+
+
+def subjects(raw_messages) -> list[str]:
+    return [email.message_from_bytes(m.data if isinstance(m, RawMail) else m)["Subject"]
+            for m in raw_messages]
+
+
+def test_fetch_then_ack_moves_mail_into_processed_and_rejected(clean_mailboxes):
+    servers = clean_mailboxes
+    deliver(servers, "one", "two", "three")
+
+    async def run():
+        source = source_for(servers)
+        try:
+            mails = await source.fetch()
+            await source.ack(mails[0].key, "processed")
+            await source.ack(mails[1].key, "rejected")
+            return mails, await source.fetch()
+        finally:
+            await source.close()
+
+    mails, again = asyncio.run(run())
+    assert subjects(mails) == ["one", "two", "three"]
+    validity = {parse_key(m.key)[1] for m in mails}
+    assert len(validity) == 1
+    assert [parse_key(m.key) for m in mails] == [
+        ("INBOX", *validity, uid) for uid in sorted(parse_key(m.key)[2] for m in mails)]
+    assert again == [mails[2]]
+    assert subjects(servers.messages("moderator", "Processed")) == ["one"]
+    assert subjects(servers.messages("moderator", "Rejected")) == ["two"]
+    assert subjects(servers.messages("moderator")) == ["three"]
+
+
+def test_unacknowledged_mail_comes_back_with_the_same_key(clean_mailboxes):
+    servers = clean_mailboxes
+    deliver(servers, "kept")
+
+    async def run(ack: bool):
+        source = source_for(servers)
+        try:
+            mails = await source.fetch()
+            if ack:
+                await source.ack(mails[0].key, "processed")
+                await source.ack(mails[0].key, "processed")  # repeated ack: harmless
+            return mails
+        finally:
+            await source.close()
+
+    first = asyncio.run(run(ack=False))
+    second = asyncio.run(run(ack=True))  # a restarted daemon sees the same key
+    assert first == second and len(first) == 1
+    assert asyncio.run(run(ack=False)) == []
+    assert subjects(servers.messages("moderator", "Processed")) == ["kept"]
+
+
+def test_many_messages_arrive_in_batches_oldest_first(clean_mailboxes):
+    servers = clean_mailboxes
+    names = [f"order {i:03d}" for i in range(120)]
+    deliver(servers, *names)
+
+    async def run():
+        source = source_for(servers, batch_size=50)
+        try:
+            first = await source.fetch(limit=100)
+            for mail in first:
+                await source.ack(mail.key, "processed")
+            rest = await source.fetch(limit=100)
+            for mail in rest:
+                await source.ack(mail.key, "processed")
+            return first, rest, await source.fetch()
+        finally:
+            await source.close()
+
+    first, rest, empty = asyncio.run(run())
+    assert subjects(first) == names[:100]
+    assert subjects(rest) == names[100:]
+    assert empty == []
+    assert len(servers.messages("moderator", "Processed")) == 120
+
+
+def test_without_move_the_source_copies_flags_and_expunges(clean_mailboxes):
+    servers = clean_mailboxes
+    deliver(servers, "old server")
+
+    class NoMoveSource(ImapSource):
+        async def _ensure_connected(self):
+            await super()._ensure_connected()
+            self._capabilities.discard("MOVE")
+
+    async def run():
+        source = NoMoveSource(servers.imap_host, servers.imap_port, "moderator",
+                              servers.password("moderator"), timeout=10)
+        try:
+            [mail] = await source.fetch()
+            await source.ack(mail.key, "processed")
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    assert asyncio.run(run()) == []
+    assert servers.messages("moderator") == []
+    assert subjects(servers.messages("moderator", "Processed")) == ["old server"]
+
+
+async def wait_until(predicate, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("idle", [True, False], ids=["idle", "poll"])
+def test_wait_wakes_up_soon_after_delivery(clean_mailboxes, idle):
+    servers = clean_mailboxes
+
+    async def run():
+        source = source_for(servers, idle=idle, poll_interval=0.2)
+        loop = asyncio.get_running_loop()
+        try:
+            assert await source.fetch() == []
+            t0 = loop.time()
+            await source.wait(0.5)  # nothing arrives: the timeout ends the wait
+            quiet = loop.time() - t0
+            waiter = asyncio.ensure_future(source.wait(30))
+            if idle:
+                await wait_until(lambda: source._client is not None
+                                 and source._client.has_pending_idle())
+            t0 = loop.time()
+            await asyncio.to_thread(deliver, servers, "wake up")
+            await asyncio.wait_for(waiter, 10)
+            woke = loop.time() - t0
+            return quiet, woke, await source.fetch()
+        finally:
+            await source.close()
+
+    quiet, woke, mails = asyncio.run(run())
+    assert 0.45 <= quiet < 5
+    assert woke < 5
+    assert subjects(mails) == ["wake up"]
+
+
+def test_wait_returns_at_once_when_mail_arrived_since_the_fetch(clean_mailboxes):
+    servers = clean_mailboxes
+
+    async def run():
+        source = source_for(servers)
+        loop = asyncio.get_running_loop()
+        try:
+            assert await source.fetch() == []
+            await asyncio.to_thread(deliver, servers, "meanwhile")
+            t0 = loop.time()
+            await source.wait(30)
+            return loop.time() - t0
+        finally:
+            await source.close()
+
+    assert asyncio.run(run()) < 2
+
+
+def test_a_fetch_interrupts_a_running_wait(clean_mailboxes):
+    servers = clean_mailboxes
+
+    async def run():
+        source = source_for(servers)
+        try:
+            await source.fetch()
+            waiter = asyncio.ensure_future(source.wait(60))
+            await wait_until(lambda: source._client is not None
+                             and source._client.has_pending_idle())
+            mails = await asyncio.wait_for(source.fetch(), 10)
+            await asyncio.wait_for(waiter, 10)
+            return mails
+        finally:
+            await source.close()
+
+    assert asyncio.run(run()) == []
+
+
+def test_parsers_handle_item_order_and_unsolicited_lines():
+    lines = [b"1 FETCH (BODY[] {5}", bytearray(b"hello"), b" UID 7)",
+             b"2 FETCH (UID 9 BODY[] {3}", bytearray(b"bye"), b")",
+             b"3 FETCH (FLAGS (\\Seen))", b"Fetch completed."]
+    assert parse_fetch(lines) == {7: b"hello", 9: b"bye"}
+    assert parse_search([b"4 EXISTS", b"3 5 8", b"Search completed (0.001 secs)."]) == [3, 5, 8]
+    assert parse_search([b"", b"Search completed."]) == []
+    assert parse_key("imap:Games:Pax:12:34") == ("Games:Pax", 12, 34)
+    with pytest.raises(ValueError):
+        parse_key("maildir:123.abc")
