@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.classify import automatic_reason
-from pbem.mail.normalize import decode_bytes, html_to_text, parse_message, unflow
-from pbem.mail.quotes import strip_quotes
+from pbem.mail.normalize import decode_bytes, html_to_text, parse_message
+from pbem.mail.quotes import strip_quotes, unflow
 
 ORDERS = "SIGNON France@pax1 secret\nORDERS\nBUY INFLUENCE Marocco\nMOVE ARMY 3 HOME TO Algiers"
 REPORT = "Pax Britannica - game pax1 - Turn 3 report\nYour orders as received:\n  BUY INFLUENCE Egypt"

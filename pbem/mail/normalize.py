@@ -21,7 +21,7 @@ from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
 from pbem.mail.classify import automatic_reason
-from pbem.mail.quotes import strip_quotes
+from pbem.mail.quotes import strip_quotes, unflow
 
 log = logging.getLogger(__name__)
 
@@ -77,22 +77,13 @@ def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iter
         log.warning("could not classify mail", exc_info=True)
         automatic = None
     return Inbound(
-        message_id=_message_id(msg, raw),
-        sender=sender,
-        sender_name=sender_name,
-        reply_to=reply_to,
-        return_path=_return_path(msg),
-        subject=_header(msg, "Subject") or "",
-        date=_header(msg, "Date"),
+        message_id=_message_id(msg, raw), sender=sender, sender_name=sender_name,
+        reply_to=reply_to, return_path=_return_path(msg),
+        subject=_header(msg, "Subject") or "", date=_header(msg, "Date"),
         in_reply_to=_first_msg_id(_header(msg, "In-Reply-To")),
         references=_MSG_ID.findall(_header(msg, "References") or ""),
-        text=_strip(full_text),
-        full_text=full_text,
-        attachments=body.attachments,
-        html_only=body.html_only,
-        automatic=automatic,
-        too_large=too_large,
-        size=size,
+        text=_strip(full_text), full_text=full_text, attachments=body.attachments,
+        html_only=body.html_only, automatic=automatic, too_large=too_large, size=size,
         headers=_interesting_headers(msg),
     )
 
@@ -110,7 +101,6 @@ def _strip(text: str) -> str:
         return text.strip()
 
 
-# --- headers ---------------------------------------------------------------------------------
 
 def _decode_header(value: str) -> str:
     """RFC 2047 words decoded; raw 8-bit bytes (not allowed, yet common) read as UTF-8 or cp1252."""
@@ -181,15 +171,10 @@ def _message_id(msg: Message, raw: bytes) -> str:
 
 
 def _interesting_headers(msg: Message) -> dict[str, str]:
-    found = {}
-    for name in _INTERESTING_HEADERS:
-        value = _header(msg, name)
-        if value is not None:
-            found[name] = value
-    return found
+    found = {name: _header(msg, name) for name in _INTERESTING_HEADERS}
+    return {name: value for name, value in found.items() if value is not None}
 
 
-# --- body ------------------------------------------------------------------------------------
 
 @dataclass
 class _Body:
@@ -336,21 +321,13 @@ def _decode_part(part: Message) -> str:
 
 def decode_bytes(data: bytes, charset: str | None) -> str:
     """Decode ``data`` in its declared charset, falling back sensibly when that is wrong or unknown."""
-    name = _codec(charset)
-    if name:
+    # Mail without a declared charset, or mislabelled, is most often UTF-8, else Windows-1252.
+    for name in (_codec(charset) or "utf-8", "utf-8", "cp1252"):
         try:
             return data.decode(name)
         except UnicodeDecodeError:
-            pass
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    try:
-        # Mail without a declared charset, or mislabelled, is most often Windows-1252.
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+            continue
+    return data.decode("latin-1")
 
 
 def _codec(charset: str | None) -> str | None:
@@ -366,43 +343,12 @@ def _codec(charset: str | None) -> str | None:
         return None
 
 
-def unflow(text: str, *, delsp: bool = False) -> str:
-    """Undo RFC 3676 format=flowed: rejoin soft-broken lines, remove space-stuffing."""
-    out: list[str] = []
-    pending: str | None = None
-    pending_depth = 0
-    for line in text.replace("\r\n", "\n").split("\n"):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" "):
-            content = content[1:]
-        if pending is not None and depth != pending_depth:
-            out.append(_quoted(pending_depth, pending))
-            pending = None
-        flowed = content.endswith(" ") and content != "-- "
-        if pending is not None:
-            content = pending + content
-        if flowed:
-            pending, pending_depth = (content[:-1] if delsp else content), depth
-        else:
-            out.append(_quoted(depth, content))
-            pending = None
-    if pending is not None:
-        out.append(_quoted(pending_depth, pending))
-    return "\n".join(out)
-
-
-def _quoted(depth: int, content: str) -> str:
-    return f"{'>' * depth} {content}" if depth else content
-
-
 def _clean_text(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     # Non-breaking and zero-width spaces come from HTML editors and confuse a line parser.
     return text.replace("\xa0", " ").replace("\u200b", "").replace("\ufeff", "")
 
 
-# --- HTML ------------------------------------------------------------------------------------
 
 _BLOCK_TAGS = {
     "p", "div", "li", "tr", "table", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
@@ -440,9 +386,6 @@ class _TextExtractor(HTMLParser):
                 self.quote_depth += 1
             elif tag == "pre":
                 self.pre_depth += 1
-
-    def handle_startendtag(self, tag: str, attrs: list) -> None:
-        self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIP_TAGS:

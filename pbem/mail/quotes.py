@@ -83,6 +83,40 @@ def strip_quotes(text: str) -> str:
     return _trim_blank_lines(kept)
 
 
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed: rejoin soft-broken lines, remove space-stuffing.
+
+    Flowed quoting has no space after ">" and may break a quoted line anywhere; the result
+    quotes every line as "> " so strip_quotes sees whole quoted lines.
+    """
+    out: list[str] = []
+    pending: str | None = None
+    pending_depth = 0
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]
+        if pending is not None and depth != pending_depth:
+            out.append(_quoted(pending_depth, pending))
+            pending = None
+        flowed = content.endswith(" ") and content != "-- "
+        if pending is not None:
+            content = pending + content
+        if flowed:
+            pending, pending_depth = (content[:-1] if delsp else content), depth
+        else:
+            out.append(_quoted(depth, content))
+            pending = None
+    if pending is not None:
+        out.append(_quoted(pending_depth, pending))
+    return "\n".join(out)
+
+
+def _quoted(depth: int, content: str) -> str:
+    return f"{'>' * depth} {content}" if depth else content
+
+
 def _reply_header_length(lines: list[str], i: int) -> int:
     """How many lines the reply header starting at line i spans (0 if there is none)."""
     line = lines[i].strip()
