@@ -201,9 +201,7 @@ class Data:
         """Pieces a power owns: "round" (Interest/Influence), "hex" (Protectorate/Possession),
         "dominion" (Dominion/State), "units_1"/"units_3"/"units_10" (Army and Naval Units of
         that strength share pieces).  Rules: PLAYING PIECES."""
-        limits = self.counter_limits
-        group = "default_minor" if self.powers[power].always_minor else "default_great"
-        return int({**limits.get(group, {}), **limits.get(power, {})}.get(piece, 0))
+        return int(self.counter_limits.get(power, {}).get(piece, 0))
 
     def is_place(self, name: str) -> bool:
         return name in self.areas or name in self.seas or self.home_of(name) is not None
@@ -381,11 +379,22 @@ def build(doc: Mapping[str, Any]) -> Data:
                 minor_activity=minors, crt=crt, crt_columns=columns, straits=straits,
                 setup_1880=doc.get("setup_1880", {}), turn_track=track,
                 chinese_army_placement=doc.get("chinese_army_placement", {}),
-                counter_limits=doc.get("counter_limits", {}), regions=regions,
+                counter_limits=_counter_limits(doc.get("counter_limits", {}), powers),
+                regions=regions,
                 unit_costs=costs, assumptions=tuple(_assumptions(doc)), raw=doc,
                 _names=_name_index(doc, areas, homes, seas, capes, powers))
     _check(data)
     return data
+
+
+def _counter_limits(doc: Mapping[str, Any], powers: Mapping[str, PowerInfo]) -> dict[str, Any]:
+    """Each power's full piece counts (its own entry over the great/minor default), plus the
+    shared Chinese/Ottoman army pieces."""
+    out: dict[str, Any] = {k: v for k, v in doc.items() if not isinstance(v, Mapping)}
+    for p, info in powers.items():
+        base = doc.get("default_minor" if info.always_minor else "default_great", {})
+        out[p] = {k: int(v) for k, v in {**base, **doc.get(p, {})}.items()}
+    return out
 
 
 def _event(roll: str, t: Mapping[str, Any]) -> RandomEvent:
@@ -458,7 +467,8 @@ def _check(data: Data) -> None:
     for part, fields in (("markers", {"area": areas, "power": powers, "status": set(STATUSES)}),
                          ("units", {"where": land, "power": powers, "type": {"army", "navy"},
                                     "strength": {1, 3, 10}}),
-                         ("merchants", {"sea": seas, "power": powers})):
+                         ("merchants", {"sea": seas, "power": powers}),
+                         ("merchants_if_minor", {"sea": seas, "power": powers})):
         refs += [(f"setup {part} {key}", [x[key] for x in setup.get(part, [])], known)
                  for key, known in fields.items()]
     refs += [(f"setup navy at {u['where']} sea", [u["sea"]], set(data.coasts(u["where"])))
