@@ -93,6 +93,10 @@ def test_signatures_and_everything_after_are_dropped(signature):
     assert strip_quotes(f"{ORDERS}\n\n{signature}\n\n> quoted\n") == ORDERS
 
 
+def test_a_mobile_signature_line_at_the_top_does_not_swallow_the_orders():
+    assert strip_quotes(f"Sent from my phone, excuse typos\n{ORDERS}") == ORDERS
+
+
 def test_an_order_line_starting_with_dashes_is_kept():
     text = f"{ORDERS}\n-- not a signature, a remark"
     assert strip_quotes(text) == text
@@ -278,6 +282,13 @@ def test_html_only_mail_is_converted():
     html = "<html><body><p>SIGNON France@pax1 secret</p><p><b>ORDERS</b></p></body></html>"
     got = parse_message(_mail(body=html, ctype="text/html; charset=utf-8"))
     assert got.html_only and got.text == "SIGNON France@pax1 secret\nORDERS"
+
+
+def test_empty_plain_alternative_falls_back_to_html():
+    body = ("--b\nContent-Type: text/plain\n\n \n--b\nContent-Type: text/html\n\n"
+            "<p>SIGNON France@pax1 secret</p>\n--b--\n")
+    got = parse_message(_mail(body=body, ctype='multipart/alternative; boundary="b"'))
+    assert got.text == "SIGNON France@pax1 secret" and got.html_only
 
 
 def test_plain_text_attachment_is_not_read_as_orders():

@@ -274,7 +274,8 @@ def _walk_alternative(subparts: list[Message], body: _Body, depth: int) -> None:
         variant = _Body()
         _walk(sub, variant, depth + 1)
         variants.append(variant)
-    chosen = (next((v for v in variants if v.plain), None)
+    # Some clients send an empty text/plain beside the real HTML.
+    chosen = (next((v for v in variants if "".join(v.plain).strip()), None)
               or next((v for v in variants if v.html), None)
               or (variants[0] if variants else None))
     if chosen is None:

@@ -57,8 +57,13 @@ def strip_quotes(text: str) -> str:
         if _QUOTED.match(line):
             i += 1
             continue
-        if _SIGNATURE_DELIMITER.match(line) or _MOBILE_SIGNATURE.match(stripped):
+        if _SIGNATURE_DELIMITER.match(line):
             break
+        if _MOBILE_SIGNATURE.match(stripped):
+            # Only the line goes: "Sent from my phone, excuse typos" may well precede the orders,
+            # and whatever a mobile client puts below it is a quote the other rules catch.
+            i += 1
+            continue
         if _ORIGINAL_MESSAGE.match(stripped) or _is_header_block(lines, i):
             break
         if _SEPARATOR.match(line) and _is_header_block(lines, _next_nonblank(lines, i + 1)):
