@@ -3,9 +3,208 @@ a non-zero exit."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
+
+DEFAULT_CONFIG = "pbem.toml"
+
+
+class CliError(Exception):
+    pass
+
+
+def load_cfg(args):
+    from .config import load_config
+
+    path = args.config or os.environ.get("PBEM_CONFIG")
+    if path is None and Path(DEFAULT_CONFIG).exists():
+        path = DEFAULT_CONFIG
+    return load_config(path)
+
+
+def open_ctx(args):
+    from . import registry
+    from .clock import SystemClock
+    from .context import Context
+    from .db import open_db
+
+    cfg = load_cfg(args)
+    registry.load_extras(cfg.server.games_extra)
+    return Context.from_config(open_db(cfg.server.database), SystemClock(), cfg), cfg
+
+
+# -- verbs -----------------------------------------------------------------
+
+def cmd_init(args) -> int:
+    from .config import load_config
+    from .db import open_db
+    from .identity import hash_secret, new_secret
+
+    target = Path(args.config or DEFAULT_CONFIG)
+    secret = new_secret()
+    if target.exists():
+        raise CliError(f"{target} exists already; edit it, or give another path with --config")
+    example = Path(__file__).resolve().parent.parent / "config.example.toml"
+    text = example.read_text(encoding="utf-8")
+    text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
+    target.write_text(text, encoding="utf-8")
+    cfg = load_config(target)
+    open_db(cfg.server.database)
+    print(f"wrote {target} and created the database {cfg.server.database}")
+    print(f"GM secret (shown once; sign GM mail with SIGNON GM@<game> <secret>): {secret}")
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .daemon import build
+
+    cfg = load_cfg(args)
+    daemon = build(cfg)
+    logging.getLogger().setLevel(cfg.server.log_level)
+    asyncio.run(daemon.serve(once=args.once))
+    return 0
+
+
+def cmd_send(args) -> int:
+    from .mail.maildir_source import deliver_to_maildir
+
+    cfg = load_cfg(args)
+    if cfg.intake.kind != "maildir":
+        raise CliError("pbem send drops mail into the local Maildir intake; this configuration reads IMAP")
+    data = Path(args.file).read_bytes() if args.file != "-" else sys.stdin.buffer.read()
+    name = deliver_to_maildir(Path(cfg.intake.maildir), data)
+    print(f"queued {name} in {cfg.intake.maildir}")
+    return 0
+
+
+def cmd_game_new(args) -> int:
+    from . import registry, store
+    from .deadlines import DeadlinePolicy
+
+    ctx, cfg = open_ctx(args)
+    options = dict(_option(o) for o in args.option)
+    settings = dict(cfg.deadlines)
+    settings.update({k: v for k, v in options.items() if k in settings})
+    registry.get(args.rules)
+    with_db = store.create_game(ctx, args.name, args.rules, options, DeadlinePolicy.from_settings(settings),
+                                args.gm or cfg.server.address)
+    store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
+    print(f"created {with_db.name} ({with_db.rules.title}), forming")
+    for a in with_db.rules.assumptions({"options": options}):
+        print(f"  assumed: {a}")
+    return 0
+
+
+def cmd_game_add(args) -> int:
+    from . import store
+    from .identity import hash_secret, new_secret, normalize_address
+
+    ctx, _ = open_ctx(args)
+    rec = store.get_game(ctx, args.name)
+    power = rec.rules.resolve_power(args.power)
+    if power is None:
+        raise CliError(f"{args.power!r} is not a power of {rec.rules.title}")
+    secret = args.secret or new_secret()
+    store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hash_secret(secret))
+    store.gm_log(ctx, rec.name, "GM (command line)", "add player", f"{power} {args.email}")
+    print(f"{power}: {args.email}, secret {secret}")
+    return 0
+
+
+def cmd_game_list(args) -> int:
+    from . import store
+
+    ctx, _ = open_ctx(args)
+    for rec in store.list_games(ctx):
+        phase = rec.rules.phase(rec.state).label if rec.state else "-"
+        print(f"{rec.name:16} {rec.row['rules']:16} {rec.status:8} {phase}")
+    return 0
+
+
+def cmd_game_status(args) -> int:
+    from . import render, store, turns
+
+    ctx, _ = open_ctx(args)
+    rec = store.get_game(ctx, args.name)
+    print(f"{rec.name}: {rec.rules.title}, {rec.status}")
+    if rec.state:
+        print(f"phase: {rec.rules.phase(rec.state).label}")
+        print(f"deadline: {render.deadline_text(rec, rec.deadline)}")
+        print(f"waiting for: {', '.join(turns.waiting_for(ctx, rec)) or 'nobody'}")
+    for row in store.players(ctx, rec.name):
+        print(f"  {row['power']:16} {', '.join(store.addresses(row))}  missed {row['missed']}")
+    return 0
+
+
+def cmd_game_start(args) -> int:
+    from . import store, turns
+
+    ctx, _ = open_ctx(args)
+    rec = turns.start_game(ctx, args.name)
+    store.gm_log(ctx, rec.name, "GM (command line)", "start")
+    print(f"{rec.name} started: {rec.rules.phase(rec.state).label}; seed commitment {rec.row['seed_hash']}")
+    return 0
+
+
+def cmd_game_process(args) -> int:
+    from . import turns
+
+    ctx, _ = open_ctx(args)
+    for step in turns.run_phase(ctx, args.name, reason="GM (command line)"):
+        print(f"resolved {step.phase.label}: {len(step.events)} events")
+    return 0
+
+
+def cmd_game_preview(args) -> int:
+    from . import store, turns
+
+    ctx, _ = open_ctx(args)
+    rec = store.get_game(ctx, args.name)
+    steps = turns.preview(ctx, args.name)
+    events = [e for s in steps for e in s.events]
+    print("would resolve: " + ", ".join(s.phase.label for s in steps))
+    print(rec.rules.report_text(steps[-1].after, events, None))
+    return 0
+
+
+def cmd_game_rollback(args) -> int:
+    from . import turns
+
+    ctx, _ = open_ctx(args)
+    rec = turns.rollback(ctx, args.name, args.phase)
+    print(f"{rec.name} is back at {rec.rules.phase(rec.state).label}")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    from .verify import verify
+
+    ctx, _ = open_ctx(args)
+    report = verify(ctx, args.game)
+    for problem in report.problems:
+        print(f"DIFFERENT: {problem}")
+    print(f"{report.game}: {report.phases} phases re-run, "
+          + ("all identical" if report.ok else f"{len(report.problems)} differences"))
+    return 0 if report.ok else 1
+
+
+def cmd_archive(args) -> int:
+    from .archive import build_archive
+
+    ctx, cfg = open_ctx(args)
+    out = Path(args.out) if args.out else Path(cfg.server.archive_dir)
+    index = build_archive(ctx, out)
+    print(f"archive written: {index}")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    return run_demo(Path(args.dir), turns=args.turns, seed=args.seed)
 
 
 def _scenario_run(args) -> int:
@@ -14,18 +213,75 @@ def _scenario_run(args) -> int:
     return run_paths([Path(p) for p in args.paths], sys.stdout)
 
 
+def _option(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise CliError(f"option {text!r}: write KEY=VALUE")
+    return key.strip(), value.strip()
+
+
+# -- parser ----------------------------------------------------------------
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="play-by-email moderator")
-    parser.add_argument("-c", "--config", type=Path, help="configuration file (default: ./pbem.toml if present)")
+    parser.add_argument("-c", "--config", type=Path,
+                        help=f"configuration file (default: $PBEM_CONFIG, else ./{DEFAULT_CONFIG} if present)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+
+    def verb(parent, name, func, help_text):
+        p = parent.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(func=func)
+        return p
+
+    verb(sub, "init", cmd_init, "write a configuration file with a new GM secret and create the database")
+    serve = verb(sub, "serve", cmd_serve, "run the moderator daemon")
+    serve.add_argument("--once", action="store_true", help="handle what is waiting, then exit")
+    send = verb(sub, "send", cmd_send, "drop a mail file into the local Maildir intake")
+    send.add_argument("file", help="an RFC 5322 mail file, or - for standard input")
+
+    game = sub.add_parser("game", help="create and steer games from the command line")
+    gsub = game.add_subparsers(dest="game_command", metavar="VERB")
+    gsub.required = True
+    new = verb(gsub, "new", cmd_game_new, "create a game (forming)")
+    new.add_argument("name")
+    new.add_argument("--rules", required=True, help="pax_britannica, eu_tpop, ...")
+    new.add_argument("--option", action="append", default=[], help="KEY=VALUE (repeatable)")
+    new.add_argument("--gm", help="the GM's address (default: the moderator's)")
+    add = verb(gsub, "add-player", cmd_game_add, "add a player to a game; prints their secret")
+    add.add_argument("name")
+    add.add_argument("power")
+    add.add_argument("email")
+    add.add_argument("--secret", help="use this secret instead of a new one")
+    verb(gsub, "list", cmd_game_list, "list the games")
+    for name, func, text in (("status", cmd_game_status, "show a game's phase, deadline and players"),
+                             ("start", cmd_game_start, "start a forming game (commits the dice seed)"),
+                             ("process", cmd_game_process, "resolve the current phase now"),
+                             ("preview", cmd_game_preview, "show what processing now would do; stores nothing")):
+        verb(gsub, name, func, text).add_argument("name")
+    rb = verb(gsub, "rollback", cmd_game_rollback, "put a game back to the start of a resolved phase")
+    rb.add_argument("name")
+    rb.add_argument("phase", help="the phase key, e.g. 1884/movement")
+
+    archive = sub.add_parser("archive", help="the static archive site")
+    asub = archive.add_subparsers(dest="archive_command", metavar="VERB")
+    asub.required = True
+    build = verb(asub, "build", cmd_archive, "write the archive site (every game and turn)")
+    build.add_argument("--out", help="output folder (default: server.archive_dir)")
+
+    v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
+    v.add_argument("game")
 
     scenario = sub.add_parser("scenario", help="run the rules' golden scenario files")
     scenario_sub = scenario.add_subparsers(dest="scenario_command", metavar="VERB")
     scenario_sub.required = True
-    run = scenario_sub.add_parser("run", help="run scenario files or folders; non-zero exit on any failure")
+    run = verb(scenario_sub, "run", _scenario_run, "run scenario files or folders; non-zero exit on any failure")
     run.add_argument("paths", nargs="+", help="a .scn file or a folder of them")
-    run.set_defaults(func=_scenario_run)
+
+    demo = verb(sub, "demo", cmd_demo, "play a whole game among bots by mail on the embedded default")
+    demo.add_argument("--dir", default="demo-run", help="working folder (default: demo-run)")
+    demo.add_argument("--turns", type=int, default=None, help="stop after this many game turns")
+    demo.add_argument("--seed", type=int, default=1, help="the bots' random seed")
     return parser
 
 
@@ -38,7 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # one clear line, never a traceback, for the user
-        print(f"pbem: error: {exc}", file=sys.stderr)
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if hasattr(exc, "problems"):
+            message = "; ".join(exc.problems)
+        print(f"pbem: error: {message}", file=sys.stderr)
+        if os.environ.get("PBEM_DEBUG"):
+            raise
         return 1
 
 

@@ -1,0 +1,154 @@
+"""The database: SQLite through sqlite-utils, with named migrations.
+
+Each migration runs once, in order, inside a transaction, and is recorded in
+the ``migrations`` table by name; a new release only ever appends migrations.
+Timestamps are ISO-8601 UTC strings; structured values are JSON text.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import sqlite_utils
+
+MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = []
+
+
+def migration(name: str):
+    def register(fn):
+        MIGRATIONS.append((name, fn))
+        return fn
+    return register
+
+
+@migration("0001_initial")
+def _initial(db: sqlite_utils.Database) -> None:
+    db["games"].create({
+        "name": str, "rules": str, "status": str, "options": str, "state": str,
+        "phase_key": str, "deadline": str, "policy": str, "seed": str, "seed_hash": str,
+        "seed_revealed": int, "gm_address": str, "created": str, "paused_at": str,
+        "extensions": str, "pauses": int, "warnings_sent": str, "token_key": str,
+        "seq": int,
+    }, pk="name", not_null={"rules", "status"}, defaults={"seq": 0, "pauses": 0, "seed_revealed": 0})
+    db["players"].create({
+        "id": int, "game": str, "power": str, "addresses": str, "secret_hash": str,
+        "status": str, "missed": int, "absent_from": str, "absent_to": str, "joined": str,
+    }, pk="id", foreign_keys=[("game", "games", "name")], defaults={"missed": 0})
+    db["players"].create_index(["game", "power"], unique=True)
+    db["messages"].create({
+        "id": int, "source_key": str, "message_id": str, "sender": str, "subject": str,
+        "received": str, "raw": bytes, "status": str, "outcome": str, "game": str,
+        "power": str, "processed": str, "error": str,
+    }, pk="id", not_null={"source_key", "status"})
+    db["messages"].create_index(["source_key"], unique=True)
+    db["messages"].create_index(["message_id"])
+    db["orders"].create({
+        "id": int, "game": str, "phase_key": str, "power": str, "orders": str, "text": str,
+        "submitted": str, "message": int, "current": int,
+    }, pk="id")
+    db["orders"].create_index(["game", "phase_key", "power"])
+    db["press"].create({
+        "id": int, "game": str, "phase_key": str, "sender": str, "recipients": str, "grey": int,
+        "body": str, "sent": str, "message": int,
+    }, pk="id")
+    db["treaties"].create({
+        "id": int, "game": str, "treaty_id": str, "proposer": str, "parties": str, "text": str,
+        "secret": int, "status": str, "signatures": str, "refusals": str, "created": str,
+        "updated": str, "history": str,
+    }, pk="id")
+    db["treaties"].create_index(["game", "treaty_id"], unique=True)
+    db["snapshots"].create({
+        "id": int, "game": str, "seq": int, "phase_key": str, "label": str, "before": str,
+        "orders": str, "after": str, "events": str, "dice": str, "created": str,
+        "rolled_back": int,
+    }, pk="id", defaults={"rolled_back": 0})
+    db["snapshots"].create_index(["game", "seq"], unique=True)
+    db["events"].create({
+        "id": int, "game": str, "seq": int, "kind": str, "data": str,
+    }, pk="id")
+    db["events"].create_index(["game", "seq"])
+    db["dice"].create({
+        "id": int, "game": str, "seq": int, "phase_key": str, "rolls": str,
+    }, pk="id")
+    db["outbox"].create({
+        "id": int, "message_id": str, "game": str, "kind": str, "recipients": str,
+        "subject": str, "raw": bytes, "status": str, "attempts": int, "next_try": str,
+        "last_error": str, "created": str, "sent": str, "source": int,
+    }, pk="id", defaults={"attempts": 0})
+    db["outbox"].create_index(["message_id"], unique=True)
+    db["outbox"].create_index(["status", "next_try"])
+    db["gm_log"].create({
+        "id": int, "game": str, "at": str, "actor": str, "action": str, "detail": str,
+    }, pk="id")
+
+
+def utcnow_iso(dt: datetime) -> str:
+    return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def parse_iso(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def loads(text: str | None, default: Any = None) -> Any:
+    return json.loads(text) if text else default
+
+
+def open_db(path: Path | str) -> sqlite_utils.Database:
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
+    db = sqlite_utils.Database(conn)
+    conn.execute("PRAGMA journal_mode=WAL" if str(path) != ":memory:" else "PRAGMA journal_mode=MEMORY")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=FULL")
+    migrate(db)
+    return db
+
+
+def applied(db: sqlite_utils.Database) -> list[str]:
+    if "migrations" not in db.table_names():
+        return []
+    return [r["name"] for r in db["migrations"].rows_where(order_by="rowid")]
+
+
+def migrate(db: sqlite_utils.Database) -> list[str]:
+    if "migrations" not in db.table_names():
+        db["migrations"].create({"name": str, "applied": str}, pk="name")
+    done = set(applied(db))
+    ran = []
+    for name, fn in MIGRATIONS:
+        if name in done:
+            continue
+        with atomic(db):
+            fn(db)
+            db["migrations"].insert({"name": name, "applied": datetime.now(timezone.utc).isoformat()})
+        ran.append(name)
+    return ran
+
+
+@contextmanager
+def atomic(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One transaction: everything inside commits together or not at all.
+    Nested use joins the outer transaction (a savepoint would let an inner
+    block commit half of a mail's effects)."""
+    conn = db.conn
+    if conn.in_transaction:
+        yield db
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")

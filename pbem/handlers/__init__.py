@@ -1,0 +1,1 @@
+"""Handlers for each mail command: one small function per command."""

@@ -1,0 +1,122 @@
+"""Route a parsed mail to its game and power, authenticate it, and run each
+command through its handler, in the mail's order."""
+from __future__ import annotations
+
+import difflib
+import logging
+
+from .. import store
+from ..commands import model as m
+from ..identity import check_reply_token, verify_secret
+from . import gm, player, treaty
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+# Commands that make sense before signing on (they carry their own proof or need none).
+_OPEN = (m.Help, m.Join, m.SignOff)
+
+HANDLERS = {**player.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
+
+
+def run(session: Session, parsed: m.ParsedMail) -> None:
+    for p in parsed.problems:
+        session.problems.append(p)
+    signed_on = _sign_on(session, parsed.signon) if parsed.signon else None
+    if parsed.signon and not signed_on:
+        session.status, session.outcome = "rejected", session.outcome
+        return
+    if not parsed.commands and not parsed.signon:
+        session.outcome = "no commands"
+    for cmd in parsed.commands:
+        if isinstance(cmd, m.SignOff):
+            break
+        if not signed_on and not isinstance(cmd, _OPEN) and not isinstance(cmd, m.GmCreate):
+            session.problem("no-signon", f"{cmd.canonical().splitlines()[0]}: sign on first with "
+                            "SIGNON <power>@<game> <secret>", cmd.line, kind="invalid")
+            continue
+        handler = HANDLERS.get(type(cmd))
+        if handler is None:
+            session.problem("unsupported", f"{type(cmd).__name__} is not supported here", cmd.line)
+            continue
+        if type(cmd).__name__.startswith("Gm") and not session.is_gm:
+            session.problem("not-gm", "GM commands need the GM sign-on: SIGNON GM@<game> <GM secret>",
+                            cmd.line)
+            continue
+        handler(session, cmd)
+        session.reload()
+
+
+def _suggest_game(session: Session, name: str) -> str | None:
+    names = [g.name for g in store.list_games(session.ctx)]
+    near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
+def _sign_on(session: Session, signon: m.SignOn) -> bool:
+    ctx = session.ctx
+    rec = store.find_game(ctx, signon.game)
+    if signon.is_gm:
+        if not ctx.gm_secret_hash or not verify_secret(signon.secret, ctx.gm_secret_hash):
+            session.problem("wrong-secret", "the GM secret is wrong; nothing was done", signon.line)
+            session.outcome = "GM sign-on refused"
+            if rec and rec.row["gm_address"] and rec.row["gm_address"] != session.mail.sender:
+                session.notify(key=f"gm-forgery:{session.msg_id}", to=[rec.row["gm_address"]],
+                               subject=f"[{rec.name}] refused GM sign-on from {session.mail.sender}",
+                               text=f"A mail from {session.mail.sender} tried to sign on as GM of "
+                                    f"{rec.name} with a wrong secret. Nothing was done.")
+            return False
+        session.is_gm = True
+        session.game = rec  # may be None before GM CREATE
+        session.outcome = "GM"
+        return True
+    if rec is None:
+        session.problem("unknown-game", f"there is no game called {signon.game!r}", signon.line,
+                        _suggest_game(session, signon.game))
+        session.outcome = "unknown game"
+        return False
+    power = rec.rules.resolve_power(signon.power)
+    row = store.player(ctx, rec.name, power) if power else None
+    if row is None:
+        names = [p["power"] for p in store.players(ctx, rec.name)]
+        near = difflib.get_close_matches(signon.power, names, n=1, cutoff=0.5)
+        session.problem("unknown-power", f"no power {signon.power!r} is played in {rec.name}",
+                        signon.line, near[0] if near else None)
+        session.outcome = "unknown power"
+        return False
+    record = store.addresses(row)
+    if not verify_secret(signon.secret, row["secret_hash"]):
+        session.game = rec
+        session.problem("wrong-secret", f"the secret for {power} is wrong; nothing was changed",
+                        signon.line)
+        session.outcome = "wrong secret"
+        session.notify(key=f"forgery:{session.msg_id}", to=record[:1],
+                       subject=f"[{rec.name}] {power}: a mail with a wrong secret was refused",
+                       text=f"A mail from {session.mail.sender} signed on as {power} in game "
+                            f"{rec.name} with a wrong secret. Nothing was changed.\n"
+                            "If this was not you, tell your GM.")
+        return False
+    opts = rec.options
+    if (ctx.require_address_of_record or opts.get("address_of_record_only")) \
+            and session.mail.sender not in record:
+        session.game = rec
+        session.problem("not-address-of-record", f"this game accepts {power}'s mail only from its "
+                        "address of record", signon.line)
+        session.notify(key=f"foreign-address:{session.msg_id}", to=record[:1],
+                       subject=f"[{rec.name}] {power}: mail from another address refused",
+                       text=f"A mail from {session.mail.sender} signed on as {power} with the right "
+                            "secret, but this game only accepts mail from your address of record.")
+        return False
+    if (ctx.reply_token or opts.get("reply_token")) and rec.row.get("token_key") and rec.state:
+        phase_key = rec.rules.phase(rec.state).key
+        if not any(check_reply_token(rec.row["token_key"], rec.name, phase_key, power, t)
+                   for t in session.tokens):
+            session.game = rec
+            session.problem("missing-token", "quote the line TOKEN <token> from your last turn report",
+                            signon.line)
+            return False
+    session.game, session.power = rec, power
+    session.outcome = f"signed on as {power}"
+    if session.mail.sender not in record:
+        session.cc = record[:1]
+    return True

@@ -1,0 +1,319 @@
+"""GM commands by mail.  Every one is written to the GM log; every deadline
+change is announced to all players."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+from .. import deadlines, render, registry, store, turns
+from ..commands import model as m
+from ..db import parse_iso, utcnow_iso
+from ..deadlines import DeadlineError, DeadlinePolicy
+from ..dice import SeededDice
+from ..gameapi import GMError
+from ..identity import hash_secret, new_secret, normalize_address
+from .session import Session
+
+
+def _need_game(session: Session, cmd, *statuses: str) -> bool:
+    rec = session.game
+    if rec is None:
+        session.problem("unknown-game", "sign on as GM@<game> of an existing game", cmd.line)
+        return False
+    if statuses and rec.status not in statuses:
+        session.problem("wrong-game-status", f"{rec.name} is {rec.status}; this needs it "
+                        f"{' or '.join(statuses)}", cmd.line)
+        return False
+    return True
+
+
+def _log(session: Session, action: str, detail: str = "") -> None:
+    store.gm_log(session.ctx, session.game_name, f"GM <{session.mail.sender}>", action, detail)
+
+
+def _announce(session: Session, what: str, text: str) -> None:
+    rec = session.game
+    render.broadcast(session.ctx, rec, f"announce:{session.msg_id}:{what}",
+                     f"[{rec.name}] {what}", text + f"\n\n-- \n{session.ctx.site_name} moderator\n")
+
+
+def create(session: Session, cmd: m.GmCreate) -> None:
+    ctx = session.ctx
+    if store.find_game(ctx, cmd.game):
+        session.problem("game-exists", f"a game called {cmd.game!r} exists already", cmd.line)
+        return
+    try:
+        rules = registry.get(cmd.rules.lower())
+    except KeyError as exc:
+        session.problem("unknown-rules", str(exc.args[0]), cmd.line)
+        return
+    options = dict(cmd.options)
+    settings = dict(ctx.deadline_defaults)
+    settings.update({k: v for k, v in options.items() if k in settings})
+    try:
+        policy = DeadlinePolicy.from_settings(settings)
+    except (ValueError, DeadlineError) as exc:
+        session.problem("bad-option", str(exc), cmd.line)
+        return
+    known = set(rules.options()) | set(settings) | {"address_of_record_only", "reply_token"}
+    for key in options:
+        if key not in known:
+            session.problem("unknown-option", f"{rules.title} has no option {key!r}", cmd.line,
+                            ", ".join(sorted(known)))
+    session.game = store.create_game(ctx, cmd.game, rules.name, options, policy, session.mail.sender)
+    _log(session, "create", cmd.canonical())
+    lines = [f"{cmd.game}: {rules.title}, forming. Add players with GM ADD PLAYER or let them JOIN."]
+    assumed = rules.assumptions({"options": options})
+    if assumed:
+        lines.append("Values this game assumes (override with OPTION data=<file>):")
+        lines.extend(f"- {a}" for a in assumed)
+    session.section("Game created:", lines)
+
+
+def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
+    if not _need_game(session, cmd, "forming", "active", "paused"):
+        return
+    rec, ctx = session.game, session.ctx
+    power = rec.rules.resolve_power(cmd.power)
+    if power is None:
+        session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line)
+        return
+    if store.player(ctx, rec.name, power):
+        session.problem("power-taken", f"{power} already has a player; use GM REPLACE", cmd.line)
+        return
+    secret = new_secret()
+    address = normalize_address(cmd.email)
+    store.add_player(ctx, rec.name, power, [address], hash_secret(secret))
+    _log(session, "add player", f"{power} {address}")
+    session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}", to=[address],
+                   subject=f"[{rec.name}] you play {power}",
+                   text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
+                                      secret=secret, address=ctx.address, site=ctx.site_name))
+    session.section("Player added:", [f"{power}: {address} (their secret was mailed to them)"])
+
+
+def start(session: Session, cmd: m.GmStart) -> None:
+    if not _need_game(session, cmd, "forming"):
+        return
+    try:
+        rec = turns.start_game(session.ctx, session.game.name)
+    except (ValueError, GMError) as exc:
+        session.problem("cannot-start", str(exc), cmd.line)
+        return
+    session.game = rec
+    _log(session, "start")
+    phase = rec.rules.phase(rec.state)
+    _announce(session, "the game has started",
+              f"{rec.rules.title}, game {rec.name}, has started.\n"
+              f"Powers: {', '.join(p['power'] for p in store.players(session.ctx, rec.name))}\n"
+              f"First phase: {phase.label}\nDeadline: {render.deadline_text(rec, rec.deadline)}\n\n"
+              f"Dice commitment: SHA-256 of this game's secret seed is\n  {rec.row['seed_hash']}\n"
+              "The seed is revealed when the game ends, so anyone can check every roll.")
+    session.section("Game started.", [f"first phase {phase.label}"])
+
+
+def pause(session: Session, cmd: m.GmPause) -> None:
+    if not _need_game(session, cmd, "active"):
+        return
+    rec = session.game
+    if not deadlines.pause_allowed(rec.policy, rec.row["pauses"]):
+        session.problem("pause-cap", f"this game allows {rec.policy.max_pauses} pauses; all are used", cmd.line)
+        return
+    store.update_game(session.ctx, rec.name, status="paused", paused_at=utcnow_iso(session.ctx.now()),
+                      pauses=rec.row["pauses"] + 1)
+    _log(session, "pause")
+    _announce(session, "the game is paused", "The GM has paused the game. No phase runs until it resumes.")
+    session.section("Game paused.", [])
+
+
+def resume(session: Session, cmd: m.GmResume) -> None:
+    if not _need_game(session, cmd, "paused"):
+        return
+    rec, now = session.game, session.ctx.now()
+    deadline = rec.deadline
+    if deadline is not None:
+        # The time the game stood still is given back to the players.
+        deadline = max(deadline + (now - parse_iso(rec.row["paused_at"])), now)
+    store.update_game(session.ctx, rec.name, status="active", paused_at=None,
+                      deadline=utcnow_iso(deadline) if deadline else None)
+    session.reload()
+    _log(session, "resume", f"deadline {utcnow_iso(deadline) if deadline else '-'}")
+    _announce(session, "the game resumes", f"The game resumes. Deadline: {render.deadline_text(session.game, deadline)}")
+    session.section("Game resumed.", [])
+
+
+def _set_deadline(session: Session, new: datetime, what: str, **extra) -> None:
+    rec = session.game
+    store.update_game(session.ctx, rec.name, deadline=utcnow_iso(new), warnings_sent=[], **extra)
+    session.reload()
+    _log(session, what, utcnow_iso(new))
+    _announce(session, "deadline changed", f"The GM {what}.\nNew deadline: {render.deadline_text(session.game, new)}")
+    session.section("Deadline changed:", [render.deadline_text(session.game, new)])
+
+
+def extend(session: Session, cmd: m.GmExtend) -> None:
+    if not _need_game(session, cmd, "active", "paused"):
+        return
+    rec = session.game
+    if rec.deadline is None:
+        session.problem("no-deadline", "the game is not waiting for orders", cmd.line)
+        return
+    done = [timedelta(seconds=s) for s in rec.extensions]
+    try:
+        new = deadlines.extend(rec.deadline, cmd.duration, rec.policy, done)
+    except DeadlineError as exc:
+        session.problem("extension-cap", str(exc), cmd.line)
+        return
+    _set_deadline(session, new, f"extended the deadline by {deadlines.format_duration(cmd.duration)}",
+                  extensions=[*rec.extensions, cmd.duration.total_seconds()])
+
+
+def set_deadline(session: Session, cmd: m.GmSetDeadline) -> None:
+    if not _need_game(session, cmd, "active", "paused"):
+        return
+    zone = ZoneInfo(cmd.zone or session.game.policy.timezone)
+    when = deadlines.to_instant(cmd.when, zone).astimezone(timezone.utc)
+    if when <= session.ctx.now():
+        session.problem("deadline-past", "the new deadline is in the past", cmd.line)
+        return
+    _set_deadline(session, when, "set a new deadline")
+
+
+def process(session: Session, cmd: m.GmProcess) -> None:
+    if not _need_game(session, cmd, "active"):
+        return
+    if not cmd.now:
+        _set_deadline(session, session.ctx.now(), "asked for processing at once")
+        session.note("The phase runs on the moderator's next tick.")
+        return
+    steps = turns.run_phase(session.ctx, session.game.name, reason="GM PROCESS NOW")
+    _log(session, "process now", ", ".join(s.phase.label for s in steps))
+    session.section("Processed:", [s.phase.label for s in steps])
+
+
+def preview(session: Session, cmd: m.GmPreview) -> None:
+    if not _need_game(session, cmd, "active", "paused"):
+        return
+    rec = session.game
+    steps = turns.preview(session.ctx, rec.name)
+    events = [e for s in steps for e in s.events]
+    after = steps[-1].after
+    lines = [f"Would resolve: {', '.join(s.phase.label for s in steps)}", ""]
+    lines += rec.rules.report_text(after, events, None).splitlines()
+    _log(session, "preview")
+    session.section("Preview (nothing was stored):", lines)
+
+
+def rollback(session: Session, cmd: m.GmRollback) -> None:
+    if not _need_game(session, cmd, "active", "paused", "over"):
+        return
+    try:
+        rec = turns.rollback(session.ctx, session.game.name, cmd.phase)
+    except ValueError as exc:
+        session.problem("bad-rollback", str(exc), cmd.line)
+        return
+    session.game = rec
+    _announce(session, "the GM rolled the game back",
+              f"The game is back at {rec.rules.phase(rec.state).label}. Send your orders again.\n"
+              f"Deadline: {render.deadline_text(rec, rec.deadline)}")
+    session.section("Rolled back:", [rec.rules.phase(rec.state).label])
+
+
+def replace(session: Session, cmd: m.GmReplace) -> None:
+    if not _need_game(session, cmd):
+        return
+    rec, ctx = session.game, session.ctx
+    power = rec.rules.resolve_power(cmd.power)
+    row = store.player(ctx, rec.name, power) if power else None
+    if row is None:
+        session.problem("unknown-power", f"{cmd.power!r} has no player to replace", cmd.line)
+        return
+    secret, address = new_secret(), normalize_address(cmd.email)
+    old = store.addresses(row)
+    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0)
+    _log(session, "replace", f"{power}: {', '.join(old)} -> {address}")
+    session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}", to=[address],
+                   subject=f"[{rec.name}] you now play {power}",
+                   text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
+                                      secret=secret, address=ctx.address, site=ctx.site_name))
+    session.notify(key=f"replaced:{rec.name}:{power}:{session.msg_id}", to=old[:1],
+                   subject=f"[{rec.name}] {power} has a new player",
+                   text=f"The GM has handed {power} in game {rec.name} to another player. Thank you for playing.")
+    session.section("Player replaced:", [f"{power}: now {address}"])
+
+
+def become(session: Session, cmd: m.GmBecome) -> None:
+    if not _need_game(session, cmd):
+        return
+    rec = session.game
+    power = rec.rules.resolve_power(cmd.power)
+    row = store.player(session.ctx, rec.name, power) if power else None
+    if row is None:
+        session.problem("unknown-power", f"{cmd.power!r} is not played in {rec.name}", cmd.line)
+        return
+    session.power = power
+    _log(session, "become", power)
+    session.notify(key=f"become:{session.msg_id}:{power}", to=store.addresses(row)[:1],
+                   subject=f"[{rec.name}] the GM acted as {power}",
+                   text=f"The GM is acting as {power} in game {rec.name} (mail of {utcnow_iso(session.ctx.now())}).\n"
+                        "You will receive the acknowledgement of what was done on your behalf.")
+    session.cc = store.addresses(row)[:1]
+    session.section(f"Acting as {power} for the rest of this mail.", [])
+
+
+def _edit(session: Session, text: str, line, action: str) -> None:
+    rec = session.game
+    dice = SeededDice(seed=rec.row["seed"] or "", context=f"{rec.name}:gm:{session.msg_id}:{line}")
+    try:
+        state, events = rec.rules.gm_command(rec.state, text, dice)
+    except GMError as exc:
+        session.problem("gm-edit", str(exc), line)
+        return
+    store.update_game(session.ctx, rec.name, state=state)
+    _log(session, action, text)
+    session.section(f"{action.title()} applied:", [text] + [str(e) for e in events])
+
+
+def rule(session: Session, cmd: m.GmRule) -> None:
+    if not _need_game(session, cmd, "active", "paused"):
+        return
+    _log(session, "ruling", f"{cmd.question}: {cmd.ruling}")
+    try:
+        session.game.rules.gm_command(session.game.state, f"RULE {cmd.question} {cmd.ruling}", None)
+    except (GMError, TypeError, AttributeError):
+        session.note("The rules engine has no open question by that id; the ruling is logged and announced.")
+    else:
+        _edit(session, f"RULE {cmd.question} {cmd.ruling}", cmd.line, "ruling")
+    _announce(session, f"GM ruling on {cmd.question}", cmd.ruling)
+    session.section("Ruling recorded:", [f"{cmd.question}: {cmd.ruling}"])
+
+
+def announce(session: Session, cmd: m.GmAnnounce) -> None:
+    if not _need_game(session, cmd):
+        return
+    _log(session, "announce", cmd.text[:200])
+    _announce(session, "announcement from the GM", cmd.text)
+    session.section("Announcement sent to every player.", [])
+
+
+def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
+    if not _need_game(session, cmd, "active", "paused", "over"):
+        return
+    rec = session.game
+    store.update_game(session.ctx, rec.name, seed_revealed=1)
+    _log(session, "reveal seed")
+    _announce(session, "dice seed revealed", f"The game's dice seed is {rec.row['seed']}\n"
+              f"(its SHA-256, published at the start: {rec.row['seed_hash']}).")
+    session.section("Seed revealed to every player.", [])
+
+
+def edit(session: Session, cmd: m.GmEdit) -> None:
+    if not _need_game(session, cmd, "active", "paused"):
+        return
+    _edit(session, cmd.text, cmd.line, "state edit")
+
+
+HANDLERS = {m.GmCreate: create, m.GmAddPlayer: add_player, m.GmStart: start, m.GmPause: pause,
+            m.GmResume: resume, m.GmExtend: extend, m.GmSetDeadline: set_deadline, m.GmProcess: process,
+            m.GmPreview: preview, m.GmRollback: rollback, m.GmReplace: replace, m.GmBecome: become,
+            m.GmRule: rule, m.GmAnnounce: announce, m.GmRevealSeed: reveal_seed, m.GmEdit: edit}

@@ -1,0 +1,189 @@
+"""Player commands: orders, press, status, help, history, account settings."""
+from __future__ import annotations
+
+from .. import render, store, turns
+from ..commands import model as m
+from ..commands.help import help_text
+from ..db import dumps, loads, utcnow_iso
+from ..identity import hash_secret, normalize_address
+from .session import Session
+
+
+def _running(session: Session, cmd) -> bool:
+    rec = session.game
+    if rec is None or rec.status not in ("active", "paused") or rec.state is None:
+        state = rec.status if rec else "not known"
+        session.problem("game-not-running", f"the game is {state}: no orders are taken now", cmd.line)
+        return False
+    return True
+
+
+def orders(session: Session, cmd: m.Orders) -> None:
+    if not _running(session, cmd):
+        return
+    rec, power = session.game, session.power
+    game, state = rec.rules, rec.state
+    phase = game.phase(state)
+    if power not in phase.owes:
+        session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
+        return
+    if cmd.phase and cmd.phase.lower() not in {phase.name.lower(), phase.key.lower(), phase.label.lower()}:
+        session.problem("wrong-phase", f"these orders are written for {cmd.phase}, but the current phase "
+                        f"is {phase.label}; nothing was stored", cmd.line)
+        return
+    parsed = game.parse_orders(state, power, list(cmd.lines))
+    problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
+    refused = {p.line for p in problems if p.kind != "warning"}
+    accepted = [o for o in parsed.orders if o.line not in refused]
+    text = "\n".join(t for _, t in cmd.lines)
+    turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id)
+    session.problems.extend(problems)
+    session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
+                    [o.canonical for o in accepted] or ["(none accepted)"])
+    if not accepted:
+        session.note(f"With no accepted orders, the default applies at the deadline: "
+                     f"{game.describe_defaults(state, power)}")
+
+
+def clear(session: Session, cmd: m.Clear) -> None:
+    if not _running(session, cmd):
+        return
+    rec = session.game
+    phase = rec.rules.phase(rec.state)
+    turns.clear_orders(session.ctx, rec.name, phase.key, session.power)
+    session.section(f"Orders for {phase.label} withdrawn.",
+                    [f"Default at the deadline: {rec.rules.describe_defaults(rec.state, session.power)}"])
+
+
+def press(session: Session, cmd: m.Press) -> None:
+    rec = session.game
+    if rec is None or rec.state is None:
+        session.problem("game-not-running", "press goes to a running game", cmd.line)
+        return
+    everyone = [p["power"] for p in store.players(session.ctx, rec.name)]
+    if cmd.to == "ALL":
+        to = [p for p in everyone if p != session.power]
+    else:
+        to = []
+        for name in cmd.to:
+            power = rec.rules.resolve_power(name)
+            if power not in everyone:
+                session.problem("unknown-power", f"press to {name!r}: no such power in this game", cmd.line)
+                return
+            to.append(power)
+    sender = "an anonymous power" if cmd.grey else (session.power or "the GM")
+    phase_key = rec.rules.phase(rec.state).key
+    ctx = session.ctx
+    ctx.db["press"].insert({"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
+                            "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
+                            "sent": utcnow_iso(ctx.now()), "message": session.msg_id})
+    for power in to:
+        row = store.player(ctx, rec.name, power)
+        session.notify(key=f"press:{session.msg_id}:{cmd.line}:{power}", to=store.addresses(row)[:1],
+                       kind="press", subject=f"[{rec.name}] press from {sender}",
+                       text=render.render("press.txt.j2", game=rec.name, sender=sender, to=to,
+                                          body=cmd.body, site=ctx.site_name))
+    session.section("Press sent" + (" (grey: your name was not shown)" if cmd.grey else "") + ":",
+                    [f"to {', '.join(to) or 'nobody'}"])
+
+
+def status(session: Session, cmd: m.Status) -> None:
+    rec = session.game
+    if rec is None:
+        session.problem("game-not-running", "sign on to a game for its status", cmd.line)
+        return
+    lines = [f"Game {rec.name} ({rec.rules.title}) is {rec.status}."]
+    for row in store.players(session.ctx, rec.name):
+        lines.append(f"{row['power']}: {'absent' if row['absent_from'] else row['status']}"
+                     + (f", missed {row['missed']}" if row["missed"] else ""))
+    if rec.state and session.power:
+        phase = rec.rules.phase(rec.state)
+        mine = turns.current_orders(session.ctx, rec.name, phase.key).get(session.power)
+        lines.append("Your orders this phase: " + ("; ".join(o.canonical for o in mine) if mine else "none yet"))
+    session.section("Status:", lines)
+
+
+def help_(session: Session, cmd: m.Help) -> None:
+    text = help_text(cmd.topic)
+    if session.game:
+        extra = session.game.rules.help_text(cmd.topic)
+        if extra:
+            text += "\n\n" + extra
+    session.section("Help:", text.splitlines())
+
+
+def history(session: Session, cmd: m.History) -> None:
+    rec = session.game
+    rows = turns.history(session.ctx, rec.name) if rec else []
+    session.section("Resolved phases:", [f"{r['label']} (resolved {r['created']})" for r in rows] or ["none yet"])
+
+
+def resend(session: Session, cmd: m.Resend) -> None:
+    rec, ctx = session.game, session.ctx
+    rows = turns.history(ctx, rec.name) if rec else []
+    if cmd.phase:
+        rows = [r for r in rows if cmd.phase.lower() in (r["phase_key"].lower(), r["label"].lower())]
+    if not rows or not session.power:
+        session.problem("nothing-to-resend", "no resolved phase matches", cmd.line)
+        return
+    snap = rows[-1]
+    body = rec.rules.report_text(loads(snap["after"]), loads(snap["events"], []), session.power)
+    row = store.player(ctx, rec.name, session.power)
+    session.notify(key=f"resend:{session.msg_id}:{snap['seq']}", to=store.addresses(row)[:1], kind="report",
+                   subject=f"[{rec.name}] {session.power} report again: {snap['label']}", text=body)
+    session.section("Report sent again:", [snap["label"]])
+
+
+def set_address(session: Session, cmd: m.SetAddress) -> None:
+    row = store.player(session.ctx, session.game.name, session.power)
+    old = store.addresses(row)
+    new = [normalize_address(a) for a in cmd.addresses]
+    store.update_player(session.ctx, row["id"], addresses=new)
+    session.cc = sorted(set(old) | set(new))
+    session.section("Addresses of record changed:", [f"was {', '.join(old)}", f"now {', '.join(new)}"])
+
+
+def set_password(session: Session, cmd: m.SetPassword) -> None:
+    row = store.player(session.ctx, session.game.name, session.power)
+    store.update_player(session.ctx, row["id"], secret_hash=hash_secret(cmd.secret))
+    session.cc = store.addresses(row)[:1]
+    session.section("Secret changed.", ["Use the new secret from your next mail on."])
+
+
+def set_absence(session: Session, cmd: m.SetAbsence) -> None:
+    if cmd.end < cmd.start:
+        session.problem("bad-absence", "the absence ends before it starts", cmd.line)
+        return
+    row = store.player(session.ctx, session.game.name, session.power)
+    store.update_player(session.ctx, row["id"], absent_from=cmd.start.isoformat(), absent_to=cmd.end.isoformat())
+    store.gm_log(session.ctx, session.game.name, session.power, "absence", f"{cmd.start} to {cmd.end}")
+    session.section("Absence noted:", [f"{cmd.start} to {cmd.end}: missed deadlines in that time "
+                                       "apply your defaults without counting against you."])
+
+
+def join(session: Session, cmd: m.Join) -> None:
+    ctx = session.ctx
+    rec = store.find_game(ctx, cmd.game)
+    if rec is None:
+        session.problem("unknown-game", f"there is no game called {cmd.game!r}", cmd.line)
+        return
+    if rec.status != "forming":
+        session.problem("game-not-forming", f"{rec.name} is {rec.status}; it takes no new players", cmd.line)
+        return
+    power = rec.rules.resolve_power(cmd.power)
+    if power is None or power not in rec.rules.powers:
+        session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line,
+                        ", ".join(rec.rules.powers))
+        return
+    if store.player(ctx, rec.name, power):
+        session.problem("power-taken", f"{power} is already taken in {rec.name}", cmd.line)
+        return
+    store.add_player(ctx, rec.name, power, [session.mail.sender], hash_secret(cmd.secret))
+    store.gm_log(ctx, rec.name, session.mail.sender, "join", power)
+    session.game, session.power = store.get_game(ctx, rec.name), power
+    session.section("Joined:", [f"you play {power} in {rec.name}; the GM starts the game."])
+
+
+HANDLERS = {m.Orders: orders, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
+            m.History: history, m.Resend: resend, m.SetAddress: set_address,
+            m.SetPassword: set_password, m.SetAbsence: set_absence, m.Join: join}

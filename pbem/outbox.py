@@ -1,0 +1,95 @@
+"""Outgoing mail: queued in the same transaction as the change that caused
+it (the outbox pattern), delivered afterwards with retries.
+
+A queued mail has its Message-ID fixed when it is queued, so a crash after
+the server accepted it but before we marked it sent makes us send the very
+same mail again, which mail clients collapse into one.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from .context import Context
+from .db import dumps, loads, parse_iso, utcnow_iso
+from .mail.compose import build_message, make_message_id
+from .mail.source import PermanentFailure, TemporaryFailure
+
+log = logging.getLogger(__name__)
+
+LOOP_TAG = "pbem"
+
+
+def recent_count(ctx: Context, address: str) -> int:
+    since = utcnow_iso(ctx.now() - timedelta(hours=1))
+    return ctx.db.execute(
+        "select count(*) from outbox where kind = 'reply' and created >= ? and recipients like ?",
+        [since, f'%"{address}"%']).fetchone()[0]
+
+
+def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, html: str | None = None,
+          cc: list[str] = (), game: str | None = None, kind: str = "notice",
+          in_reply_to: str | None = None, references: list[str] = (), source: int | None = None) -> str | None:
+    """Queue one mail.  ``key`` identifies it for good (e.g. "reply:<message row>"):
+    queueing the same key twice queues it once.  Returns the Message-ID."""
+    to = sorted({a for a in to if a})
+    cc = sorted({a for a in cc if a and a not in to})
+    if not to:
+        return None
+    message_id = make_message_id(ctx.domain, key)
+    if ctx.db["outbox"].count_where("message_id = ?", [message_id]):
+        return message_id
+    msg = build_message(from_addr=ctx.address, to=to, cc=cc, subject=subject, text=text, html=html,
+                        message_id=message_id, in_reply_to=in_reply_to, references=list(references),
+                        loop_tag=LOOP_TAG, date=ctx.now())
+    now = utcnow_iso(ctx.now())
+    ctx.db["outbox"].insert({
+        "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),
+        "subject": subject, "raw": bytes(msg), "status": "queued", "attempts": 0,
+        "next_try": now, "created": now, "source": source,
+    })
+    return message_id
+
+
+def due(ctx: Context, limit: int = 50) -> list[dict]:
+    return list(ctx.db["outbox"].rows_where(
+        "status = 'queued' and next_try <= ?", [utcnow_iso(ctx.now())], order_by="id", limit=limit))
+
+
+async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base: float = 30.0) -> int:
+    """Send what is due.  Returns how many were sent."""
+    sent = 0
+    for row in due(ctx):
+        from email import message_from_bytes, policy
+
+        msg = message_from_bytes(row["raw"], policy=policy.default)
+        recipients = loads(row["recipients"], [])
+        try:
+            await sender.send(msg, recipients)
+        except TemporaryFailure as exc:
+            attempts = row["attempts"] + 1
+            status = "failed" if attempts >= max_attempts else "queued"
+            delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
+            ctx.db["outbox"].update(row["id"], {"attempts": attempts, "status": status,
+                                                "last_error": str(exc)[:500],
+                                                "next_try": utcnow_iso(ctx.now() + delay)})
+            log.warning("mail %s to %s deferred (%s)", row["message_id"], recipients, exc)
+            continue
+        except PermanentFailure as exc:
+            ctx.db["outbox"].update(row["id"], {"attempts": row["attempts"] + 1, "status": "failed",
+                                                "last_error": str(exc)[:500]})
+            log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
+            continue
+        ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
+                                            "sent": utcnow_iso(ctx.now())})
+        sent += 1
+    return sent
+
+
+def pending_count(ctx: Context) -> int:
+    return ctx.db["outbox"].count_where("status = 'queued'")
+
+
+def next_try(ctx: Context):
+    row = ctx.db.execute("select min(next_try) from outbox where status = 'queued'").fetchone()
+    return parse_iso(row[0]) if row and row[0] else None

@@ -1,0 +1,82 @@
+"""The clock's side of the moderator: reminders before a deadline, and
+running every phase that is due (all orders in, or deadline plus grace)."""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from . import render, store, turns
+from .context import Context
+from .db import atomic
+from .deadlines import is_due, warnings_due
+from .outbox import queue
+
+log = logging.getLogger(__name__)
+
+
+def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
+    if rec.deadline is None:
+        return 0
+    labels = warnings_due(rec.policy, rec.deadline, ctx.now(), set(rec.warnings_sent))
+    if not labels:
+        return 0
+    sent = 0
+    with atomic(ctx.db):
+        waiting = turns.waiting_for(ctx, rec)
+        for row in store.players(ctx, rec.name):
+            if row["power"] not in waiting:
+                continue
+            label = labels[-1]  # after a long outage only the nearest warning is worth sending
+            queue(ctx, key=f"reminder:{rec.name}:{rec.row['phase_key']}:{label}:{row['power']}",
+                  to=store.addresses(row)[:1], game=rec.name, kind="reminder",
+                  subject=render.subject(rec, row["power"], f"reminder, {label} left"),
+                  text=render.render("reminder.txt.j2", game=rec.name, power=row["power"], left=label,
+                                     phase=rec.rules.phase(rec.state).label,
+                                     deadline=render.deadline_text(rec, rec.deadline),
+                                     defaults=rec.rules.describe_defaults(rec.state, row["power"]),
+                                     site=ctx.site_name))
+            sent += 1
+        store.update_game(ctx, rec.name, warnings_sent=sorted(set(rec.warnings_sent) | set(labels)))
+    return sent
+
+
+def phase_due(ctx: Context, rec: store.GameRecord) -> bool:
+    if rec.status != "active" or rec.state is None or rec.rules.is_over(rec.state):
+        return False
+    if rec.deadline is None:
+        return not rec.rules.phase(rec.state).owes
+    return is_due(rec.deadline, ctx.now(), grace=rec.policy.grace,
+                  all_orders_in=not turns.waiting_for(ctx, rec),
+                  process_early=rec.policy.process_early, paused=False)
+
+
+def tick(ctx: Context) -> list[str]:
+    """One pass over every game.  Returns the labels of phases resolved."""
+    resolved: list[str] = []
+    for rec in store.list_games(ctx):
+        if rec.status != "active":
+            continue
+        try:
+            send_reminders(ctx, rec)
+            rec = store.get_game(ctx, rec.name)
+            if phase_due(ctx, rec):
+                reason = "all orders in" if not turns.waiting_for(ctx, rec) else "deadline"
+                steps = turns.run_phase(ctx, rec.name, reason=reason)
+                resolved.extend(f"{rec.name}: {s.phase.label}" for s in steps)
+        except Exception:  # one broken game must not stop the others
+            log.exception("game %s could not be advanced", rec.name)
+    return resolved
+
+
+def next_wakeup(ctx: Context) -> timedelta | None:
+    """How long until something may be due (a deadline or a warning)."""
+    soonest = None
+    now = ctx.now()
+    for rec in store.list_games(ctx):
+        if rec.status != "active" or rec.deadline is None:
+            continue
+        moments = [rec.deadline + rec.policy.grace] + [rec.deadline - w for w in rec.policy.warnings]
+        for moment in moments:
+            if moment > now and (soonest is None or moment < soonest):
+                soonest = moment
+    return soonest - now if soonest else None

@@ -1,0 +1,145 @@
+"""Reading and writing games, players and the GM log.
+
+Small verbs over the database; callers hold the transaction.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from . import registry
+from .context import Context
+from .db import dumps, loads, parse_iso, utcnow_iso
+from .deadlines import DeadlinePolicy
+from .gameapi import Game
+
+
+class NotFound(LookupError):
+    pass
+
+
+@dataclass
+class GameRecord:
+    row: dict
+
+    @property
+    def name(self) -> str:
+        return self.row["name"]
+
+    @property
+    def rules(self) -> Game:
+        return registry.get(self.row["rules"])
+
+    @property
+    def status(self) -> str:
+        return self.row["status"]
+
+    @property
+    def state(self) -> dict | None:
+        return loads(self.row["state"])
+
+    @property
+    def options(self) -> dict:
+        return loads(self.row["options"], {})
+
+    @property
+    def deadline(self) -> datetime | None:
+        return parse_iso(self.row["deadline"])
+
+    @property
+    def policy(self) -> DeadlinePolicy:
+        return DeadlinePolicy.from_json(self.row["policy"])
+
+    @property
+    def warnings_sent(self) -> list[str]:
+        return loads(self.row["warnings_sent"], [])
+
+    @property
+    def extensions(self) -> list[float]:
+        return loads(self.row["extensions"], [])
+
+
+def get_game(ctx: Context, name: str) -> GameRecord:
+    rows = list(ctx.db["games"].rows_where("lower(name) = lower(?)", [name]))
+    if not rows:
+        raise NotFound(f"no game called {name!r}")
+    return GameRecord(rows[0])
+
+
+def find_game(ctx: Context, name: str) -> GameRecord | None:
+    try:
+        return get_game(ctx, name)
+    except NotFound:
+        return None
+
+
+def list_games(ctx: Context) -> list[GameRecord]:
+    return [GameRecord(r) for r in ctx.db["games"].rows_where(order_by="name")]
+
+
+def update_game(ctx: Context, name: str, **fields: Any) -> None:
+    encoded = {k: (dumps(v) if k in ("state", "options", "warnings_sent", "extensions") else v)
+               for k, v in fields.items()}
+    ctx.db["games"].update(name, encoded)
+
+
+def create_game(ctx: Context, name: str, rules: str, options: dict, policy: DeadlinePolicy,
+                gm_address: str) -> GameRecord:
+    registry.get(rules)  # fail early on unknown rules
+    ctx.db["games"].insert({
+        "name": name, "rules": rules, "status": "forming", "options": dumps(options),
+        "state": None, "phase_key": None, "deadline": None, "policy": policy.to_json(),
+        "seed": None, "seed_hash": None, "seed_revealed": 0, "gm_address": gm_address,
+        "created": utcnow_iso(ctx.now()), "paused_at": None, "extensions": "[]", "pauses": 0,
+        "warnings_sent": "[]", "token_key": None, "seq": 0,
+    })
+    return get_game(ctx, name)
+
+
+# -- players ---------------------------------------------------------------
+
+def players(ctx: Context, game: str) -> list[dict]:
+    return list(ctx.db["players"].rows_where("game = ?", [game], order_by="id"))
+
+
+def player(ctx: Context, game: str, power: str) -> dict | None:
+    rows = list(ctx.db["players"].rows_where("game = ? and power = ?", [game, power]))
+    return rows[0] if rows else None
+
+
+def addresses(row: dict) -> list[str]:
+    return loads(row["addresses"], [])
+
+
+def add_player(ctx: Context, game: str, power: str, address_list: list[str], secret_hash: str) -> dict:
+    ctx.db["players"].insert({
+        "game": game, "power": power, "addresses": dumps(address_list), "secret_hash": secret_hash,
+        "status": "active", "missed": 0, "absent_from": None, "absent_to": None,
+        "joined": utcnow_iso(ctx.now()),
+    })
+    return player(ctx, game, power)
+
+
+def update_player(ctx: Context, row_id: int, **fields: Any) -> None:
+    if "addresses" in fields:
+        fields["addresses"] = dumps(fields["addresses"])
+    ctx.db["players"].update(row_id, fields)
+
+
+def power_of_address(ctx: Context, game: str, address: str) -> str | None:
+    for row in players(ctx, game):
+        if address in addresses(row):
+            return row["power"]
+    return None
+
+
+# -- GM log ----------------------------------------------------------------
+
+def gm_log(ctx: Context, game: str | None, actor: str, action: str, detail: str = "") -> None:
+    ctx.db["gm_log"].insert({"game": game, "at": utcnow_iso(ctx.now()), "actor": actor,
+                             "action": action, "detail": detail})
+
+
+def gm_log_rows(ctx: Context, game: str) -> list[dict]:
+    return list(ctx.db["gm_log"].rows_where("game = ?", [game], order_by="id"))

@@ -1,0 +1,73 @@
+"""A whole moderator on a temporary SQLite file with a fake clock: mail in
+as bytes, replies out as parsed messages.  Used by the loop tests (no mail
+servers: those are the integration tests' business)."""
+from __future__ import annotations
+
+import email
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem import intake, outbox, registry, scheduler
+from pbem.clock import FakeClock
+from pbem.config import load_config
+from pbem.context import Context
+from pbem.db import open_db
+from pbem.identity import hash_secret
+from pbem.mail.source import RawMail
+
+GM_SECRET = "gm-secret-1"
+
+
+class Recorder:
+    """A MailSender that keeps what it sends."""
+
+    def __init__(self):
+        self.sent: list[tuple[list[str], EmailMessage]] = []
+
+    async def send(self, msg, recipients):
+        self.sent.append((list(recipients), email.message_from_bytes(bytes(msg), policy=policy.default)))
+
+
+class Loop:
+    def __init__(self, tmp: Path, **ctx_args):
+        registry.load_extra("tests.testgame:GAME")
+        self.clock = FakeClock()
+        self.db = open_db(tmp / "pbem.sqlite")
+        defaults = dict(load_config(None).deadlines)
+        self.ctx = Context(db=self.db, clock=self.clock, address="pbem@example.test", domain="example.test",
+                           gm_secret_hash=hash_secret(GM_SECRET), deadline_defaults=defaults,
+                           reply_rate_per_hour=0, **ctx_args)
+        self.sender = Recorder()
+        self.counter = 0
+
+    def mail(self, sender: str, body: str, subject: str = "orders", headers: dict | None = None,
+             message_id: str | None = None) -> str:
+        """Deliver one mail and handle it; returns its final status."""
+        self.counter += 1
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = self.ctx.address
+        msg["Subject"] = subject
+        msg["Message-ID"] = message_id or f"<m{self.counter}@players.test>"
+        for k, v in (headers or {}).items():
+            msg[k] = v
+        msg.set_content(body)
+        row = intake.store_raw(self.ctx, RawMail(f"test:{self.counter}", bytes(msg)))
+        return intake.process(self.ctx, row) if row else "duplicate-copy"
+
+    def tick(self) -> list[str]:
+        return scheduler.tick(self.ctx)
+
+    def flush(self) -> list[tuple[list[str], EmailMessage]]:
+        import asyncio
+
+        start = len(self.sender.sent)
+        asyncio.run(outbox.deliver_due(self.ctx, self.sender))
+        return self.sender.sent[start:]
+
+    def inbox(self, address: str) -> list[EmailMessage]:
+        return [m for to, m in self.sender.sent if address in to]
+
+    def last_text(self, address: str) -> str:
+        return self.inbox(address)[-1].get_body(("plain",)).get_content()
