@@ -204,7 +204,7 @@ def cmd_archive(args) -> int:
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
-    return run_demo(Path(args.dir), turns=args.turns, seed=args.seed)
+    return run_demo(Path(args.dir), rules=args.rules, turns=args.turns, seed=args.seed)
 
 
 def _scenario_run(args) -> int:
@@ -282,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--dir", default="demo-run", help="working folder (default: demo-run)")
     demo.add_argument("--turns", type=int, default=None, help="stop after this many game turns")
     demo.add_argument("--seed", type=int, default=1, help="the bots' random seed")
+    demo.add_argument("--rules", default="pax_britannica", help="the game to play (default pax_britannica)")
     return parser
 
 

@@ -1,0 +1,181 @@
+"""``pbem demo``: a whole game played by mail among bot players on the
+embedded default (built-in SMTP listener -> Maildir intake -> daemon ->
+local Maildir delivery), with progress shown.
+
+The GM creates the game by mail; each bot reads the mail delivered to its
+own Maildir (its welcome mail for its secret, its turn reports to know when
+orders are due), works out legal orders with the game's bot, and mails
+them through the SMTP listener like any player.
+"""
+from __future__ import annotations
+
+import asyncio
+import email
+import random
+import re
+import shutil
+import socket
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import aiosmtplib
+
+from . import registry, store
+from .config import load_config
+from .daemon import build
+from .identity import hash_secret, new_secret
+
+DEMO_PLAYERS = {"pax_britannica": ["Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy"],
+                "testgame": ["North", "South", "East"]}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _write_config(folder: Path, gm_secret: str, port: int) -> Path:
+    example = Path(__file__).resolve().parent.parent / "config.example.toml"
+    text = example.read_text(encoding="utf-8")
+    text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(gm_secret)}"', 1)
+    text = text.replace("port = 2525", f"port = {port}", 1)
+    text = text.replace("reply_rate_per_hour = 30", "reply_rate_per_hour = 0", 1)
+    text = text.replace("poll_interval = 5.0", "poll_interval = 0.05", 1)
+    path = folder / "pbem.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class Bot:
+    def __init__(self, power: str, address: str, mailbox: Path, seed: int):
+        self.power, self.address, self.mailbox = power, address, mailbox
+        self.secret: str | None = None
+        self.rng = random.Random(f"{seed}:{power}")
+        self.reports = 0
+
+    def read_new(self) -> list[EmailMessage]:
+        new = self.mailbox / "new"
+        if not new.is_dir():
+            return []
+        out = []
+        for path in sorted(new.iterdir()):
+            out.append(email.message_from_bytes(path.read_bytes(), policy=policy.default))
+            (self.mailbox / "cur").mkdir(exist_ok=True)
+            path.rename(self.mailbox / "cur" / (path.name + ":2,S"))
+        return out
+
+
+async def _send(port: int, sender: str, to: str, subject: str, body: str) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg.set_content(body)
+    await aiosmtplib.send(msg, hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
+
+
+async def _play(folder: Path, rules: str, players: list[str], turns: int | None, seed: int) -> int:
+    gm_secret = new_secret()
+    port = _free_port()
+    cfg = load_config(_write_config(folder, gm_secret, port))
+    daemon = build(cfg)
+    ctx = daemon.ctx
+    moderator = cfg.server.address
+    outbox_root = Path(cfg.outbound.maildir)
+    bots = {p: Bot(p, f"{p.lower().replace(' ', '-')}@demo.test", outbox_root / f"{p.lower().replace(' ', '-')}@demo.test", seed)
+            for p in players}
+    await daemon.listener.start()
+    try:
+        lines = [f"SIGNON GM@demo {gm_secret}", f"GM CREATE demo RULES {rules} OPTION setup=1880"]
+        lines += [f"GM ADD PLAYER {p} {b.address}" for p, b in bots.items()]
+        lines.append("GM START")
+        await _send(port, "gm@demo.test", moderator, "new game", "\n".join(lines) + "\n")
+        last_label = None
+        idle_passes = 0
+        while True:
+            result = await daemon.run_pass()
+            rec = store.find_game(ctx, "demo")
+            if rec is None or rec.state is None:
+                idle_passes += 1
+                if idle_passes > 200:
+                    print("the game was not created; see the GM's mail in", outbox_root / "gm@demo.test")
+                    return 1
+                await asyncio.sleep(0.02)
+                continue
+            game = rec.rules
+            label = game.phase(rec.state).label
+            if label != last_label:
+                print(f"  {label}", flush=True)
+                last_label = label
+            if rec.status == "over":
+                break
+            if turns is not None and rec.state.get("turn", 0) >= _first_turn(rec) + 4 * turns:
+                print(f"stopping after {turns} turns as asked")
+                break
+            sent = await _bots_act(port, moderator, rec, bots)
+            if not (sent or result.fetched or result.sent or result.resolved):
+                idle_passes += 1
+                await asyncio.sleep(0.02)
+                if idle_passes > 500:
+                    print("the demo stalled: nobody had anything to do")
+                    return 1
+            else:
+                idle_passes = 0
+        rec = store.get_game(ctx, "demo")
+        _print_results(rec)
+        try:
+            from .archive import build_archive
+
+            index = build_archive(ctx, Path(cfg.server.archive_dir))
+            print(f"\nArchive: {index}")
+        except ImportError:
+            print("\n(the archive builder is not available)")
+        print(f"Mail of every player: {outbox_root}")
+        return 0
+    finally:
+        await daemon.listener.stop()
+
+
+def _first_turn(rec) -> int:
+    return 1880 if rec.row["rules"] == "pax_britannica" else 1
+
+
+async def _bots_act(port: int, moderator: str, rec, bots: dict[str, Bot]) -> int:
+    game = rec.rules
+    phase = game.phase(rec.state)
+    sent = 0
+    for power, bot in bots.items():
+        due = False
+        for msg in bot.read_new():
+            text = msg.get_body(("plain",)).get_content() if msg.get_body(("plain",)) else ""
+            found = re.search(r"Your secret is:\s+(\S+)", text)
+            if found:
+                bot.secret = found.group(1)
+            if "turn report" in msg["Subject"] or "has started" in msg["Subject"]:
+                due = True
+        if due and bot.secret and power in phase.owes:
+            orders = game.bot_orders(rec.state, power, bot.rng)
+            body = f"SIGNON {power}@{rec.name} {bot.secret}\nORDERS {phase.name}\n" + "\n".join(orders) + "\nEND\n"
+            await _send(port, bot.address, moderator, f"{power} orders", body)
+            sent += 1
+    return sent
+
+
+def _print_results(rec) -> None:
+    results = rec.rules.results(rec.state)
+    print("\nFinal standings:")
+    print(f"  {'rank':>4}  {'power':16} {'score':>6}")
+    for r in results:
+        print(f"  {r['rank']:>4}  {r['power']:16} {r['score']:>6}")
+
+
+def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None = None, seed: int = 1) -> int:
+    folder = folder.resolve()
+    if (folder / "var").exists():
+        shutil.rmtree(folder / "var")
+    folder.mkdir(parents=True, exist_ok=True)
+    game = registry.get(rules)
+    players = DEMO_PLAYERS.get(rules, list(game.powers))[:game.max_players]
+    print(f"pbem demo: {game.title}, {len(players)} bot players, mail through the built-in SMTP listener")
+    print(f"working folder: {folder}")
+    return asyncio.run(_play(folder, rules, players, turns, seed))
