@@ -260,6 +260,8 @@ def test_echo_masks_secrets_only():
 def test_parse_line_alone():
     assert parse_line("TREATY SIGN t9", 5) == m.TreatySign("t9")
     assert parse_line("TREATY SIGN t9", 5).line == 5
+    assert parse_line("TREATY\xa0 SIGN\tt9") == m.TreatySign("t9")
+    assert parse_line("  ").code == parse_line("hello").code == "unknown-command"
 
 
 # -- problems ---------------------------------------------------------------------

@@ -100,9 +100,10 @@ TOPICS: dict[str, str] = {
              "optionally followed by a zone such as Europe/London or UTC; "
              "without one the game's zone applies.",
     "COMMENTS": "# or // (at the start of a line or after a space) starts a comment, except "
-                "inside PRESS, TREATY and ANNOUNCE texts, which are kept exactly as written. "
-                "Text before the first command (a greeting) is ignored; keywords may be "
-                "written in any case.",
+                "inside PRESS, TREATY and ANNOUNCE texts, which are kept exactly as written "
+                "(so a secret may contain # but not start with it). Text before the first "
+                "command (a greeting) and lines starting with > (quoted mail) are ignored; "
+                "keywords may be written in any case.",
 }
 
 _WHO_TITLES = (("any", "Everyone"), ("player", "Players"), ("gm", "Game master"))

@@ -40,8 +40,10 @@ def format_duration(d: timedelta) -> str:
 class _Command:
     """Commands without secrets echo exactly their canonical form."""
 
-    def canonical(self) -> str:  # pragma: no cover - every command overrides it
-        raise NotImplementedError
+    WORDS = ""  # the whole text of a command without arguments
+
+    def canonical(self) -> str:
+        return self.WORDS
 
     def echo(self) -> str:
         return self.canonical()
@@ -67,10 +69,8 @@ class SignOn(_Command):
 
 @dataclass(frozen=True)
 class SignOff(_Command):
+    WORDS = "SIGNOFF"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "SIGNOFF"
 
 
 @dataclass(frozen=True)
@@ -90,10 +90,8 @@ class Orders(_Command):
 
 @dataclass(frozen=True)
 class Clear(_Command):
+    WORDS = "CLEAR"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "CLEAR"
 
 
 @dataclass(frozen=True)
@@ -111,10 +109,8 @@ class Press(_Command):
 
 @dataclass(frozen=True)
 class Status(_Command):
+    WORDS = "STATUS"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "STATUS"
 
 
 @dataclass(frozen=True)
@@ -128,10 +124,8 @@ class Help(_Command):
 
 @dataclass(frozen=True)
 class History(_Command):
+    WORDS = "HISTORY"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "HISTORY"
 
 
 @dataclass(frozen=True)
@@ -240,10 +234,8 @@ class TreatyReveal(_Command):
 
 @dataclass(frozen=True)
 class TreatyList(_Command):
+    WORDS = "TREATY LIST"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "TREATY LIST"
 
 
 @dataclass(frozen=True)
@@ -272,26 +264,20 @@ class GmAddPlayer(_Command):
 
 @dataclass(frozen=True)
 class GmStart(_Command):
+    WORDS = "GM START"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM START"
 
 
 @dataclass(frozen=True)
 class GmPause(_Command):
+    WORDS = "GM PAUSE"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM PAUSE"
 
 
 @dataclass(frozen=True)
 class GmResume(_Command):
+    WORDS = "GM RESUME"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM RESUME"
 
 
 @dataclass(frozen=True)
@@ -325,10 +311,8 @@ class GmProcess(_Command):
 
 @dataclass(frozen=True)
 class GmPreview(_Command):
+    WORDS = "GM PREVIEW"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM PREVIEW"
 
 
 @dataclass(frozen=True)
@@ -380,10 +364,8 @@ class GmAnnounce(_Command):
 
 @dataclass(frozen=True)
 class GmRevealSeed(_Command):
+    WORDS = "GM REVEAL SEED"
     line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM REVEAL SEED"
 
 
 @dataclass(frozen=True)

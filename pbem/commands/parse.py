@@ -1,18 +1,12 @@
 """Read the commands in a player's or GM's mail.
 
 A mail is read line by line.  Each command line goes through the grammar in
-``envelope.lark``; the lines of a block (orders, press, treaty and announcement
-texts) never do: orders go to the game's own grammar with their line numbers,
-and texts are kept exactly as written.  :func:`parse_mail` never raises on bad
-input: everything it cannot use becomes a :class:`~pbem.gameapi.Problem` with a
-stable code and the line it came from.
-
-Rules a player may rely on (also in ``HELP COMMENTS``):
-- text before the first command is ignored (greetings), and so is every line
-  starting with ``>`` outside a text block (quoted mail is never a command);
-- ``#`` or ``//`` at the start of a line or after a space starts a comment,
-  except inside texts; so a secret may contain ``#`` but not start with it;
-- keywords are case-insensitive; names come back as written.
+``envelope.lark``; the lines of a block never do: orders go to the game's own
+grammar with their line numbers, and press, treaty and announcement texts are
+kept exactly as written.  :func:`parse_mail` never raises on bad input:
+everything it cannot use becomes a :class:`~pbem.gameapi.Problem` with a stable
+code and its line.  Greetings before the first command, quoted (``>``) lines
+and comments are skipped; see ``HELP COMMENTS`` for what players are told.
 """
 from __future__ import annotations
 
@@ -25,13 +19,15 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
 from pbem.gameapi import Problem
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
+# First words of several commands (SET ADDRESS, SET PASSWORD...): alone they say nothing.
+_GROUPS = {k: cmdhelp.subcommands(k) for k in TOP_KEYWORDS if cmdhelp.subcommands(k)}
 _BLOCK_ENDS = {"ORDERS": {"END", "ENDORDERS", "END ORDERS"},
                "PRESS": {"ENDPRESS", "END PRESS"},
                "TREATY": {"ENDTREATY", "END TREATY"},
@@ -51,8 +47,8 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", lexer="contextual")
 
 
-class _Bad(Exception):
-    """A well-formed line with a bad value (a date, an address...)."""
+class BadValue(ValueError):
+    """A bad date, time, duration, address or option; ``code`` is the Problem code."""
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -62,10 +58,9 @@ class _Bad(Exception):
 @dataclass(frozen=True)
 class _Part:
     """One of the GAME / POWER / PASSWORD sign-on lines."""
-
     kind: str
     value: str
-    line: int
+    line: int | None
 
 
 # -- values ------------------------------------------------------------------
@@ -78,14 +73,14 @@ _ZONE_SHAPE = re.compile(r"[A-Za-z_]+(?:/[A-Za-z0-9_+\-]+)*")
 
 
 def parse_duration(text: str) -> timedelta:
-    """``48h``, ``2d``, ``1d12h``, ``90m``, ``1w``; raises _Bad."""
+    """``48h``, ``2d``, ``1d12h``, ``90m``, ``1w``; raises BadValue."""
     found = _DURATION.fullmatch(text)
     if not text or not found:
-        raise _Bad("bad-duration", f"{text!r} is not a duration (write it as 48h, 2d, 1d12h, 90m or 1w)")
+        raise BadValue("bad-duration", f"{text!r} is not a duration (write it as 48h, 2d, 1d12h, 90m or 1w)")
     weeks, days, hours, minutes = (int(g or 0) for g in found.groups())
     duration = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
     if not duration:
-        raise _Bad("bad-duration", f"{text!r} is no time at all")
+        raise BadValue("bad-duration", f"{text!r} is no time at all")
     return duration
 
 
@@ -96,7 +91,7 @@ def _date(text: str) -> date:
             return date(*map(int, found.groups()))
     except ValueError:
         pass
-    raise _Bad("bad-date", f"{text!r} is not a date (write it as 2026-01-31)")
+    raise BadValue("bad-date", f"{text!r} is not a date (write it as 2026-01-31)")
 
 
 @functools.cache
@@ -113,11 +108,11 @@ def _zone(text: str) -> str:
             return zones[text.lower()]
     elif _ZONE_SHAPE.fullmatch(text):  # no zone database here: trust the shape
         return text
-    raise _Bad("bad-time", f"{text!r} is not a time zone (write e.g. Europe/London or UTC)")
+    raise BadValue("bad-time", f"{text!r} is not a time zone (write e.g. Europe/London or UTC)")
 
 
 def parse_time(words: list[str]) -> tuple[datetime, str | None]:
-    """``2026-01-05 18:00 [zone]`` or ``2026-01-05T18:00 [zone]``; raises _Bad."""
+    """``2026-01-05 18:00 [zone]`` or ``2026-01-05T18:00 [zone]``; raises BadValue."""
     usage = "write it as 2026-01-05 18:00, optionally followed by a zone"
     if "T" in words[0].upper():
         stamp, rest = words[0], words[1:]
@@ -131,23 +126,23 @@ def parse_time(words: list[str]) -> tuple[datetime, str | None]:
         except ValueError:
             pass
     if when is None:
-        raise _Bad("bad-time", f"{' '.join(words)!r} is not a time ({usage})")
+        raise BadValue("bad-time", f"{' '.join(words)!r} is not a time ({usage})")
     if len(rest) > 1:
-        raise _Bad("bad-time", f"unexpected {' '.join(rest[1:])!r} after the time zone")
+        raise BadValue("bad-time", f"unexpected {' '.join(rest[1:])!r} after the time zone")
     return when, (_zone(rest[0]) if rest else None)
 
 
 def _address(text: str) -> str:
     text = text.strip("<>")
     if not _ADDRESS.fullmatch(text) or text.endswith("."):
-        raise _Bad("bad-address", f"{text!r} is not an email address")
+        raise BadValue("bad-address", f"{text!r} is not an email address")
     return text
 
 
 def _option(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     if not key or not eq:
-        raise _Bad("bad-option", f"{text!r} is not an option (write it as key=value)")
+        raise BadValue("bad-option", f"{text!r} is not an option (write it as key=value)")
     return key, value
 
 
@@ -173,7 +168,7 @@ def _deadline(c) -> m.GmSetDeadline:
 def _absence(c) -> m.SetAbsence:
     start, end = _date(str(c[0])), _date(str(c[1]))
     if end < start:
-        raise _Bad("bad-date", f"the absence ends ({end}) before it starts ({start})")
+        raise BadValue("bad-date", f"the absence ends ({end}) before it starts ({start})")
     return m.SetAbsence(start, end)
 
 
@@ -188,13 +183,9 @@ _BUILD = {
     "game": lambda c: _Part("game", str(c[0]), 0),
     "power": lambda c: _Part("power", _gm_power(str(c[0])), 0),
     "password": lambda c: _Part("password", str(c[0]), 0),
-    "signoff": lambda c: m.SignOff(),
     "orders": lambda c: m.Orders((), _phrase(c[0])),
-    "clear": lambda c: m.Clear(),
     "press": _press,
-    "status": lambda c: m.Status(),
     "help": lambda c: m.Help(_phrase(c[0])),
-    "history": lambda c: m.History(),
     "resend": lambda c: m.Resend(_phrase(c[0])),
     "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
     "set_password": lambda c: m.SetPassword(str(c[0])),
@@ -205,24 +196,23 @@ _BUILD = {
     "treaty_refuse": lambda c: m.TreatyRefuse(str(c[0])),
     "treaty_withdraw": lambda c: m.TreatyWithdraw(str(c[0])),
     "treaty_reveal": lambda c: m.TreatyReveal(str(c[0])),
-    "treaty_list": lambda c: m.TreatyList(),
     "gm_create": lambda c: m.GmCreate(str(c[0]), str(c[1]), tuple(
         _option(str(w)) for opt in c[2:] for w in opt.children)),
     "gm_add_player": lambda c: m.GmAddPlayer(str(c[0]), _address(str(c[1]))),
-    "gm_start": lambda c: m.GmStart(),
-    "gm_pause": lambda c: m.GmPause(),
-    "gm_resume": lambda c: m.GmResume(),
     "gm_extend": lambda c: m.GmExtend(parse_duration(str(c[0]))),
     "gm_set_deadline": _deadline,
     "gm_process": lambda c: m.GmProcess(c[0] is not None),
-    "gm_preview": lambda c: m.GmPreview(),
     "gm_rollback": lambda c: m.GmRollback(_phrase(c[0])),
     "gm_replace": lambda c: m.GmReplace(str(c[0]), _address(str(c[1]))),
     "gm_become": lambda c: m.GmBecome(str(c[0])),
     "gm_rule": lambda c: m.GmRule(str(c[0]), _phrase(c[1])),
     "gm_announce": lambda c: m.GmAnnounce(""),
-    "gm_reveal_seed": lambda c: m.GmRevealSeed(),
 }
+
+# Commands without arguments: the grammar's rule is the command's words in snake case.
+_BUILD.update({cls.WORDS.lower().replace(" ", "_"): (lambda c, cls=cls: cls())
+               for cls in (m.SignOff, m.Clear, m.Status, m.History, m.TreatyList, m.GmStart,
+                           m.GmPause, m.GmResume, m.GmPreview, m.GmRevealSeed)})
 
 _WHAT = {"NAME": "a name", "WORD": "a value", "ADDR": "an email address", "TEXT": "some text",
          "AT": "'@'", "COMMA": "','"}
@@ -262,8 +252,8 @@ def _suggest(word: str, choices) -> str | None:
 
 def _unknown(words: list[str], n: int) -> Problem:
     first = words[0].upper()
-    if first in TOP_KEYWORDS:  # SET / TREATY with a word that is not theirs
-        subs = cmdhelp.subcommands(first)
+    if first in _GROUPS:  # SET / TREATY with a word that is not theirs
+        subs = _GROUPS[first]
         close = _suggest(words[1], subs) if len(words) > 1 else None
         return Problem("unknown-command", f"{first} must be followed by one of: "
                        + ", ".join(sorted(subs)), n, f"{first} {close}" if close else None,
@@ -274,7 +264,7 @@ def _unknown(words: list[str], n: int) -> Problem:
 
 def _gm_edit(words: list[str], line: str) -> m.GmEdit | None:
     """A GM line that is none of the platform's GM commands is the game's."""
-    subs = cmdhelp.subcommands("GM")
+    subs = _GROUPS["GM"]
     upper = [w.upper() for w in words[1:3]]
     if upper[0] in subs or " ".join(upper) in subs:
         return None
@@ -284,17 +274,19 @@ def _gm_edit(words: list[str], line: str) -> m.GmEdit | None:
 def parse_line(line: str, n: int | None = None):
     """One command line (comments removed) -> a command, a sign-on part, or a Problem."""
     words = line.split()
+    if not words or words[0].upper() not in TOP_KEYWORDS:
+        return _unknown(words or [""], n)
     # Mail converted from HTML is full of non-breaking spaces: all spacing is one space.
     line = " ".join(words)
     first = words[0].upper()
-    if first in ("SET", "TREATY", "GM") and len(words) == 1:
+    if first in _GROUPS and len(words) == 1:
         return Problem("missing-argument", f"{first} needs more; send HELP {first}", n,
                        kind="invalid")
     if first == "GM":
         edit = _gm_edit(words, line)
         if edit is not None:
             return replace(edit, line=n)
-    elif first in ("SET", "TREATY") and words[1].upper() not in cmdhelp.subcommands(first):
+    elif first in _GROUPS and words[1].upper() not in _GROUPS[first]:
         return _unknown(words, n)
     try:
         tree = _parser().parse(line)
@@ -302,7 +294,7 @@ def parse_line(line: str, n: int | None = None):
         return _syntax_problem(err, line, words, n)
     try:
         return replace(_BUILD[tree.data](tree.children), line=n)
-    except _Bad as bad:
+    except BadValue as bad:
         return Problem(bad.code, bad.message, n, kind="invalid")
 
 
