@@ -100,9 +100,6 @@ def _bounce(msg: Message) -> str | None:
     for addr in _addresses(msg, "From"):
         if addr.split("@", 1)[0] in _DAEMON_LOCALPARTS:
             return "bounce"
-    sender = (_header(msg, "From") or "").lower()
-    if sender.split("@", 1)[0].strip(" <\"") in _DAEMON_LOCALPARTS:
-        return "bounce"
     return None
 
 
