@@ -88,7 +88,11 @@ def combat_areas(state: dict) -> list[str]:
 
 
 def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
-    """Rules: GAME TURN SEQUENCE (Colonial Combat Phase)."""
+    """Rules: GAME TURN SEQUENCE (Colonial Combat Phase).  Orders handed to this phase
+    directly (a GM re-run, a scenario) count as if written in the movement phase."""
+    for power, items in sorted((orders or {}).items()):
+        kept = state.setdefault("turn_orders", {}).setdefault(power, [])
+        kept += [o.to_json() if hasattr(o, "to_json") else dict(o) for o in items]
     events: list[dict] = []
     for area in combat_areas(state):
         if area in data.areas:
