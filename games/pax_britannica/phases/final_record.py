@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board
+from .. import board, summaries
 from .administrative import marker_income
 from .victory_points import divide
 
@@ -82,16 +82,28 @@ def great_war_penalty(state: dict, data, power: str) -> int:
     return -penalty * (3 if power in blamed else 1)
 
 
+def africa_paths() -> list[tuple[str, tuple, tuple, int]]:
+    """(name, one end, other end, VP) of each path, from the Bonus VP Summary data
+    (entries VP-03, VP-04), else from the rules text's lists above."""
+    paths = []
+    for e in summaries.bonus_vp_rules():
+        eff = e.get("effect", {})
+        if e.get("rule") == "PATHS ACROSS AFRICA" and eff.get("from") and eff.get("to"):
+            says = e.get("says", "")
+            name = next((n for n in ("east-west", "north-south") if n in says), e["id"])
+            paths.append((name, tuple(eff["from"]), tuple(eff["to"]), int(eff["amount"])))
+    return paths or [("east-west", AFRICA_NORTHWEST, AFRICA_NORTHEAST, EAST_WEST_VP),
+                     ("north-south", AFRICA_MEDITERRANEAN, AFRICA_TIP, NORTH_SOUTH_VP)]
+
+
 def bonus_events(state: dict, data, power: str) -> list[dict]:
     """Line 28: the end-of-game lines of the Bonus Victory Point Summary computed here.
-    Rules: PATHS ACROSS AFRICA - 10 VP east-west, 15 VP north-south, each once."""
+    Rules: PATHS ACROSS AFRICA - 10 VP east-west, 15 VP north-south, each once.
+    Bonus lines the summary leaves to the GM (amount unknown) are not computed."""
     events = []
-    if africa_path(state, data, power, AFRICA_NORTHWEST, AFRICA_NORTHEAST):
-        events.append(board.add_vp(state, power, EAST_WEST_VP,
-                                   "final: east-west path across Africa"))
-    if africa_path(state, data, power, AFRICA_MEDITERRANEAN, AFRICA_TIP):
-        events.append(board.add_vp(state, power, NORTH_SOUTH_VP,
-                                   "final: north-south path across Africa"))
+    for name, ends_a, ends_b, vp in africa_paths():
+        if vp and africa_path(state, data, power, ends_a, ends_b):
+            events.append(board.add_vp(state, power, vp, f"final: {name} path across Africa"))
     return events
 
 

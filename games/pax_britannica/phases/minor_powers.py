@@ -124,9 +124,7 @@ def _limit(data, power: str, key: str):
     if not hasattr(entry, "get"):
         return None
     value = entry.get(key)
-    if value is None and key in ("round", "hex"):
-        value = entry.get({"round": "interest", "hex": "protectorate"}[key])
-    return value
+    return int(value) if isinstance(value, (int, float)) else None
 
 
 def army_source(state: dict, data, power: str, area: str) -> dict | None:
@@ -149,9 +147,9 @@ def army_source(state: dict, data, power: str, area: str) -> dict | None:
         crowded.sort(key=lambda w: (dist.get(w, 10**6), w))
         return {"unit": _smallest(groups[crowded[0]])["id"], "from": crowded[0]}
     for strength in (1, 3, 10):
-        limit = _limit(data, power, f"army_{strength}")
-        used = sum(1 for u in board.units_of(state, power, type="army")
-                   if u["strength"] == strength)
+        # Army and Naval Units share their pieces (printed back to back).
+        limit = _limit(data, power, f"units_{strength}")
+        used = sum(1 for u in board.units_of(state, power) if u["strength"] == strength)
         if limit is None or used < limit:
             return {"unit": None, "strength": strength, "from": "tray"}
     return None

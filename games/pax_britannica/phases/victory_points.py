@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import board
+from .. import board, summaries
 
-#: Choice: the Bonus Victory Point Summary is not in the rules text; a revealed Treaty
-#: in effect earns each signatory player this many VP per turn (game option ``treaty_vp``).
-TREATY_VP = 1
+
+def treaty_vp_amount(state: dict) -> int:
+    """VP per turn for each signatory of a revealed Treaty in effect.  The rules text
+    gives no amount; the Bonus VP Summary data (entry VP-02) holds the assumed value.
+    Choice: the game option ``treaty_vp`` overrides it (a GM can then also award it)."""
+    option = state.get("options", {}).get("treaty_vp")
+    if option is not None:
+        return int(option)
+    for e in summaries.bonus_vp_rules():
+        if e.get("effect", {}).get("per") == "revealed_treaty":
+            return int(e["effect"].get("amount", 0))
+    return 0
 
 
 def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
@@ -55,7 +64,7 @@ def treaty_bonus(state: dict) -> list[dict]:
     """Line 25.  Rules: VICTORY POINT AWARDS DURING THE VICTORY POINT RECORD PHASE -
     "revealed Treaties in effect" earn per-turn bonuses; unrevealed ones do not.
     (The canal bonus is paid when the canal is built, in the Movement Phase.)"""
-    per = int(state.get("options", {}).get("treaty_vp", TREATY_VP))
+    per = treaty_vp_amount(state)
     events = []
     if per <= 0:
         return events
