@@ -190,6 +190,12 @@ def test_unterminated_text(start, kind):
     assert parsed.commands == []
 
 
+def test_unterminated_text_points_at_a_misspelt_end():
+    p = problem(SIGN + "PRESS TO ALL\nhello\nENDPRES\nSTATUS")
+    assert (p.code, p.line, p.suggestion) == ("unterminated-block", 2, "ENDPRESS")
+    assert "line 4" in p.message
+
+
 def test_announce():
     cmd = parse_mail("SIGNON GM@pax1 pw\nGM ANNOUNCE\nDeadline moved.\nENDANNOUNCE").commands[0]
     assert cmd == m.GmAnnounce("Deadline moved.")

@@ -189,3 +189,11 @@ def test_junk_never_raises(text):
     for cmd in parsed.commands:
         assert 1 <= cmd.line <= count
         assert isinstance(cmd.canonical(), str) and isinstance(cmd.echo(), str)
+
+
+@given(st.integers(1, 10**6))
+def test_durations_written_back_read_the_same(n):
+    duration = timedelta(minutes=n)
+    text = m.format_duration(duration)
+    assert m.parse_duration(text) == duration
+    assert m.parse_duration(text.upper()) == duration

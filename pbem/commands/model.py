@@ -7,6 +7,7 @@ equal command); ``echo()`` is the same with secrets masked, for replies.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Union
@@ -26,6 +27,30 @@ def _block(header: str, body: str, end: str) -> str:
 
 def _names(names: tuple[str, ...]) -> str:
     return ", ".join(names)
+
+
+class BadValue(ValueError):
+    """A bad date, time, duration, address or option; ``code`` is the Problem code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+_DURATION = re.compile(r"(?:(\d{1,6})w)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", re.I)
+
+
+def parse_duration(text: str) -> timedelta:
+    """``48h``, ``2d``, ``1d12h``, ``90m``, ``1w``; raises BadValue."""
+    found = _DURATION.fullmatch(text)
+    if not text or not found:
+        raise BadValue("bad-duration",
+                       f"{text!r} is not a duration (write it as 48h, 2d, 1d12h, 90m or 1w)")
+    weeks, days, hours, minutes = (int(g or 0) for g in found.groups())
+    duration = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
+    if not duration:
+        raise BadValue("bad-duration", f"{text!r} is no time at all")
+    return duration
 
 
 def format_duration(d: timedelta) -> str:

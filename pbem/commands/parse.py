@@ -23,6 +23,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
+from pbem.commands.model import BadValue, parse_duration
 from pbem.gameapi import Problem
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
@@ -47,14 +48,6 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", lexer="contextual")
 
 
-class BadValue(ValueError):
-    """A bad date, time, duration, address or option; ``code`` is the Problem code."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
 @dataclass(frozen=True)
 class _Part:
     """One of the GAME / POWER / PASSWORD sign-on lines."""
@@ -65,23 +58,10 @@ class _Part:
 
 # -- values ------------------------------------------------------------------
 
-_DURATION = re.compile(r"(?:(\d{1,6})w)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", re.I)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _DATETIME = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2})", re.I)
 _ADDRESS = re.compile(r"[^@\s<>,]+@[^@\s<>,.][^@\s<>,]*")
 _ZONE_SHAPE = re.compile(r"[A-Za-z_]+(?:/[A-Za-z0-9_+\-]+)*")
-
-
-def parse_duration(text: str) -> timedelta:
-    """``48h``, ``2d``, ``1d12h``, ``90m``, ``1w``; raises BadValue."""
-    found = _DURATION.fullmatch(text)
-    if not text or not found:
-        raise BadValue("bad-duration", f"{text!r} is not a duration (write it as 48h, 2d, 1d12h, 90m or 1w)")
-    weeks, days, hours, minutes = (int(g or 0) for g in found.groups())
-    duration = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
-    if not duration:
-        raise BadValue("bad-duration", f"{text!r} is no time at all")
-    return duration
 
 
 def _date(text: str) -> date:
@@ -412,9 +392,16 @@ class _Reader:
                 self.commands.append(replace(cmd, **{field: text}))
                 return None
             body.append(raw)
-        ends = " or ".join(sorted(_BLOCK_ENDS[block] - {"END"}))
-        self.problem("unterminated-block", f"the {block} text starting here has no {ends}; "
-                     "it was not sent and nothing after it was read", n)
+        ends = sorted(_BLOCK_ENDS[block])
+        message = (f"the {block} text starting here has no {' or '.join(ends)}; "
+                   "it was not sent and nothing after it was read")
+        # A misspelt end marker is the usual cause: point at it.
+        for k, raw in enumerate(body):
+            close = _suggest(" ".join(_strip_comment(raw).split()), ends)
+            if close:
+                self.problem("unterminated-block", f"{message} (line {n + 1 + k}?)", n, close)
+                return "stop"
+        self.problem("unterminated-block", message, n)
         return "stop"
 
     def finish(self) -> None:
