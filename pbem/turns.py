@@ -185,8 +185,11 @@ def preview(ctx: Context, name: str) -> list[Step]:
 
 def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
     """Put the game back to the start of ``phase_key`` (its latest resolution).
-    Later snapshots are kept but marked rolled back; orders stay stored, so a
-    phase re-run with the same orders and the same seed gives the same dice."""
+    Later snapshots are kept but marked rolled back.  The orders of the
+    rolled-back phases are withdrawn (kept in the history), so the phase does
+    not simply run again at once: players resend, or the GM edits the state
+    first.  A re-run draws the same dice, since dice follow the seed and the
+    phase key — a rollback can never be used to re-roll."""
     with atomic(ctx.db):
         rec = store.get_game(ctx, name)
         rows = list(ctx.db["snapshots"].rows_where(
@@ -195,7 +198,11 @@ def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
         if not rows:
             raise ValueError(f"no resolved phase {phase_key!r} in game {name}")
         snap = rows[0]
+        keys = [r["phase_key"] for r in ctx.db["snapshots"].rows_where(
+            "game = ? and seq >= ? and rolled_back = 0", [name, snap["seq"]])]
         ctx.db.execute("update snapshots set rolled_back = 1 where game = ? and seq >= ?", [name, snap["seq"]])
+        for key in keys:
+            ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ?", [name, key])
         state = loads(snap["before"])
         phase = rec.rules.phase(state)
         deadline = next_deadline(rec.policy, ctx.now()) if phase.owes else None
