@@ -1,0 +1,45 @@
+"""The README documents every command line verb and every mail command, and
+starts with the two set-up commands (settings are checked in test_config_docs)."""
+import argparse
+import os
+from pathlib import Path
+
+from pbem.cli import build_parser
+from pbem.commands.help import COMMANDS, commands_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _verbs(parser: argparse.ArgumentParser, prefix: str = "pbem"):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _verbs(sub, f"{prefix} {name}")
+            return
+    yield prefix
+
+
+def test_every_command_line_verb_is_documented():
+    verbs = list(_verbs(build_parser()))
+    assert len(verbs) >= 14
+    missing = [v for v in verbs if f"`{v}" not in README]
+    assert not missing, f"README lacks: {missing}"
+
+
+def test_every_mail_command_is_documented():
+    assert commands_markdown() in README, "README's mail command table is out of date"
+    assert len(COMMANDS) >= 30
+
+
+def test_readme_starts_with_the_two_commands_and_they_exist():
+    first = [line.split("#")[0].strip() for line in README.splitlines()[:2]]
+    assert first == ["scripts/demo", "scripts/test"]
+    for cmd in first:
+        path = ROOT / cmd
+        assert path.is_file() and os.access(path, os.X_OK), cmd
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "scripts/test" in ci
