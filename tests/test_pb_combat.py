@@ -212,3 +212,17 @@ def test_cheapest_cover_prefers_least_strength_then_fewest_units():
     assert sorted(u["strength"] for u in cc.cheapest_cover(units, 4)) == [1, 3]
     assert sorted(u["strength"] for u in cc.cheapest_cover(units, 6)) == [1, 1, 1, 3]
     assert sorted(u["strength"] for u in cc.cheapest_cover(units, 7)) == [10]
+
+
+def test_fight_accepts_one_power_by_name_and_reports_defeat():
+    state = game(("Britain", 3, "Colony"), markers={"Colony": {"Britain": unest()}})
+    events = cc.fight(state, fake_data(["DE"] * 6), ScriptedDice(queue=[3]), "Britain",
+                      "Colony", "establish")
+    assert cc.area_defeated(events) and events[0]["powers"] == ["Britain"]
+    assert state["markers"]["Colony"]["Britain"]["established"]
+
+
+def test_fight_without_armies_is_no_combat():
+    state = game(markers={"Colony": {"Britain": unest()}})
+    assert cc.fight(state, fake_data(["DE"] * 6), ScriptedDice(queue=[]), ["Britain"],
+                    "Colony", "establish") == []

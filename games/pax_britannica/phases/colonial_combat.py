@@ -167,7 +167,7 @@ def fight(state: dict, data, dice, powers: list[str], area: str, purpose: str) -
     ``area``.  ``purpose``: "establish", "suppress" or "both".  Applies every consequence
     (losses, retreats, the marker, the Unrest marker) and returns the events; the
     ``colonial_combat`` event carries ``defeated``.  Rules: COLONIAL COMBAT RESOLUTION."""
-    powers = list(powers)
+    powers = [powers] if isinstance(powers, str) else list(powers)
     attack = _strength(state, powers, area)
     if attack <= 0:
         return []
