@@ -110,7 +110,10 @@ def test_line_numbers_point_at_the_command(mail):
 @given(mails, st.sampled_from([str.lower, str.upper, str.swapcase]))
 def test_keywords_in_any_case(mail, change):
     signon, cmds = mail
-    parsed = parse_mail(change(mail_text(signon, cmds)))
+    # Only ASCII letters change: Unicode case mappings do not round-trip (µ -> Μ -> μ),
+    # and every keyword, name and secret is ASCII.
+    text = "".join(change(ch) if ch.isascii() else ch for ch in mail_text(signon, cmds))
+    parsed = parse_mail(text)
     assert parsed.problems == []
     assert parsed.signon.canonical().lower() == signon.canonical().lower()
     assert [c.canonical().lower() for c in parsed.commands] == \
