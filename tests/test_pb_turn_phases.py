@@ -3,7 +3,6 @@ deficit settlement, forced-expenditure bookkeeping, treaty bonuses, Great War bl
 ranking, piece limits, and whole-phase purity over many seeds."""
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -227,10 +226,9 @@ def test_a_seeded_turn_start_keeps_plain_json_state(seed):
     s = st.apply_1880(fresh(), data)
     dice = SeededDice(seed=seed, context="1880/turn")
     for phase in (random_events, administrative, minor_powers):
-        before = copy.deepcopy(s)
         events = phase.resolve(s, {}, dice, data)
         assert board.jsonable(s) and board.jsonable(events)
-        assert before != s or not events
+        assert events and all(isinstance(e.get("kind"), str) for e in events)
     assert len(s["unrest"]) == len(set(s["unrest"]))
     assert all(s["powers"][p]["treasury"] >= 0 for p in s["powers"])
     json.dumps(s)

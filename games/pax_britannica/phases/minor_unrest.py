@@ -5,11 +5,10 @@ Rules: MINOR POWER REACTION TO UNREST; COLONIAL COMBAT; COLONIAL COMBAT RESOLUTI
 """
 from __future__ import annotations
 
-import math
 from collections import deque
 
 from .. import board, combat_table
-from .administrative import nearest_cover
+from . import colonial_combat
 
 
 def move_surplus_home(state: dict, data) -> list[dict]:
@@ -137,64 +136,41 @@ def _steps(state, data, place: str) -> set[str]:
 def fight(state: dict, data, dice, power: str, area: str, upgrade: bool = False) -> list[dict]:
     """Rules: COLONIAL COMBAT RESOLUTION - the power's armies in ``area`` attack the
     Area's Combat Strength to suppress Unrest.  With ``upgrade``, a Protectorate whose
-    Unrest is suppressed becomes a Possession (Rules: MINOR POWER REACTION TO UNREST)."""
+    Unrest is suppressed becomes a Possession (Rules: MINOR POWER REACTION TO UNREST).
+
+    The results mean what they mean for Great Powers (colonial_combat.apply_result);
+    only the retreat differs (see :func:`retreat`)."""
     armies = board.units_of(state, power, area, "army")
     if not armies:
         return []
     attack = sum(u["strength"] for u in armies)
     defense = data.areas[area].cs
-    event = {"kind": "colonial_combat", "area": area, "power": power, "attack": attack,
-             "defense": defense, "purpose": "suppress", "ratio": None, "table": None,
-             "die": None, "result": None}
+    event = {"kind": "colonial_combat", "area": area, "power": power, "powers": [power],
+             "attack": attack, "defense": defense, "purpose": "suppress", "ratio": None,
+             "table": None, "die": None, "result": "auto"}
     events = [event]
     if defense <= 0:
         # Rules: COLONIAL COMBAT - an Area of Combat Strength zero is defeated outright.
-        event["result"] = "DE"
         defeated = True
     else:
         die = dice.d6(f"{power} colonial combat in {area}")
-        outcome = combat_table.resolve(data, attack, defense, die)
-        event.update(outcome, die=die)
-        defeated, losses = _apply_result(state, data, power, area, armies, outcome["result"],
-                                         attack, defense)
+        event.update(combat_table.resolve(data, attack, defense, die), die=die)
+        defeated, losses = colonial_combat.apply_result(state, [power], area, event["result"],
+                                                        defense)
         events.extend(losses)
+        if not defeated:
+            events.extend(retreat(state, data, power, area,
+                                  board.units_of(state, power, area, "army")))
     event["defeated"] = defeated
     if defeated:
         if area in state.get("unrest", []):
             state["unrest"].remove(area)
-            events.append({"kind": "unrest_suppressed", "area": area, "power": power})
+            events.append({"kind": "unrest", "area": area, "cleared": True, "by": power,
+                           "reason": "suppressed"})
         if upgrade and board.status_of(state, area, power) == "protectorate":
             events.append(board.set_marker(state, power, area, "possession", True,
                                            "Unrest suppressed by a Minor Power"))
     return events
-
-
-def _apply_result(state, data, power, area, armies, result, attack, defense):
-    """Rules: COLONIAL COMBAT RESOLUTION - E, AR, EX, HALF_EX, DR, DE.
-    Choice: for EX/HALF_EX the armies lost are the least total strength that meets the
-    loss (fewest units on a tie)."""
-    if result in combat_table.DEFENDER_LOSES:
-        return True, []
-    if result == "EX" and defense < attack:
-        lost = nearest_cover(armies, defense, lambda u: u["strength"])
-        survivors = [u for u in armies if u not in lost]
-        return bool(survivors), _eliminate(state, power, lost, "exchange")
-    if result == "HALF_EX" and defense <= attack:
-        lost = nearest_cover(armies, math.ceil(defense / 2), lambda u: u["strength"])
-        survivors = [u for u in armies if u not in lost]
-        return bool(survivors), _eliminate(state, power, lost, "half exchange")
-    if result == "AR":
-        return False, retreat(state, data, power, area, armies)
-    return False, _eliminate(state, power, armies, "attacker eliminated")
-
-
-def _eliminate(state, power, units, why) -> list[dict]:
-    out = []
-    for u in units:
-        board.remove_unit(state, u["id"])
-        out.append({"kind": "unit_removed", "power": power, "type": u["type"],
-                    "strength": u["strength"], "where": u["where"], "reason": why})
-    return out
 
 
 def retreat(state, data, power, area, units) -> list[dict]:
@@ -209,10 +185,11 @@ def retreat(state, data, power, area, units) -> list[dict]:
     elif board.comm_link(state, data, power, area):
         dest = board.home_name(data, power)
     else:
-        return _eliminate(state, power, units, "no retreat")
+        return [colonial_combat.lose_unit(state, u, "no retreat possible") for u in units]
     out = []
     for u in units:
         u["where"] = dest
-        out.append({"kind": "unit_moved", "power": power, "type": u["type"],
-                    "strength": u["strength"], "from": area, "to": dest, "reason": "retreat"})
+        out.append({"kind": "unit_retreated", "power": power, "unit": u["id"],
+                    "type": u["type"], "strength": u["strength"], "from": area, "to": dest,
+                    "reason": "retreat"})
     return out
