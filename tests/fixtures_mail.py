@@ -306,12 +306,17 @@ class MailServers:
                 client.logout()
 
 
+def require_dovecot(binary: str = DOVECOT) -> None:
+    """Fail (never skip) the test that needs Dovecot when it is not installed."""
+    if not os.path.exists(binary):
+        pytest.fail(f"{binary} not found: the mail tests need Dovecot ({INSTALL_HINT})",
+                    pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def mail_servers():
     """Session-wide Dovecot (IMAP + LMTP) and SMTP relay on loopback."""
-    if not os.path.exists(DOVECOT):
-        pytest.fail(f"{DOVECOT} not found: the mail tests need Dovecot ({INSTALL_HINT})",
-                    pytrace=False)
+    require_dovecot()
     root = Path(tempfile.mkdtemp(prefix="pbem-mail-", dir="/tmp"))
     servers = MailServers(root)
     try:

@@ -112,3 +112,23 @@ def test_delivery_refuses_addresses_that_are_not_safe_folder_names(tmp_path):
         with pytest.raises(PermanentFailure):
             asyncio.run(delivery.send(make_message("x"), [bad]))
     assert not (tmp_path / "mail").exists()
+
+
+def test_sources_and_senders_meet_the_shared_protocols(tmp_path):
+    from pbem.mail.imap_source import ImapSource
+    from pbem.mail.sender import SmtpSender
+    from pbem.mail.smtp_listener import SmtpListener  # noqa: F401  (imports cleanly)
+    from pbem.mail.source import MailSender, MailSource
+
+    assert isinstance(MaildirSource(tmp_path / "in"), MailSource)
+    assert isinstance(ImapSource("127.0.0.1", 143, "u", "p"), MailSource)
+    assert isinstance(MaildirDelivery(tmp_path / "out"), MailSender)
+    assert isinstance(SmtpSender("127.0.0.1", 25), MailSender)
+    assert not isinstance(object(), MailSource)
+
+
+def test_missing_dovecot_fails_loudly_with_the_packages_to_install():
+    from fixtures_mail import require_dovecot
+
+    with pytest.raises(pytest.fail.Exception, match="apt-get install dovecot-imapd dovecot-lmtpd"):
+        require_dovecot("/nonexistent/sbin/dovecot")

@@ -222,7 +222,7 @@ class ImapSource:
         self._failures += 1
         delay = min(self.backoff_max, self.backoff_min * 2 ** (self._failures - 1))
         self._retry_at = asyncio.get_running_loop().time() + delay
-        log.warning("IMAP %s:%s %s; reconnecting in %.0fs", self.host, self.port, reason, delay)
+        log.warning("IMAP %s:%s %s; next attempt in %.1fs", self.host, self.port, reason, delay)
         self._drop(reason)
 
     def _drop(self, reason: str | None) -> None:
@@ -352,9 +352,9 @@ class ImapSource:
         """IDLE until the server reports new mail, the deadline, a wake-up or a lost line."""
         loop = asyncio.get_running_loop()
         client, lost = self._client, self._lost
-        # The server ends IDLE itself after ~30 min; restart it well before that.
-        remaining = min(deadline - loop.time(), 25 * 60)
-        idle_cmd = await self._call("IDLE", client.idle_start(timeout=remaining + 60),
+        # Servers may end an IDLE after 30 minutes; return before that, the caller waits again.
+        deadline = min(deadline, loop.time() + 25 * 60)
+        idle_cmd = await self._call("IDLE", client.idle_start(timeout=deadline - loop.time() + 60),
                                     must_succeed=False)
         try:
             while (remaining := deadline - loop.time()) > 0:

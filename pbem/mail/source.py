@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import email.message
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 OUTCOMES = ("processed", "rejected")
 
@@ -32,6 +32,7 @@ class RawMail:
     data: bytes
 
 
+@runtime_checkable
 class MailSource(Protocol):
     async def fetch(self, limit: int = 100) -> list[RawMail]:
         """Not yet acknowledged mail, oldest first, at most ``limit``."""
@@ -66,6 +67,7 @@ class PermanentFailure(Exception):
         self.refused = dict(refused or {})
 
 
+@runtime_checkable
 class MailSender(Protocol):
     async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
         """Deliver msg to recipients; raise TemporaryFailure or PermanentFailure."""
