@@ -15,7 +15,7 @@ which later phases of the same turn read:
 - ``spend_cap[power]``: the most the power may spend buying units.
 - ``pressure``: ``[{"power", "area", "status", "event", "possible"}]``.
 - ``permissions``: ``[{"power", "areas", "action", "max_areas", "event"}]``.
-- ``events``: the rolls that took effect, in order.
+- ``events``: the rolls that took effect, in order; ``headlines`` their names.
 """
 from __future__ import annotations
 
@@ -82,7 +82,8 @@ def apply_event(state: dict, data, dice, event, n: int = 1) -> list[dict]:
         return unrest_rolls.place_unrest(state, data, dice, event.table, n)
     out: list[dict] = []
     reason = f"random event {event.roll} {event.name}"
-    effects = state["turn_effects"]
+    effects = state.setdefault("turn_effects", {})
+    effects.setdefault("headlines", []).append(event.name)
     power = event.power
     if power and event.co_mult is not None and float(event.co_mult) != 1:
         mult = effects.setdefault("co_mult", {})
