@@ -421,3 +421,8 @@ def test_override_with_a_typo_fails_loudly(tmp_path):
 def test_deep_merge():
     assert mapdata.deep_merge({"a": {"b": 1, "c": 2}, "d": [1]}, {"a": {"b": 3}, "d": [2]}) == {
         "a": {"b": 3, "c": 2}, "d": [2]}
+
+
+def test_every_shipped_table_names_its_source():
+    doc = mapdata.read_shipped()
+    assert [name for name, table in doc.items() if "source" not in table] == []
