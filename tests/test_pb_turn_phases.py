@@ -242,3 +242,18 @@ def test_random_events_clear_last_turns_effects_and_orders(data):
     assert s["turn_orders"] == {}
     assert "forced" not in s["turn_effects"]
     assert s["turn_effects"]["events"] == ["1-6"]
+
+
+def test_deficit_player_downgrade_orders_step_down_their_markers(data):
+    s = fresh()
+    france_in_algiers(s)
+    board.add_unit(s, "France", "army", 3, "Algiers")
+    board.set_marker(s, "France", "Tunis", "influence", True)
+    s["merchants"]["Mediterranean Sea"] = ["France"]
+    s["pending"]["deficit"] = {"France": 12}
+    administrative.settle_deficit(s, data, "France", [
+        order("downgrade", area="Algiers"), order("downgrade", area="Tunis", to="none")])
+    assert board.status_of(s, "Algiers", "France") == "protectorate"  # saves 10
+    assert board.status_of(s, "Tunis", "France") is None              # saves 5
+    assert board.army_strength(s, "France", "Algiers") == 3
+    assert s["eti"] == 3

@@ -263,13 +263,22 @@ def _apply_order(state: dict, data, power: str, order) -> tuple[int, list[dict]]
             return 0, []
         return _drop_units(state, data, power, [unit], "deficit: player's order")
     if kind.startswith("downgrade"):
+        # Choice: to meet a deficit a player may name any of its markers ("eliminate ...
+        # Status markers"); without a "to" status it drops one step (a Dominion/State to
+        # Possession, a Protectorate to Influence, an Interest to nothing).
         area = _field(order, "area", "where", "place")
         status = board.status_of(state, area, power)
-        if status == "influence":
-            return _downgrade(state, data, power, area, "interest", "deficit: player's order")
-        if status == "interest":
-            return 0, [board.remove_marker(state, power, area, "deficit: player's order")]
+        if status is None:
+            return 0, []
+        to = str(_field(order, "to", "status") or _STEP_DOWN[status]).lower()
+        if board.rank(None if to == "none" else to) >= board.rank(status):
+            return 0, []
+        return _downgrade(state, data, power, area, to, "deficit: player's order")
     return 0, []
+
+
+_STEP_DOWN = {"state": "possession", "dominion": "possession", "possession": "protectorate",
+              "protectorate": "influence", "influence": "interest", "interest": "none"}
 
 
 def _drop_units(state, data, power, units, reason) -> tuple[int, list[dict]]:
