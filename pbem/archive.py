@@ -57,7 +57,15 @@ def _field(value: Any) -> str:
     """An event field or a view value as one line of text."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return "" if value is None else str(value)
+    if isinstance(value, list) and all(_scalar(v) for v in value):
+        return ", ".join(_field(v) for v in value)
+    if isinstance(value, dict) and all(_scalar(v) for v in value.values()):
+        return ", ".join(f"{k} {_field(v)}" for k, v in value.items())
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def _when(text: str | None) -> str:
@@ -149,7 +157,7 @@ def _glance(game: Game, state: dict) -> list[tuple[str, Any]]:
     if not isinstance(view, dict):
         return []
     return [(str(k), v) for k, v in view.items()
-            if v is None or isinstance(v, (str, int, float, bool))]
+            if _scalar(v)]
 
 
 def phase_pages(ctx: Context, rec: store.GameRecord, game: Game | None) -> list[dict]:
@@ -170,6 +178,7 @@ def phase_pages(ctx: Context, rec: store.GameRecord, game: Game | None) -> list[
             "glance": _glance(game, after) if game else [],
         })
     for i, page in enumerate(pages):
+        page["number"] = i + 1
         page["prev"] = pages[i - 1] if i else None
         page["next"] = pages[i + 1] if i + 1 < len(pages) else None
     return pages

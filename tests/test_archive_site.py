@@ -205,6 +205,8 @@ def test_phase_page_shows_public_report_dice_events_and_neighbours(ctx, site):
     assert len(die) == 1 and die[0][0] == "tie-break"
     assert re.search(rf"<td>tie-break</td><td>d6</td><td class=\"num\">{die[0][2]}</td>", page)
     assert '<td class="kind">tie_break</td>' in page and '<td class="kind">round</td>' in page
+    assert '<span class="key">powers</span> North, South</span>' in page  # a list reads as a list
+    assert "phase 2 of 6" in page
     assert f'rel="prev" href="{history[0]["seq"]}-round-1-orders.html"' in page
     assert f'rel="next" href="{history[2]["seq"]}-round-2-orders.html"' in page
     assert '<th scope="row">round</th><td>2</td>' in page  # the public view at a glance
