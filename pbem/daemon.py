@@ -18,6 +18,7 @@ from pathlib import Path
 from . import intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
 from .context import Context
+from .crashpoints import reached
 from .db import open_db
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,14 @@ class Daemon:
         for raw in batch:
             intake.store_raw(self.ctx, raw)
         result.handled = len(intake.process_pending(self.ctx))
+        if batch:
+            reached("daemon.before_ack")
         for raw in batch:
             row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key]), None)
             outcome = "rejected" if row and row["status"] in ("rejected", "error") else "processed"
             await self.source.ack(raw.key, outcome)
+        if batch:
+            reached("daemon.after_ack")
         result.resolved = len(scheduler.tick(self.ctx))
         result.sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
                                                retry_base=self.retry_base)

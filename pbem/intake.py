@@ -15,6 +15,7 @@ import re
 from . import store
 from .commands.parse import parse_mail
 from .context import Context
+from .crashpoints import reached
 from .db import atomic, utcnow_iso
 from .handlers import dispatch
 from .handlers.session import Session
@@ -45,7 +46,10 @@ def pending(ctx: Context) -> list[int]:
 
 def process_pending(ctx: Context) -> list[str]:
     """Handle every stored mail not yet handled (also those a crash left)."""
-    return [process(ctx, msg_id) for msg_id in pending(ctx)]
+    ids = pending(ctx)
+    if ids:
+        reached("intake.stored")
+    return [process(ctx, msg_id) for msg_id in ids]
 
 
 def _finish(ctx: Context, msg_id: int, status: str, outcome: str, **extra) -> str:
@@ -97,6 +101,7 @@ def _process(ctx: Context, msg_id: int) -> str:
             session.note("Your mail had no plain-text part; it was read from its HTML.")
         dispatch.run(session, parsed)
     _reply(ctx, session, row)
+    reached("intake.before_commit")
     return _finish(ctx, msg_id, session.status, session.outcome, game=session.game_name, power=session.power)
 
 

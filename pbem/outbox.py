@@ -11,6 +11,7 @@ import logging
 from datetime import timedelta
 
 from .context import Context
+from .crashpoints import reached
 from .db import dumps, loads, parse_iso, utcnow_iso
 from .mail.compose import build_message, make_message_id
 from .mail.source import PermanentFailure, TemporaryFailure
@@ -80,6 +81,7 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
                                                 "last_error": str(exc)[:500]})
             log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
             continue
+        reached("outbox.after_send")
         ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
                                             "sent": utcnow_iso(ctx.now())})
         sent += 1

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from . import render, store
 from .context import Context
+from .crashpoints import reached
 from .db import atomic, dumps, loads, utcnow_iso
 from .deadlines import next_deadline
 from .dice import SeededDice, commitment, new_seed
@@ -145,7 +146,9 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
                      f"{steps[0].phase.label} resolved ({reason}); defaults for: {', '.join(missing) or 'none'}")
         events = [e for s in steps for e in s.events]
         render.queue_reports(ctx, store.get_game(ctx, name), steps, events, deadline)
-        return steps
+        reached("turns.before_commit")
+    reached("turns.after_commit")
+    return steps
 
 
 def _flag_missing(ctx: Context, rec: store.GameRecord, missing: list[str], label: str) -> None:
