@@ -165,7 +165,7 @@ def distances(state: dict, data, start: str) -> dict[str, int]:
     seen, todo = {start: 0}, deque([start])
     while todo:
         here = todo.popleft()
-        for nxt in minor_unrest._steps(state, data, here):
+        for nxt in minor_unrest.steps(state, data, here):
             if nxt not in seen:
                 seen[nxt] = seen[here] + 1
                 todo.append(nxt)

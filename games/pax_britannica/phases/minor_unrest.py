@@ -118,7 +118,7 @@ def can_reach(state: dict, data, power: str, start: str, target: str) -> bool:
     seen, todo = {start}, deque([start])
     while todo:
         here = todo.popleft()
-        for nxt in _steps(state, data, here):
+        for nxt in steps(state, data, here):
             if nxt == target:
                 return True
             if nxt not in seen and passable(nxt):
@@ -127,7 +127,8 @@ def can_reach(state: dict, data, power: str, start: str, target: str) -> bool:
     return False
 
 
-def _steps(state, data, place: str) -> set[str]:
+def steps(state, data, place: str) -> set[str]:
+    """Places one step away: Overland Routes and coasts, or a sea's neighbours and shores."""
     if place in data.seas:
         return board.sea_neighbours(state, data, place) | board.coastal_index(data).get(place, set())
     return set(board.land_neighbours(data, place)) | set(board.seas_of(data, place))
