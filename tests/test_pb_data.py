@@ -115,7 +115,8 @@ RULES_SEAS = {
     "Caribbean": "Caribbean Sea", "Mediterranean Sea": "Mediterranean Sea",
     "Baltic Sea": "Baltic Sea", "Black Sea": "Black Sea", "Indian Ocean": "Indian Ocean",
     "South Pacific": "South Pacific Ocean", "North Pacific": "North Pacific Ocean",
-    "Oceania": "Oceania", "South China Sea": "South China Sea", "Cape of Good Hope": "Cape of Good Hope",
+    "Oceania": "Oceania", "South China Sea": "South China Sea",
+    "Cape of Good Hope": "Cape of Good Hope",
     "Cape Horn": "Cape Horn"}
 RULES_POWERS = {
     "Great Britain": "Britain", "France": "France", "Germany": "Germany",
@@ -153,7 +154,7 @@ def test_rules_sea_and_power_names_resolve(data):
 # -- the decisions on the transcription's known problems ---------------------------------------
 
 def test_decision_new_zealand_and_fiji_coasts(data):
-    # Rules: THE MAP - note: New Zealand, but not Fiji, touches the South Pacific as well as Oceania.
+    # Rules: THE MAP - note: New Zealand, not Fiji, touches the South Pacific as well as Oceania.
     assert data.areas["New Zealand"].seas == {"South Pacific Ocean", "Oceania"}
     assert data.areas["Fiji"].seas == {"Oceania"}
 
@@ -246,7 +247,7 @@ def test_unrest_tables_coverage_as_transcribed(data):
 
 
 def test_random_events_table(data):
-    # Rules: DETERMINING RANDOM EVENTS / HEADLINE EVENTS - 36 rolls, the named events at their rolls.
+    # Rules: DETERMINING RANDOM EVENTS / HEADLINE EVENTS - 36 rolls, named events at their rolls.
     assert len(data.random_events) == 36
     assert data.random_events["2-5"].name == "German Colonial League Agitation"
     assert data.random_events["1-4"].name == "Serbia Defies Austria-Hungary"
@@ -327,8 +328,8 @@ def test_setup_1880_uses_valid_places_and_the_set_up_notes(data):
     assert len(fleets) == len(set(fleets))  # one fleet per power per Sea Zone (MOVEMENT)
     # Rules: SETTING UP THE GAME - the notes.
     assert {("Spain", "South Atlantic Ocean"), ("Spain", "North Pacific Ocean")} <= set(fleets)
-    assert setup["merchants_if_minor"] == [
-        {"power": "Japan", "sea": "South China Sea", "note": setup["merchants_if_minor"][0]["note"]}]
+    assert [(f["power"], f["sea"]) for f in setup["merchants_if_minor"]] == [
+        ("Japan", "South China Sea")]
     russian = {(u["strength"], u["sea"]) for u in setup["units"]
                if u["power"] == "Russia" and u["type"] == "navy"}
     assert (10, "Baltic Sea") in russian and (1, "Black Sea") in russian
@@ -426,3 +427,11 @@ def test_deep_merge():
 def test_every_shipped_table_names_its_source():
     doc = mapdata.read_shipped()
     assert [name for name, table in doc.items() if "source" not in table] == []
+
+
+def test_canonical_names_stay_distinct_when_normalised(data):
+    names = [*data.areas, *data.seas, *data.capes, *(h.name for h in data.homes.values())]
+    assert len({mapdata._key(n) for n in names}) == len(set(names))
+    for name in names:
+        assert data.resolve_place(name) == name
+        assert data.resolve_place(name.upper().replace("-", " ")) == name

@@ -1,9 +1,8 @@
 """The Pax Britannica map and tables, loaded from ``data/*.toml`` into read-only objects.
 
-Rules: THE MAP, and the tables the rules refer to (Random Events, Unrest, Minor Powers Activity,
-Colonial Office income, Combat Results, the Initial Deployment).  Every table in the data files
-carries a ``source`` note; values that no public source gives are marked ``assumed = true`` and
-listed in :attr:`Data.assumptions`, which a GM sees when a game is created.
+Rules: THE MAP, and the tables the rules refer to.  Every table carries a ``source`` note;
+values no public source gives are marked ``assumed = true`` and listed in
+:attr:`Data.assumptions`, which a GM sees when a game is created.
 
 A GM may override any table: ``load(override=path)`` deep-merges that TOML file over the shipped
 data (tables merge key by key, other values replace).  See ``data/DATA.md``.
@@ -45,10 +44,6 @@ class Area:
     may_become: str | None
     neighbours: frozenset[str]
     seas: frozenset[str]
-
-    @property
-    def coastal(self) -> bool:
-        return bool(self.seas)
 
 
 @dataclass(frozen=True)
@@ -198,9 +193,7 @@ class Data:
         return copy.deepcopy(dict(self.setup_1880))
 
     def counter_limit(self, power: str, piece: str) -> int:
-        """Pieces a power owns: "round" (Interest/Influence), "hex" (Protectorate/Possession),
-        "dominion" (Dominion/State), "units_1"/"units_3"/"units_10" (Army and Naval Units of
-        that strength share pieces).  Rules: PLAYING PIECES."""
+        """Pieces of a kind a power owns (Rules: PLAYING PIECES); kinds in data/tracks.toml."""
         return int(self.counter_limits.get(power, {}).get(piece, 0))
 
     def is_place(self, name: str) -> bool:
@@ -430,8 +423,11 @@ def _name_index(doc, areas, homes, seas, capes, powers) -> NameIndex:
     for sea in [*seas, *capes]:  # "North Atlantic", "Caribbean", "Horn"
         short = re.sub(r"^(cape of|cape)\s+|\s+(ocean|sea)$", "", sea.lower())
         places.setdefault(_key(short), sea)
+    canonical = set(places.values())
     for alias, name in doc.get("aliases", {}).items():
         if alias != "source":
+            if name not in canonical:
+                raise DataError(f"alias {alias!r}: unknown place {name!r}")
             places.setdefault(_key(alias), name)
     names: dict[str, str] = {}
     for p in powers.values():
