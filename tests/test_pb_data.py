@@ -435,3 +435,26 @@ def test_canonical_names_stay_distinct_when_normalised(data):
     for name in names:
         assert data.resolve_place(name) == name
         assert data.resolve_place(name.upper().replace("-", " ")) == name
+
+
+def test_facts_stated_in_the_rules_text(data):
+    # Rules: THE MAP - Overland Routes (Aden unreachable overland; Panama touches Central America,
+    # not Mexico), Sea Zones (Dutch East Indies; the Mediterranean's neighbours).
+    assert data.areas["Aden"].neighbours == frozenset()
+    assert "Central America" in data.areas["Panama"].neighbours
+    assert "Mexico" not in data.areas["Panama"].neighbours
+    assert data.areas["Dutch East Indies"].seas == {"Indian Ocean", "North Pacific Ocean",
+                                                     "South China Sea"}
+    assert data.seas["Mediterranean Sea"].adjacent == {"North Atlantic Ocean", "Black Sea",
+                                                       "Indian Ocean"}
+    # COLONIAL COMBAT RESOLUTION example (Manchuria 5); CODOMINIONS example (Hawaii EV 5).
+    assert data.areas["Manchuria"].cs == 5 and data.areas["Hawaii"].ev == 5
+    # WAR WITH THE OTTOMANS - three Ottoman Areas; CHINESE REBELLION - "(including Hong Kong)".
+    assert {a.name for a in data.areas.values() if a.kind == "ottoman"} == {
+        "Anatolia", "Quwait", "Tripoli"}
+    assert data.areas["Hong Kong"].kind == "chinese_empire"
+    # Historical note under WAR WITH THE OTTOMANS: Egypt is portrayed as an Unorganized Area.
+    assert data.areas["Egypt"].kind == "unorganized"
+    # STATUS CHANGE: Dominions are British, States American.
+    assert {a.name for a in data.areas.values() if a.may_become == "dominion"} == {
+        "Australia", "Canada", "Cape Colony", "New Zealand"}
