@@ -243,16 +243,34 @@ def build_game(ctx: Context, rec: store.GameRecord, out: Path, common: dict) -> 
     return folder / "index.html"
 
 
+class ArchiveError(RuntimeError):
+    """Some games could not be archived; the rest of the site was written."""
+
+
+def _unavailable(ctx: Context, rec: store.GameRecord) -> dict:
+    """An index entry for a game whose pages could not be built (no link)."""
+    return {"name": rec.name, "dir": None, "title": rec.row["rules"], "status": rec.status,
+            "phase": "", "powers": [p["power"] for p in store.players(ctx, rec.name)]}
+
+
 def build_archive(ctx: Context, out: Path) -> Path:
-    """Write the whole site under ``out``; returns the path of its index.html."""
+    """Write the whole site under ``out``; returns the path of its index.html.
+    Raises :class:`ArchiveError` after writing the rest when a game fails."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(TEMPLATES / "style.css", out / "style.css")
     common = {"site": ctx.site_name, "built": utcnow_iso(ctx.now())}
-    records = store.list_games(ctx)
-    for rec in records:
-        build_game(ctx, rec, out, common)
-    games = [game_summary(ctx, rec) for rec in records]
+    games, failed = [], []
+    for rec in store.list_games(ctx):
+        try:
+            build_game(ctx, rec, out, common)
+            games.append(game_summary(ctx, rec))
+        except Exception as exc:  # one broken game must not keep the others off the site
+            log.exception("archive: game %s could not be built", rec.name)
+            failed.append(f"{rec.name} ({type(exc).__name__}: {exc})")
+            games.append(_unavailable(ctx, rec))
     _write(out / "index.html", render("index.html.j2", root="", games=games, **common))
-    log.info("archive: %d games written to %s", len(games), out)
+    log.info("archive: %d games written to %s", len(games) - len(failed), out)
+    if failed:
+        raise ArchiveError(f"archive written to {out} without: {'; '.join(failed)}")
     return out / "index.html"

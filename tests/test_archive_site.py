@@ -234,3 +234,17 @@ def test_rebuild_drops_pages_of_rolled_back_phases(ctx, site):
     game_html = (site / "g1" / "index.html").read_text()
     assert "<dt>Current phase</dt><dd>Round 3 Orders</dd>" in game_html
     assert "Final results" not in game_html
+
+
+def test_a_broken_game_is_reported_and_the_others_still_written(ctx, tmp_path):
+    new_game(ctx, "g2")
+    ctx.db["snapshots"].insert({"game": "g2", "seq": 1, "phase_key": "1/orders", "label": "Round 1 Orders",
+                                "before": "{}", "orders": "{}", "after": "{not json", "events": "[]",
+                                "dice": "[]", "created": "2026-01-05T12:00:00+00:00", "rolled_back": 0})
+    root = tmp_path / "partial"
+    with pytest.raises(archive.ArchiveError, match=r"without: g2 \(JSONDecodeError"):
+        archive.build_archive(ctx, root)
+    html = (root / "index.html").read_text()
+    assert 'href="g1/index.html"' in html and 'href="g2/' not in html
+    assert "g2 <em" in html and "(pages not available)" in html
+    assert len(list((root / "g1").glob("*-*.html"))) == 6
