@@ -455,6 +455,8 @@ def test_facts_stated_in_the_rules_text(data):
     assert data.areas["Hong Kong"].kind == "chinese_empire"
     # Historical note under WAR WITH THE OTTOMANS: Egypt is portrayed as an Unorganized Area.
     assert data.areas["Egypt"].kind == "unorganized"
-    # STATUS CHANGE: Dominions are British, States American.
+    # STATUS CHANGE: the Areas where Britain may place Dominions and the US States.
     assert {a.name for a in data.areas.values() if a.may_become == "dominion"} == {
         "Australia", "Canada", "Cape Colony", "New Zealand"}
+    assert {a.name for a in data.areas.values() if a.may_become == "state"} == {
+        "Alaska", "Cuba", "Hawaii", "Porto Rico"}
