@@ -21,6 +21,7 @@ import re
 import shutil
 import smtplib
 import socket
+import ssl
 import string
 import subprocess
 import tempfile
@@ -33,6 +34,7 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 DOVECOT = "/usr/sbin/dovecot"
 INSTALL_HINT = "apt-get install dovecot-imapd dovecot-lmtpd"
+OPENSSL = "/usr/bin/openssl"
 DOMAIN = "example.test"
 USERS = ("moderator", "alice", "bob", "carol", "dave", "gm")
 CONF_TEMPLATE = Path(__file__).parent / "mailserver_conf" / "dovecot.conf.tmpl"
@@ -56,6 +58,18 @@ def wait_for_banner(port: int, timeout: float = 15.0) -> None:
         except OSError:
             time.sleep(0.02)
     raise RuntimeError(f"nothing answered on 127.0.0.1:{port} within {timeout}s")
+
+
+def wait_for_port(port: int, timeout: float = 15.0) -> None:
+    """Wait until 127.0.0.1:port accepts connections (TLS ports greet only after a handshake)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.02)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
 
 
 class LmtpRelay:
@@ -106,9 +120,11 @@ class MailServers:
         self.root = root
         self.imap_host = self.smtp_host = "127.0.0.1"
         self.imap_port = free_port()
+        self.imaps_port = free_port()
         self.lmtp_port = free_port()
         self.smtp_port = free_port()
         self._passwords = {u: u + "pw" for u in USERS}
+        self.ca_file = root / "tls" / "cert.pem"  # self-signed for 127.0.0.1
         self._dovecot: subprocess.Popen | None = None
         self._relay: Controller | None = None
 
@@ -142,22 +158,38 @@ class MailServers:
             pw = pwd.getpwuid(os.geteuid())
         return pw.pw_uid, pw.pw_gid, pw.pw_name, grp.getgrgid(pw.pw_gid).gr_name
 
+    def client_tls_context(self) -> ssl.SSLContext:
+        """A client context that trusts the servers' self-signed certificate."""
+        return ssl.create_default_context(cafile=str(self.ca_file))
+
+    def _make_certificate(self) -> None:
+        tls = self.root / "tls"
+        tls.mkdir(exist_ok=True)
+        subprocess.run(
+            [OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+             "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1",
+             "-keyout", str(tls / "key.pem"), "-out", str(tls / "cert.pem")],
+            check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, timeout=60)
+
     def _prepare(self) -> None:
         uid, gid, user, group = self._run_as()
         os.chmod(self.root, 0o755)  # Dovecot runs as `user` and must traverse it
         for sub in ("run", "state", "log", "mail"):
             (self.root / sub).mkdir(exist_ok=True)
+        self._make_certificate()
         lines = [f"{u}:{{PLAIN}}{p}:{uid}:{gid}::{self.root}/mail/{u}"
                  for u, p in self._passwords.items()]
         (self.root / "users").write_text("\n".join(lines) + "\n")
         conf = string.Template(CONF_TEMPLATE.read_text()).substitute(
             root=self.root, run_user=user, run_group=group, uid=uid, gid=gid,
-            imap_port=self.imap_port, lmtp_port=self.lmtp_port)
+            imap_port=self.imap_port, imaps_port=self.imaps_port, lmtp_port=self.lmtp_port)
         (self.root / "dovecot.conf").write_text(conf)
         os.chmod(self.root / "users", 0o600)
         if os.geteuid() == 0:
-            for path in [self.root / s for s in ("run", "state", "log", "mail", "users")]:
-                os.chown(path, uid, gid)
+            for sub in ("run", "state", "log", "mail", "users", "tls", "tls/key.pem"):
+                os.chown(self.root / sub, uid, gid)
 
     def start_dovecot(self) -> None:
         uid, gid, _, _ = self._run_as()
@@ -173,6 +205,7 @@ class MailServers:
         try:
             wait_for_banner(self.imap_port)
             wait_for_banner(self.lmtp_port)
+            wait_for_port(self.imaps_port)
         except RuntimeError as exc:
             log = self.root / "log" / "dovecot.log"
             tail = log.read_text()[-3000:] if log.exists() else "(no log)"
@@ -197,6 +230,8 @@ class MailServers:
 
     def _start_relay(self) -> None:
         passwords = self._passwords
+        server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        server_tls.load_cert_chain(self.root / "tls" / "cert.pem", self.root / "tls" / "key.pem")
 
         def authenticator(server, session, envelope, mechanism, auth_data):
             if not isinstance(auth_data, LoginPassword):
@@ -210,7 +245,8 @@ class MailServers:
             def factory(self):
                 return SMTP(self.handler, hostname=f"relay.{DOMAIN}", enable_SMTPUTF8=True,
                             data_size_limit=20 * 1024 * 1024, authenticator=authenticator,
-                            auth_require_tls=False, auth_required=False)
+                            auth_require_tls=False, auth_required=False,
+                            tls_context=server_tls, require_starttls=False)
 
         self._relay = RelayController(LmtpRelay(self.lmtp_port, passwords),
                                       hostname="127.0.0.1", port=self.smtp_port)
@@ -306,11 +342,14 @@ class MailServers:
                 client.logout()
 
 
-def require_dovecot(binary: str = DOVECOT) -> None:
+def require_dovecot(binary: str = DOVECOT, openssl: str = OPENSSL) -> None:
     """Fail (never skip) the test that needs Dovecot when it is not installed."""
     if not os.path.exists(binary):
         pytest.fail(f"{binary} not found: the mail tests need Dovecot ({INSTALL_HINT})",
                     pytrace=False)
+    if not os.path.exists(openssl):
+        pytest.fail(f"{openssl} not found: the mail tests make a TLS certificate with it "
+                    "(apt-get install openssl)", pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,12 @@
 """ImapSource against the real Dovecot: fetch, ack, UID bookkeeping, batches, IDLE."""
 import asyncio
 import email
+import ssl
 
 import pytest
 
 from pbem.mail.imap_source import ImapSource, parse_fetch, parse_key, parse_search
-from pbem.mail.source import RawMail
+from pbem.mail.source import RawMail, TemporaryFailure
 
 pytestmark = pytest.mark.mail
 
@@ -197,6 +198,27 @@ def test_a_fetch_interrupts_a_running_wait(clean_mailboxes):
             await source.close()
 
     assert asyncio.run(run()) == []
+
+
+def test_implicit_tls_with_a_trusted_certificate(clean_mailboxes):
+    servers = clean_mailboxes
+    deliver(servers, "secret orders")
+
+    async def run(context):
+        source = ImapSource(servers.imap_host, servers.imaps_port, "moderator",
+                            servers.password("moderator"), ssl_context=context, timeout=10)
+        try:
+            mails = await source.fetch()
+            for mail in mails:
+                await source.ack(mail.key, "processed")
+            return mails
+        finally:
+            await source.close()
+
+    with pytest.raises(TemporaryFailure, match="CERTIFICATE_VERIFY_FAILED"):
+        asyncio.run(run(ssl.create_default_context()))  # a certificate nobody vouches for
+    assert subjects(asyncio.run(run(servers.client_tls_context()))) == ["secret orders"]
+    assert subjects(servers.messages("moderator", "Processed")) == ["secret orders"]
 
 
 def test_parsers_handle_item_order_and_unsolicited_lines():

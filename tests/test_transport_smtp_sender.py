@@ -51,6 +51,21 @@ def test_authenticated_send_and_refused_login(clean_mailboxes):
     assert len(servers.wait_for_messages("gm", 1)) == 1
 
 
+def test_starttls_with_login(clean_mailboxes):
+    servers = clean_mailboxes
+    to = [servers.address("carol")]
+    sender = SmtpSender(servers.smtp_host, servers.smtp_port, user="moderator",
+                        password=servers.password("moderator"), starttls=True,
+                        tls_context=servers.client_tls_context())
+    asyncio.run(sender.send(report(servers, "over TLS", to), to))
+    [raw] = servers.wait_for_messages("carol", 1)
+    assert email.message_from_bytes(raw)["Subject"] == "over TLS"
+    untrusted = SmtpSender(servers.smtp_host, servers.smtp_port, starttls=True)
+    with pytest.raises(TemporaryFailure):
+        asyncio.run(untrusted.send(report(servers, "unverified", to), to))
+    assert len(servers.messages("carol")) == 1
+
+
 def test_unknown_user_is_a_permanent_failure(clean_mailboxes):
     servers = clean_mailboxes
     sender = SmtpSender(servers.smtp_host, servers.smtp_port)
