@@ -248,3 +248,16 @@ def test_a_broken_game_is_reported_and_the_others_still_written(ctx, tmp_path):
     assert 'href="g1/index.html"' in html and 'href="g2/' not in html
     assert "g2 <em" in html and "(pages not available)" in html
     assert len(list((root / "g1").glob("*-*.html"))) == 6
+
+
+def test_events_marked_secret_stay_off_the_phase_page(ctx, tmp_path):
+    last = turns.history(ctx, "g1")[-1]
+    events = [{"kind": "spy_report", "secret": True, "power": "North", "note": "lighthouse keeper bribed"},
+              {"kind": "storm", "area": "Channel"}]
+    ctx.db["snapshots"].insert({**{k: last[k] for k in ("game", "before", "orders", "after", "created")},
+                                "seq": 99, "phase_key": "4/storm", "label": "Storm", "rolled_back": 0,
+                                "events": db.dumps(events), "dice": "[]"})
+    archive.build_archive(ctx, tmp_path / "site")
+    page = (tmp_path / "site" / "g1" / "99-storm.html").read_text()
+    assert '<td class="kind">storm</td>' in page and "Channel" in page
+    assert "spy_report" not in page and "bribed" not in page
