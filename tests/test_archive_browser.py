@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,9 @@ def test_browser_draws_a_phase_page(tmp_path, site):
     width, height = struct.unpack(">II", data[16:24])
     assert (width, height) == (1024, 768)
     assert len(data) > 8_000, f"a {len(data)}-byte screenshot is too small to hold the page"
+
+
+def test_a_missing_browser_fails_loudly(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    with pytest.raises(pytest.fail.Exception, match="apt-get install chromium"):
+        chromium(tmp_path, "--version")
