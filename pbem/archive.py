@@ -69,7 +69,7 @@ def _scalar(value: Any) -> bool:
 
 
 def _when(text: str | None) -> str:
-    """ISO-8601 UTC as people read it: 2026-03-01 12:00 UTC."""
+    """ISO-8601 UTC as people read it: 2026-03-01 12:00:00 UTC."""
     if not text:
         return ""
     return text.replace("T", " ").replace("+00:00", " UTC")
