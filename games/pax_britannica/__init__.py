@@ -1,0 +1,199 @@
+"""Pax Britannica: the game object the moderator talks to.
+
+The phase sequence lives in :mod:`.state`, the rules of each phase in
+``phases/<phase>.py``; this module only dispatches and advances the clock.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from pbem.gameapi import Event, Game, GMError, Order, ParseResult, PhaseInfo, Problem, State
+
+from . import state as st
+
+PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
+
+
+def load_data(state_or_options: Mapping[str, Any] | None = None):
+    """The map data; a GM may name an override file in the ``data_override`` option."""
+    from . import mapdata
+    options = (state_or_options or {}).get("options", state_or_options or {})
+    override = options.get("data_override") if isinstance(options, Mapping) else None
+    return mapdata.load(Path(override) if override else None)
+
+
+class PaxBritannica(Game):
+    name = "pax_britannica"
+    title = "Pax Britannica"
+    min_players = 4
+    max_players = 7
+    powers = st.POWERS
+
+    # -- names ---------------------------------------------------------------
+    def power_aliases(self) -> Mapping[str, str]:
+        aliases = {p.lower(): p for p in self.powers}
+        try:
+            data = load_data()
+        except Exception:  # noqa: BLE001 - names still work from the canonical list
+            return aliases
+        for p, info in data.powers.items():
+            for alias in (p, info.adjective, *info.aliases):
+                if alias:
+                    aliases[" ".join(str(alias).lower().split())] = p
+        return aliases
+
+    # -- life cycle ----------------------------------------------------------
+    def options(self) -> Mapping[str, tuple[Any, str]]:
+        return {
+            "setup": ("1880", "1880 (the historical start) or empty (a bare board)"),
+            "data_override": (None, "path of a GM data file overriding tables"),
+            "canal_needs_established": (True, "canal builders need an established marker"),
+        }
+
+    def setup(self, players: Sequence[str], options: Mapping[str, Any], dice) -> State:
+        """Rules: SETTING UP THE GAME."""
+        players = [self._player(p) for p in players]
+        if not self.min_players <= len(players) <= self.max_players:
+            raise GMError(f"Pax Britannica needs 4 to 7 players, not {len(players)}")
+        opts = {k: v[0] for k, v in self.options().items()}
+        opts.update(options or {})
+        data = load_data(opts)
+        state = st.new_state(players, opts, data)
+        if str(opts.get("setup", "1880")).lower() == "1880":
+            st.apply_1880(state, data)
+        return state
+
+    def _player(self, name: str) -> str:
+        power = self.resolve_power(name) or name
+        if power not in PLAYABLE:
+            raise GMError(f"{name} cannot be played (players choose from {', '.join(PLAYABLE)})")
+        return power
+
+    def assumptions(self, state: State) -> list[str]:
+        return list(getattr(load_data(state), "assumptions", []) or [])
+
+    def phase(self, state: State) -> PhaseInfo:
+        phase, turn = state["phase"], state["turn"]
+        owes = tuple(state["players"]) if phase == "movement" and not state.get("game_over") else ()
+        return PhaseInfo(key=f"{turn}/{phase}", name=phase, turn=turn, owes=owes,
+                         label=f"{turn} {st.label(phase)}")
+
+    def is_over(self, state: State) -> bool:
+        return bool(state.get("game_over"))
+
+    # -- orders --------------------------------------------------------------
+    def parse_orders(self, state: State, power: str,
+                     lines: Sequence[tuple[int, str]]) -> ParseResult:
+        from . import orders
+        return orders.parse_orders(state, power, lines, load_data(state))
+
+    def validate(self, state: State, power: str, orders: Sequence[Order]) -> list[Problem]:
+        from .phases import movement_validate
+        return movement_validate.validate(state, power, orders, load_data(state))
+
+    def defaults(self, state: State, power: str) -> list[Order]:
+        # Rules: MOVEMENT/STATUS CHANGE - a power that sends nothing buys and moves nothing.
+        return []
+
+    def describe_defaults(self, state: State, power: str) -> str:
+        text = "no orders: nothing is bought, nothing moves"
+        deficit = state.get("pending", {}).get("deficit", {})
+        owed = {p: n for p, n in deficit.items() if p == power
+                or (power == "Germany" and p == "Austria-Hungary")}
+        for p, n in sorted(owed.items()):
+            text += (f"; {p}'s deficit of {n} is met by the default removals "
+                     f"(units abroad and markers, as the Administrative rules choose)")
+        return text
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice) -> tuple[State, list[Event]]:
+        from . import phases
+        new = copy.deepcopy(state)
+        if new.get("game_over"):
+            raise GMError("the game is over")
+        data = load_data(new)
+        by_power: dict[str, list[Order]] = {}
+        for sender, items in (orders or {}).items():
+            for o in items:
+                by_power.setdefault(o.power or sender, []).append(o)
+        phase = new["phase"]
+        events = phases.run(phase, new, by_power, dice, data)
+        events += self._advance(new, phase)
+        return new, events
+
+    def _advance(self, state: State, phase: str) -> list[Event]:
+        """Rules: GAME TURN SEQUENCE; EUROPEAN TENSIONS AND THE GREAT WAR (the game
+        ends at once: straight to the Final Record, no Victory Point Record)."""
+        events: list[Event] = []
+        if phase == "final_record":
+            if st.game_should_end(state):
+                state["game_over"] = True
+                events.append({"kind": "game_over", "turn": state["turn"],
+                               "great_war": bool(state.get("great_war"))})
+                return events
+        great_war = state.get("great_war")
+        if great_war and not great_war.get("announced"):
+            great_war["announced"] = True
+            events.append({"kind": "great_war", "blamed": list(great_war.get("blamed", []))})
+        if great_war and phase != "final_record":
+            state["phase"] = "final_record"
+            return events
+        state["phase"], state["turn"] = st.next_phase(state)
+        return events
+
+    # -- what people see -----------------------------------------------------
+    def view(self, state: State, power: str | None) -> dict[str, Any]:
+        from . import report
+        return report.report_data(state, [], power, load_data(state))
+
+    def report_text(self, state: State, events: Sequence[Event], power: str | None) -> str:
+        from . import report
+        return report.report_text(state, events, power)
+
+    def results(self, state: State) -> list[dict[str, Any]]:
+        final = state.get("final") or {}
+        scores = final.get("scores") if isinstance(final, dict) else None
+        if not scores:
+            scores = {p: state["powers"][p].get("vp", 0) for p in state["players"]}
+        ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        out, last, rank_no = [], None, 0
+        for i, (p, s) in enumerate(ordered, 1):
+            if s != last:
+                rank_no, last = i, s
+            out.append({"power": p, "score": s, "rank": rank_no})
+        return out
+
+    def help_text(self, topic: str | None = None) -> str:
+        from . import orders
+        return orders.HELP
+
+    # -- GM and scenarios ----------------------------------------------------
+    def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
+        from . import gm
+        new = copy.deepcopy(state)
+        events = gm.apply(new, text, dice, load_data(new))
+        return new, events
+
+    def query(self, state: State, text: str) -> Any:
+        from . import queries
+        return queries.answer(state, text, load_data(state))
+
+    def set_phase(self, state: State, phase: str, turn: int | None) -> State:
+        phase = phase.lower()
+        if phase not in st.ALL_PHASES:
+            raise GMError(f"unknown phase {phase!r} (phases: {', '.join(st.ALL_PHASES)})")
+        new = copy.deepcopy(state)
+        new["phase"] = phase
+        if turn is not None:
+            if turn < st.FIRST_TURN or turn > st.LAST_TURN or (turn - st.FIRST_TURN) % st.TURN_LENGTH:
+                raise GMError(f"turn must be a year 1880, 1884, ... 1916, not {turn}")
+            new["turn"] = turn
+        return new
+
+    def bot_orders(self, state: State, power: str, rng) -> list[str]:
+        from . import bot
+        return bot.bot_orders(state, power, rng)
+
+
+GAME = PaxBritannica()

@@ -1,0 +1,323 @@
+"""The GM's state edits: the scenario ``GM`` vocabulary, as a GM sends it by email.
+
+Each command edits the state copy it is given and returns events describing
+the edit.  Bad commands raise :class:`pbem.gameapi.GMError` with a message a
+human understands.
+"""
+from __future__ import annotations
+
+from pbem.gameapi import GMError
+
+from . import board
+from .orders import Tok, tokenize
+
+STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION", "STATE"}
+KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
+            "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
+            "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
+            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS"} | STATUS_WORDS
+UNIT_STRENGTHS = (1, 3, 10)
+NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
+NATIVE_ARMIES = ("China", "Ottoman Empire")
+
+
+class _Args:
+    """A cursor over the tokens of one command."""
+
+    def __init__(self, toks: list[Tok], data, text: str):
+        self.toks, self.data, self.text, self.i = toks, data, text, 0
+
+    def more(self) -> bool:
+        return self.i < len(self.toks)
+
+    def peek_kw(self, *words: str) -> bool:
+        return self.more() and self.toks[self.i].kind == "kw" and self.toks[self.i].text in words
+
+    def kw(self, *words: str) -> str:
+        if not self.peek_kw(*words):
+            raise GMError(f"expected {' or '.join(words)} in: {self.text}")
+        self.i += 1
+        return self.toks[self.i - 1].text
+
+    def opt(self, word: str) -> bool:
+        if self.peek_kw(word):
+            self.i += 1
+            return True
+        return False
+
+    def num(self) -> int:
+        if not self.more() or self.toks[self.i].kind != "num":
+            raise GMError(f"expected a number in: {self.text}")
+        self.i += 1
+        return int(self.toks[self.i - 1].text)
+
+    def name(self) -> str:
+        if not self.more() or self.toks[self.i].kind != "name":
+            raise GMError(f"expected a name in: {self.text}")
+        self.i += 1
+        return self.toks[self.i - 1].text
+
+    def power(self, natives: bool = False) -> str:
+        text = self.name()
+        if natives:
+            for n in NATIVE_ARMIES:
+                if text.lower() in (n.lower(), n.split()[0].lower()):
+                    return n
+        power = self.data.resolve_power(text)
+        if power is None:
+            hint = self.data.suggest(text)
+            raise GMError(f"unknown power {text!r}" + (f" (did you mean {hint}?)" if hint else ""))
+        return power
+
+    def place(self, kinds: str = "area", home_power: str | None = None) -> str:
+        text = self.name()
+        found = self.data.resolve_place(text, home_power)
+        ok = found and (found in self.data.areas or "home" in kinds and self.data.home_of(found)
+                        or "sea" in kinds and found in self.data.seas)
+        if not ok:
+            hint = self.data.suggest(text)
+            raise GMError(f"unknown {kinds.replace('|', ' or ')} {text!r}"
+                          + (f" (did you mean {hint}?)" if hint else ""))
+        return found
+
+    def end(self) -> None:
+        if self.more():
+            raise GMError(f"unexpected {self.toks[self.i].text!r} in: {self.text}")
+
+
+def apply(state: dict, text: str, dice, data) -> list[dict]:
+    """Apply one GM command to ``state`` (mutated); returns the events."""
+    toks = tokenize(text, data, KEYWORDS)
+    # HOME needs the power named in the command: tokenize again once it is known.
+    a = _Args(toks, data, text)
+    verb = a.kw("SET", "REMOVE", "CLEAR")
+    what = a.kw(*sorted(KEYWORDS - {"SET", "REMOVE", "CLEAR"}))
+    handler = _HANDLERS.get((verb, what))
+    if handler is None:
+        raise GMError(f"unknown GM command: {text}")
+    events = handler(state, a, data) or []
+    a.end()
+    return [e for e in events if e]
+
+
+def _home_aware(a: _Args, power: str) -> None:
+    """Resolve a following HOME as ``power``'s Home Country."""
+    if a.more() and a.toks[a.i].kind == "name" and a.toks[a.i].text.lower() == "home":
+        a.toks[a.i] = Tok("name", board.home_name(a.data, power) or "HOME", True)
+
+
+def _set_treasury(state, a, data):
+    p, n = a.power(), a.num()
+    state["powers"][p]["treasury"] = n
+    return [{"kind": "gm", "text": f"treasury {p} = {n}"}]
+
+
+def _set_vp(state, a, data):
+    p, n = a.power(), a.num()
+    state["powers"][p]["vp"] = n
+    return [{"kind": "gm", "text": f"vp {p} = {n}"}]
+
+
+def _set_marker(state, a, data):
+    p = a.power()
+    status = a.kw(*STATUS_WORDS).lower()
+    area = a.place("area")
+    established = not a.opt("UNESTABLISHED")
+    a.opt("ESTABLISHED")
+    if status in ("dominion", "state"):
+        status = "state" if p == "United States" else "dominion"
+    return [board.set_marker(state, p, area, status, established, "GM")]
+
+
+def _remove_marker(state, a, data):
+    p, area = a.power(), a.place("area")
+    if board.status_of(state, area, p) is None:
+        raise GMError(f"{p} has no marker in {area}")
+    return [board.remove_marker(state, p, area, "GM")]
+
+
+def _unit_where(state, a, data, power: str) -> tuple[str, str | None]:
+    _home_aware(a, power)
+    place = a.place("area|home|sea", power)
+    home = board.home_name(data, power)
+    if place in data.seas and home and place in data.homes[power].seas:
+        return home, place  # a navy in its Home Area sea box
+    return place, None
+
+
+def _set_unit(kind):
+    def handler(state, a, data):
+        p = a.power(natives=(kind == "army"))
+        strength = a.num()
+        allowed = (NATIVE_STRENGTH,) if p in NATIVE_ARMIES else UNIT_STRENGTHS
+        if strength not in allowed:
+            raise GMError(f"strength must be one of {allowed}, not {strength}")
+        if p in NATIVE_ARMIES:
+            where, sea = a.place("area"), None
+        else:
+            where, sea = _unit_where(state, a, data, p)
+        if kind == "navy" and sea is None and where == board.home_name(data, p):
+            sea = sorted(data.homes[p].seas)[0] if data.homes[p].seas else None
+        if kind == "army" and where in data.seas:
+            raise GMError("an army cannot stand in a Sea Zone")
+        unit = board.add_unit(state, p, kind, strength, where, sea)
+        return [{"kind": "gm", "text": f"{kind} {p} {strength} at {where}", "unit": unit["id"]}]
+    return handler
+
+
+def _remove_unit(kind):
+    def handler(state, a, data):
+        p = a.power(natives=(kind == "army"))
+        strength = a.num()
+        where, sea = (a.place("area"), None) if p in NATIVE_ARMIES else _unit_where(state, a, data, p)
+        unit = board.find_unit(state, p, kind, strength, where)
+        if unit is None:
+            raise GMError(f"{p} has no {kind} of strength {strength} at {where}")
+        board.remove_unit(state, unit["id"])
+        return [{"kind": "gm", "text": f"removed {kind} {p} {strength} at {where}"}]
+    return handler
+
+
+def _set_merchant(state, a, data):
+    p, sea = a.power(), a.place("sea")
+    fleets = state.setdefault("merchants", {}).setdefault(sea, [])
+    if p not in fleets:
+        fleets.append(p)
+        fleets.sort()
+    return [{"kind": "merchant", "power": p, "sea": sea, "action": "GM"}]
+
+
+def _remove_merchant(state, a, data):
+    p, sea = a.power(), a.place("sea")
+    fleets = state.get("merchants", {}).get(sea, [])
+    if p not in fleets:
+        raise GMError(f"{p} has no Merchant Fleet in {sea}")
+    fleets.remove(p)
+    return [{"kind": "merchant", "power": p, "sea": sea, "action": "GM removed"}]
+
+
+def _set_unrest(state, a, data):
+    area = a.place("area")
+    if area not in state.setdefault("unrest", []):
+        state["unrest"].append(area)
+        state["unrest"].sort()
+    return [{"kind": "unrest", "area": area}]
+
+
+def _clear_unrest(state, a, data):
+    area = a.place("area")
+    if area in state.get("unrest", []):
+        state["unrest"].remove(area)
+    return [{"kind": "gm", "text": f"unrest cleared in {area}"}]
+
+
+def _set_index(key):
+    def handler(state, a, data):
+        state[key] = a.num()
+        return [{"kind": "gm", "text": f"{key} = {state[key]}"}]
+    return handler
+
+
+def _set_cb(state, a, data):
+    holder, against = a.power(natives=True), a.power(natives=True)
+    area = a.place("area") if a.opt("AREA") else None
+    once = a.opt("ONCE")
+    return [board.add_cb(state, holder, against, area, "GM", once)]
+
+
+def _set_war(state, a, data):
+    sides: list[list[str]] = [[], []]
+    side = 0
+    while a.more():
+        if a.opt("VS"):
+            side = 1
+            continue
+        sides[side].append(a.power(natives=True))
+    if not sides[0] or not sides[1]:
+        raise GMError("SET WAR needs powers on both sides of VS")
+    war_id = f"W{len(state.setdefault('wars', [])) + 1}"
+    state["wars"].append({"id": war_id, "sides": sides, "status": "active", "conquered": {}})
+    return [{"kind": "war_declared", "war": war_id, "sides": sides}]
+
+
+def _set_treaty(state, a, data):
+    tid = a.name()
+    parties = []
+    while a.more() and not a.peek_kw("SECRET", "STATUS"):
+        parties.append(a.power())
+    secret = a.opt("SECRET")
+    status = "in_force"
+    if a.opt("STATUS"):
+        status = a.name().lower()
+    state.setdefault("treaties", {})[tid] = {"parties": parties, "secret": secret, "status": status}
+    return [{"kind": "treaty", "id": tid, "parties": parties, "status": status}]
+
+
+def _set_canal(state, a, data):
+    area = a.place("area")
+    if area not in board.CANAL_AREAS:
+        raise GMError(f"a canal can only be in {' or '.join(board.CANAL_AREAS)}")
+    if area not in state.setdefault("canals", []):
+        state["canals"].append(area)
+    return [{"kind": "canal", "area": area, "power": None, "reason": "GM"}]
+
+
+def _set_pool(state, a, data):
+    p, n = a.power(), a.num()
+    state.setdefault("merchant_pool", {})[p] = n
+    state.setdefault("merchants_taken", {})[p] = state["turn"]
+    return [{"kind": "gm", "text": f"merchant pool {p} = {n}"}]
+
+
+def _set_deficit(state, a, data):
+    p, n = a.power(), a.num()
+    state.setdefault("pending", {}).setdefault("deficit", {})[p] = n
+    return [{"kind": "gm", "text": f"deficit {p} = {n}"}]
+
+
+def _set_headline(state, a, data):
+    name = a.name()
+    state.setdefault("turn_effects", {}).setdefault("headlines", []).append(name)
+    return [{"kind": "gm", "text": f"headline {name}"}]
+
+
+def _set_permission(state, a, data):
+    p = a.power()
+    areas = []
+    while a.more():
+        areas.append(a.place("area"))
+    state.setdefault("turn_effects", {}).setdefault("permissions", []).append(
+        {"power": p, "areas": areas, "reason": "GM"})
+    return [{"kind": "gm", "text": f"permission {p}: {', '.join(areas)}"}]
+
+
+def _set_spendcap(state, a, data):
+    p, n = a.power(), a.num()
+    state.setdefault("turn_effects", {}).setdefault("spend_cap", {})[p] = n
+    return [{"kind": "gm", "text": f"spend cap {p} = {n}"}]
+
+
+def _set_forced(state, a, data):
+    p, n = a.power(), a.num()
+    naval = a.opt("NAVAL")
+    state.setdefault("turn_effects", {}).setdefault("forced", {})[p] = {"amount": n,
+                                                                       "naval_only": naval}
+    return [{"kind": "gm", "text": f"forced expenditure {p} = {n}"}]
+
+
+_HANDLERS = {
+    ("SET", "TREASURY"): _set_treasury, ("SET", "VP"): _set_vp,
+    ("SET", "MARKER"): _set_marker, ("REMOVE", "MARKER"): _remove_marker,
+    ("SET", "ARMY"): _set_unit("army"), ("SET", "NAVY"): _set_unit("navy"),
+    ("REMOVE", "ARMY"): _remove_unit("army"), ("REMOVE", "NAVY"): _remove_unit("navy"),
+    ("SET", "MERCHANT"): _set_merchant, ("REMOVE", "MERCHANT"): _remove_merchant,
+    ("SET", "UNREST"): _set_unrest, ("CLEAR", "UNREST"): _clear_unrest,
+    ("SET", "ETI"): _set_index("eti"), ("SET", "CRI"): _set_index("cri"),
+    ("SET", "CB"): _set_cb, ("SET", "WAR"): _set_war, ("SET", "TREATY"): _set_treaty,
+    ("SET", "CANAL"): _set_canal, ("SET", "POOL"): _set_pool, ("SET", "DEFICIT"): _set_deficit,
+    ("SET", "HEADLINE"): _set_headline, ("SET", "PERMISSION"): _set_permission,
+    ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
+}
+
+#: every command, for the help text and the documentation test
+COMMANDS = sorted(f"{v} {w}" for v, w in _HANDLERS)

@@ -1,0 +1,172 @@
+"""Scenario queries (SCENARIOS.md): numbers as int, yes/no as bool, lists as lists."""
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.gameapi import GMError
+
+from . import board
+from .gm import NATIVE_ARMIES
+from .orders import Tok, tokenize
+
+QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
+               "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
+               "TREATY", "GAME_OVER", "POOL", "DEFICIT", "CANALS", "WARS"}
+
+
+def answer(state: dict, text: str, data) -> Any:
+    toks = tokenize(text, data, QUERY_WORDS)
+    if not toks or toks[0].kind != "kw":
+        raise GMError(f"unknown query: {text}")
+    what, args = toks[0].text, toks[1:]
+    handler = _QUERIES.get(what)
+    if handler is None:
+        raise GMError(f"unknown query: {text}")
+    return handler(state, args, data, text)
+
+
+def _names(args: list[Tok], n: int, text: str) -> list[str]:
+    names = [t.text for t in args if t.kind == "name"]
+    if len(names) != n or len(args) != n:
+        raise GMError(f"query needs {n} name(s): {text}")
+    return names
+
+
+def _power(data, name: str) -> str:
+    for native in NATIVE_ARMIES:
+        if name.lower() in (native.lower(), native.split()[0].lower()):
+            return native
+    p = data.resolve_power(name)
+    if p is None:
+        raise GMError(f"unknown power {name!r}" + _hint(data, name))
+    return p
+
+
+def _hint(data, name: str) -> str:
+    s = data.suggest(name)
+    return f" (did you mean {s}?)" if s else ""
+
+
+def _place(data, name: str, power: str | None = None) -> str:
+    p = data.resolve_place(name, power)
+    if p is None:
+        raise GMError(f"unknown place {name!r}" + _hint(data, name))
+    return p
+
+
+def _area(data, name: str) -> str:
+    a = data.resolve_area(name)
+    if a is None:
+        raise GMError(f"unknown area {name!r}" + _hint(data, name))
+    return a
+
+
+def _place_power(state, args, data, text) -> tuple[str, str]:
+    place, power = _names(args, 2, text)
+    power = _power(data, power)
+    return _place(data, place, power), power
+
+
+def q_treasury(state, args, data, text):
+    return board.treasury(state, _power(data, _names(args, 1, text)[0]))
+
+
+def q_vp(state, args, data, text):
+    return state["powers"][_power(data, _names(args, 1, text)[0])].get("vp", 0)
+
+
+def q_marker(state, args, data, text):
+    area, power = _names(args, 2, text)
+    return board.status_of(state, _area(data, area), _power(data, power)) or "none"
+
+
+def q_established(state, args, data, text):
+    area, power = _names(args, 2, text)
+    return board.is_established(state, _area(data, area), _power(data, power))
+
+
+def q_army(state, args, data, text):
+    place, power = _place_power(state, args, data, text)
+    return board.army_strength(state, power, place)
+
+
+def q_navy(state, args, data, text):
+    place, power = _place_power(state, args, data, text)
+    total = board.navy_strength(state, power, place)
+    if place in data.seas:  # navies at home sit in the Home Area box of that sea
+        total += sum(u["strength"] for u in board.units_of(state, power, type="navy")
+                     if u.get("sea") == place and u["where"] == board.home_name(data, power))
+    return total
+
+
+def q_merchant(state, args, data, text):
+    sea, power = _names(args, 2, text)
+    return int(_power(data, power) in state.get("merchants", {}).get(_place(data, sea), []))
+
+
+def q_unrest(state, args, data, text):
+    return board.in_unrest(state, _area(data, _names(args, 1, text)[0]))
+
+
+def q_cb(state, args, data, text):
+    a, b = _names(args, 2, text)
+    return board.has_cb(state, _power(data, a), _power(data, b))
+
+
+def q_war(state, args, data, text):
+    a, b = (_power(data, n) for n in _names(args, 2, text))
+    for w in state.get("wars", []):
+        if w.get("status", "active") != "active":
+            continue
+        s0, s1 = w["sides"]
+        if (a in s0 and b in s1) or (a in s1 and b in s0):
+            return True
+    return False
+
+
+def q_controller(state, args, data, text):
+    return board.controllers(state, _area(data, _names(args, 1, text)[0]))
+
+
+def q_conquered(state, args, data, text):
+    area = _area(data, _names(args, 1, text)[0])
+    holders: set[str] = set()
+    for w in state.get("wars", []):
+        holders |= set(w.get("conquered", {}).get(area, []))
+    return sorted(holders)
+
+
+def q_canal(state, args, data, text):
+    return _area(data, _names(args, 1, text)[0]) in state.get("canals", [])
+
+
+def q_treaty(state, args, data, text):
+    tid = _names(args, 1, text)[0]
+    for key, t in state.get("treaties", {}).items():
+        if key.lower() == tid.lower():
+            return t.get("status", "proposed")
+    return "none"
+
+
+def q_pool(state, args, data, text):
+    from .state import merchants_available
+    return merchants_available(state, data, _power(data, _names(args, 1, text)[0]))
+
+
+def q_deficit(state, args, data, text):
+    power = _power(data, _names(args, 1, text)[0])
+    return state.get("pending", {}).get("deficit", {}).get(power, 0)
+
+
+_QUERIES = {
+    "TREASURY": q_treasury, "VP": q_vp, "MARKER": q_marker, "ESTABLISHED": q_established,
+    "ARMY": q_army, "NAVY": q_navy, "MERCHANT": q_merchant, "UNREST": q_unrest, "CB": q_cb,
+    "WAR": q_war, "CONTROLLER": q_controller, "CONQUERED": q_conquered, "CANAL": q_canal,
+    "TREATY": q_treaty, "POOL": q_pool, "DEFICIT": q_deficit,
+    "ETI": lambda s, a, d, t: s.get("eti", 0),
+    "CRI": lambda s, a, d, t: s.get("cri", 0),
+    "PHASE": lambda s, a, d, t: s["phase"],
+    "TURN": lambda s, a, d, t: s["turn"],
+    "GAME_OVER": lambda s, a, d, t: bool(s.get("game_over")),
+    "CANALS": lambda s, a, d, t: sorted(s.get("canals", [])),
+}
