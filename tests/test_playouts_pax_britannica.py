@@ -1,0 +1,99 @@
+"""Random full games of Pax Britannica with bot orders (the conformance test):
+every game finishes, state stays JSON, and after every phase no invariant is
+broken — no negative treasury after administration, no illegal marker
+combination, units only where they may be."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pbem import registry
+from pbem.dice import SeededDice
+from pbem.engine import run_phases
+
+GAMES = 200
+PLAYER_SETS = [
+    ["Britain", "France", "Germany", "United States"],
+    ["Britain", "France", "Germany", "United States", "Japan"],
+    ["Britain", "France", "Germany", "United States", "Japan", "Russia"],
+    ["Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy"],
+]
+STATUSES = {"interest", "influence", "protectorate", "possession", "dominion", "state"}
+
+
+def broken_invariants(state, data, phase_done: str) -> list[str]:
+    problems = []
+    homes = {h.name: p for p, h in data.homes.items()}
+    for power, info in state["powers"].items():
+        if info.get("treasury", 0) < 0:
+            problems.append(f"{power} has a negative treasury after {phase_done}")
+    for area, markers in state.get("markers", {}).items():
+        if area in homes:
+            problems.append(f"a status marker in the Home Country {area}")
+            continue
+        if area not in data.areas:
+            problems.append(f"a marker in {area}, which is not an Area")
+            continue
+        for p, m in markers.items():
+            s = m["status"]
+            if s not in STATUSES:
+                problems.append(f"{p} has an unknown marker {s!r} in {area}")
+            if s == "state" and (p != "United States" or data.areas[area].may_become != "state"):
+                problems.append(f"{p} holds a State marker in {area}")
+            if s == "dominion" and (p != "Britain" or data.areas[area].may_become != "dominion"):
+                problems.append(f"{p} holds a Dominion marker in {area}")
+    for unit in state.get("units", []):
+        where, power = unit["where"], unit["power"]
+        if where in homes and homes[where] != power:
+            problems.append(f"{power} {unit['type']} in another power's Home Country {where}")
+        if unit["type"] == "army" and where not in homes and where not in data.areas:
+            problems.append(f"{power} army at sea in {where} between phases")
+        if unit["strength"] not in (1, 3, 5, 10):
+            problems.append(f"{power} unit of strength {unit['strength']}")
+    return problems
+
+
+def play(game, seed: int) -> tuple[int, list[str]]:
+    rng = random.Random(seed)
+    players = PLAYER_SETS[seed % len(PLAYER_SETS)]
+    state = game.setup(players, {"setup": "1880"}, SeededDice(seed=f"g{seed}", context="setup"))
+    from games.pax_britannica import mapdata
+
+    data = mapdata.load()
+    phases = 0
+    while not game.is_over(state):
+        phase = game.phase(state)
+        orders = {}
+        for power in phase.owes:
+            lines = game.bot_orders(state, power, rng)
+            parsed = game.parse_orders(state, power, list(enumerate(lines, 1)))
+            refused = parsed.problems + game.validate(state, power, parsed.orders)
+            hard = [p for p in refused if p.kind != "warning"]
+            if hard:
+                return phases, [f"the bot's orders were refused: {[p.render() for p in hard]} for {lines}"]
+            for order in parsed.orders:
+                orders.setdefault(order.power, []).append(order)
+        for step in run_phases(game, state, orders, lambda ph: SeededDice(seed=f"g{seed}", context=ph.key)):
+            phases += 1
+            problems = broken_invariants(step.after, data, step.phase.name)
+            if problems:
+                return phases, [f"after {step.phase.label}: {p}" for p in problems]
+            state = step.after
+        json.dumps(state)
+        if phases > 2000:
+            return phases, ["the game never ended"]
+    return phases, []
+
+
+@pytest.mark.slow
+def test_random_games_keep_every_invariant():
+    game = registry.get("pax_britannica")
+    failures = []
+    for seed in range(GAMES):
+        phases, problems = play(game, seed)
+        assert phases > 0
+        if problems:
+            failures.append(f"game {seed}: {problems[0]}")
+    assert not failures, "\n".join(failures[:10])
