@@ -198,24 +198,21 @@ _WHAT = {"NAME": "a name", "WORD": "a value", "ADDR": "an email address", "TEXT"
          "AT": "'@'", "COMMA": "','"}
 
 
-def _usage(words: list[str]) -> str:
-    """The syntax line of the command the words start (the longest match)."""
+def _entry(words: list[str]) -> cmdhelp.CommandHelp:
+    """The help entry of the command the words start (the longest match)."""
     upper = [w.upper() for w in words]
-    best = None
-    for c in cmdhelp.COMMANDS:
-        kw = c.keyword.split()
-        if upper[:len(kw)] == kw and (best is None or len(kw) > len(best.keyword.split())):
-            best = c
-    return best.syntax if best else words[0]
+    found = [c for c in cmdhelp.COMMANDS if upper[:len(c.keyword.split())] == c.keyword.split()]
+    return max(found, key=lambda c: len(c.keyword.split()))
 
 
 def _syntax_problem(err: UnexpectedInput, line: str, words: list[str], n: int) -> Problem:
-    usage = f"write it as: {_usage(words)}"
+    entry = _entry(words)
+    usage = f"write it as: {entry.syntax}"
     expected = set(getattr(err, "expected", None) or getattr(err, "allowed", None) or ())
     token = getattr(err, "token", None)
     if isinstance(err, UnexpectedToken) and token is not None and token.type in _END_TOKENS:
         wanted = " or ".join(sorted(_WHAT.get(e, e) for e in expected)) or "more"
-        return Problem("missing-argument", f"{words[0].upper()} needs {wanted}; {usage}", n,
+        return Problem("missing-argument", f"{entry.keyword} needs {wanted}; {usage}", n,
                        kind="invalid")
     pos = getattr(err, "pos_in_stream", 0) or 0
     found = str(token) if token is not None else (line[pos:].split() or [line[pos:pos + 1]])[0]
