@@ -56,7 +56,9 @@ def tokenize(text: str, data, keywords: set[str], home_power: str | None = None)
             out.append(Tok("name", " ".join(raw[i:i + span]), True))
             i += span
             continue
-        if out and out[-1].kind == "name" and not out[-1].known:
+        if out and out[-1].kind == "name" and i > 0 and _plain(raw[i - 1]) \
+                and not raw[i - 1].startswith('"'):
+            # an unknown word after a name spoils it ("Cape Colny"): one unknown name
             out[-1] = Tok("name", out[-1].text + " " + w, False)
         else:
             out.append(Tok("name", w, False))
@@ -82,3 +84,253 @@ def _name_span(raw: list[str], i: int, data, home_power: str | None) -> int:
 def _longer_name(raw: list[str], i: int, data, home_power: str | None) -> bool:
     """A keyword that starts a longer known name is part of the name."""
     return _name_span(raw, i, data, home_power) > 1
+
+
+# -- parsing -----------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+from typing import Sequence  # noqa: E402
+
+from lark import Lark, Transformer  # noqa: E402
+from lark.exceptions import LarkError  # noqa: E402
+
+from pbem.gameapi import Order, ParseResult, Problem  # noqa: E402
+
+GRAMMAR = Lark((Path(__file__).parent / "orders.lark").read_text(), parser="lalr")
+
+KEYWORDS = {"BUY", "DOWNGRADE", "TO", "BUILD", "ARMY", "NAVY", "MOVE", "VIA", "MERCHANT",
+            "PLACE", "CANAL", "SUPPRESS", "GIVE", "TRANSFER", "ACCEPT", "FROM", "REMOVE",
+            "ELIMINATE", "INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "STATE",
+            "DOMINION", "NONE", "FOR"}
+ALIASES = {"B": "BUY", "PURCHASE": "BUY", "M": "MOVE", "A": "ARMY", "ARMIES": "ARMY",
+           "F": "NAVY", "FLEET": "NAVY", "NAVAL": "NAVY", "N": "NAVY", "->": "TO", "-": "TO",
+           "MF": "MERCHANT", "MERCHANTS": "MERCHANT", "STATEHOOD": "STATE", "D": "DOWNGRADE",
+           "INT": "INTEREST", "INF": "INFLUENCE", "PROT": "PROTECTORATE", "POSS": "POSSESSION",
+           "PAY": "GIVE", "SEND": "GIVE", "SUPPRESSION": "SUPPRESS"}
+
+FORMS = (
+    "BUY <INTEREST|INFLUENCE|PROTECTORATE|POSSESSION|STATE|DOMINION> <area>",
+    "DOWNGRADE <area> [TO INTEREST|NONE]",
+    "BUILD ARMY <1|3|10>",
+    "BUILD NAVY <1|3|10> [<home sea box>]",
+    "MOVE ARMY <strength> <from> TO <to> [VIA <place> ...]",
+    "MOVE NAVY <strength> <from> TO <to>",
+    "MOVE MERCHANT <sea> TO <sea>",
+    "PLACE MERCHANT <sea>",
+    "BUILD CANAL <Panama|Central America>",
+    "SUPPRESS <area>",
+    "GIVE <power> <amount>",
+    "TRANSFER <marker> <area> TO <power>",
+    "ACCEPT <marker> <area> FROM <power>",
+    "REMOVE ARMY|NAVY <strength> <place>",
+    "ELIMINATE ARMY <strength> <area>",
+    "FOR Austria-Hungary / FOR Germany (the German player's two powers)",
+)
+HELP = ("Pax Britannica orders (Movement/Status Change Phase), one per line; names need no "
+        "quotes; HOME is your Home Country:\n" + "\n".join("  " + f for f in FORMS))
+
+
+class _Shape(Transformer):
+    """Parse tree -> (kind, {slot: raw value}); names are resolved afterwards."""
+
+    def NAME(self, tok):  # noqa: N802 - lark terminal callback
+        return ("name", tok[1:-1])
+
+    def INT(self, tok):  # noqa: N802
+        return int(tok)
+
+    def status(self, c):
+        return str(c[0]).lower()
+
+    def lower(self, c):
+        return str(c[0]).lower()
+
+    def unit(self, c):
+        return str(c[0]).lower()
+
+    def via(self, c):
+        return ("via", [n[1] for n in c])
+
+    def buy(self, c):
+        return "buy", {"status": c[0], "area": c[1]}
+
+    def downgrade(self, c):
+        return "downgrade", {"area": c[0], "to": c[1] if len(c) > 1 else None}
+
+    def build_army(self, c):
+        return "build_army", {"strength": c[0]}
+
+    def build_navy(self, c):
+        return "build_navy", {"strength": c[0], "sea": c[1] if len(c) > 1 else None}
+
+    def move_army(self, c):
+        via = [n for v in c[3:] for n in v[1]]
+        return "move_army", {"strength": c[0], "from": c[1], "to": c[2], "via": via}
+
+    def move_navy(self, c):
+        return "move_navy", {"strength": c[0], "from": c[1], "to": c[2]}
+
+    def move_merchant(self, c):
+        return "move_merchant", {"from": c[0], "to": c[1]}
+
+    def place_merchant(self, c):
+        return "place_merchant", {"sea": c[0]}
+
+    def build_canal(self, c):
+        return "build_canal", {"area": c[0]}
+
+    def suppress(self, c):
+        return "suppress", {"area": c[0]}
+
+    def give(self, c):
+        return "give", {"to": c[0], "amount": c[1]}
+
+    def transfer(self, c):
+        return "transfer", {"status": c[0], "area": c[1], "to": c[2]}
+
+    def accept(self, c):
+        return "accept", {"status": c[0], "area": c[1], "from": c[2]}
+
+    def remove(self, c):
+        return "remove", {"type": c[0], "strength": c[1], "where": c[2]}
+
+    def eliminate(self, c):
+        return "eliminate", {"strength": c[0], "area": c[1]}
+
+
+#: which kind of name each slot holds
+ROLES = {"area": "area", "from": "place", "to": "place", "via": "place", "sea": "sea",
+         "where": "place"}
+POWER_SLOTS = {("give", "to"), ("transfer", "to"), ("accept", "from")}
+SEA_SLOTS = {("move_merchant", "from"), ("move_merchant", "to")}
+
+
+def normalise(text: str, data, power: str | None) -> str:
+    """The line as the grammar reads it: keywords, numbers, quoted names."""
+    out = []
+    for t in tokenize(text, data, KEYWORDS | set(ALIASES), power):
+        if t.kind == "kw":
+            out.append(ALIASES.get(t.text, t.text))
+        elif t.kind == "num":
+            out.append(t.text)
+        else:
+            out.append('"' + t.text.replace('"', "") + '"')
+    return " ".join(out)
+
+
+class NameProblem(Exception):
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _resolve(data, power: str, role: str, text: str, line: int | None) -> str:
+    if role == "power":
+        found = data.resolve_power(text)
+        code, what = "unknown-power", "power"
+    elif role == "sea":
+        found = data.resolve_place(text, power)
+        found = found if found in data.seas or found in getattr(data, "capes", {}) else None
+        code, what = "unknown-sea", "Sea Zone"
+    elif role == "area":
+        found = data.resolve_area(text)
+        code, what = "unknown-area", "Area"
+    else:
+        found = data.resolve_place(text, power)
+        code, what = "unknown-area", "Area, Home Country or Sea Zone"
+    if found is None:
+        raise NameProblem(Problem(code, f"{text!r} is not a known {what}", line,
+                                  data.suggest(text), "invalid"))
+    return found
+
+
+def build(state: dict, power: str, kind: str, raw: dict, data, line: int | None = None) -> Order:
+    """Resolve the names of a parsed order and write its canonical form."""
+    args = {}
+    for slot, value in raw.items():
+        if isinstance(value, tuple) and value[0] == "name":
+            role = "power" if (kind, slot) in POWER_SLOTS else \
+                "sea" if (kind, slot) in SEA_SLOTS else ROLES.get(slot, "place")
+            args[slot] = _resolve(data, power, role, value[1], line)
+        elif slot == "via":
+            args[slot] = [_resolve(data, power, "place", v, line) for v in value]
+        else:
+            args[slot] = value
+    if kind in ("buy", "transfer", "accept") and power in ("Britain", "United States") \
+            and args["status"] in ("state", "dominion"):
+        args["status"] = "state" if power == "United States" else "dominion"
+    if kind == "downgrade" and args["to"] is None:
+        # Choice: a bare DOWNGRADE goes one step down (Influence -> Interest, Interest -> none).
+        current = (state.get("markers", {}).get(args["area"], {}).get(power) or {}).get("status")
+        args["to"] = "interest" if current == "influence" else "none"
+    if kind == "build_navy" and args["sea"] is None:
+        home = data.homes.get(power)
+        args["sea"] = sorted(home.seas)[0] if home and home.seas else None
+    return Order(power, kind, args, canonical(kind, args), line)
+
+
+def canonical(kind: str, a: dict) -> str:
+    up = {k: str(v).upper() for k, v in a.items() if isinstance(v, str)}
+    forms = {
+        "buy": lambda: f"BUY {up['status']} {a['area']}",
+        "downgrade": lambda: f"DOWNGRADE {a['area']} TO {up['to']}",
+        "build_army": lambda: f"BUILD ARMY {a['strength']}",
+        "build_navy": lambda: f"BUILD NAVY {a['strength']}" + (f" {a['sea']}" if a.get("sea") else ""),
+        "move_army": lambda: f"MOVE ARMY {a['strength']} {a['from']} TO {a['to']}"
+                             + "".join(f" VIA {v}" for v in a.get("via", [])),
+        "move_navy": lambda: f"MOVE NAVY {a['strength']} {a['from']} TO {a['to']}",
+        "move_merchant": lambda: f"MOVE MERCHANT {a['from']} TO {a['to']}",
+        "place_merchant": lambda: f"PLACE MERCHANT {a['sea']}",
+        "build_canal": lambda: f"BUILD CANAL {a['area']}",
+        "suppress": lambda: f"SUPPRESS {a['area']}",
+        "give": lambda: f"GIVE {a['to']} {a['amount']}",
+        "transfer": lambda: f"TRANSFER {up['status']} {a['area']} TO {a['to']}",
+        "accept": lambda: f"ACCEPT {up['status']} {a['area']} FROM {a['from']}",
+        "remove": lambda: f"REMOVE {up['type']} {a['strength']} {a['where']}",
+        "eliminate": lambda: f"ELIMINATE ARMY {a['strength']} {a['area']}",
+    }
+    return forms[kind]()
+
+
+def parse_line(state: dict, power: str, text: str, data, line: int | None = None
+               ) -> tuple[Order | None, Problem | None]:
+    try:
+        tree = GRAMMAR.parse(normalise(text, data, power))
+        kind, raw = _Shape().transform(tree)
+    except LarkError:
+        verb = ALIASES.get(text.split()[0].upper(), text.split()[0].upper())
+        forms = [f for f in FORMS[:-1] if f.split()[0] == verb] or list(FORMS[:-1])
+        return None, Problem("invalid-order", f"not understood: {text.strip()!r}; expected "
+                             + " | ".join(forms), line, None, "invalid")
+    try:
+        return build(state, power, kind, raw, data, line), None
+    except NameProblem as exc:
+        return None, exc.problem
+
+
+def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data) -> ParseResult:
+    """Rules: AUSTRIA-HUNGARY - the German player's orders after ``FOR Austria-Hungary``
+    are Austria-Hungary's, until ``FOR Germany`` or the end of the block."""
+    result = ParseResult()
+    current = power
+    for number, text in lines:
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        head = stripped.split(None, 1)
+        if head[0].upper() == "FOR":
+            target = data.resolve_power(head[1]) if len(head) > 1 else None
+            if target is None:
+                result.problems.append(Problem("unknown-power", f"FOR names no power: {stripped!r}",
+                                               number, data.suggest(head[-1]), "invalid"))
+            elif target == power or (power == "Germany" and target == "Austria-Hungary"):
+                current = target
+            else:
+                result.problems.append(Problem("not-your-power",
+                                               f"{power} cannot write orders for {target}", number))
+            continue
+        order, problem = parse_line(state, current, stripped, data, number)
+        if order is not None:
+            result.orders.append(order)
+        if problem is not None:
+            result.problems.append(problem)
+    return result
