@@ -35,8 +35,10 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("CLEAR", "CLEAR", "Withdraw the orders you sent for this phase.", "player"),
     CommandHelp("PRESS", "PRESS TO <power>[,<power>...] [GREY] ... ENDPRESS",
                 "Send a message to some powers (or TO ALL); GREY hides who sent it. "
-                "The text is kept exactly as written; it ends at ENDPRESS or END PRESS.", "player"),
-    CommandHelp("STATUS", "STATUS", "Show the game's state, the deadline and who has ordered.", "any"),
+                "The text is kept exactly as written; it ends at ENDPRESS or END PRESS.",
+                "player"),
+    CommandHelp("STATUS", "STATUS", "Show the game's state, the deadline and who has ordered.",
+                "any"),
     CommandHelp("HELP", "HELP [<topic>]", "This help, or help on one command or topic.", "any"),
     CommandHelp("HISTORY", "HISTORY", "List the phases played so far.", "any"),
     CommandHelp("RESEND", "RESEND [<phase>]", "Send a turn report again (default: the latest).",
@@ -49,7 +51,8 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("JOIN", "JOIN <game> <power> <secret>",
                 "Ask to play a power in a game that has not started; choose your secret.", "any"),
     # -- treaties -----------------------------------------------------------
-    CommandHelp("TREATY PROPOSE", "TREATY PROPOSE <id> WITH <power>[,<power>...] [SECRET] ... ENDTREATY",
+    CommandHelp("TREATY PROPOSE",
+                "TREATY PROPOSE <id> WITH <power>[,<power>...] [SECRET] ... ENDTREATY",
                 "Propose a treaty; the lines up to ENDTREATY are its text. SECRET keeps it "
                 "from the other powers.", "player"),
     CommandHelp("TREATY SIGN", "TREATY SIGN <id>", "Sign a treaty proposed to you.", "player"),
