@@ -56,7 +56,13 @@ def test_source_keeps_working_across_a_dovecot_restart(clean_mailboxes):
             [before] = await source.fetch()
             await asyncio.to_thread(servers.restart_dovecot)
             await asyncio.to_thread(deliver, servers, "after")
-            mails, failures = await fetch_patiently(source, 2)
+            # The first call after the restart may see the dropped line; one more goes through.
+            try:
+                await source.ack(before.key, "rejected")
+            except TemporaryFailure:
+                await source.wait(1)
+                await source.ack(before.key, "rejected")
+            mails, failures = await fetch_patiently(source, 1)
             for mail in mails:
                 await source.ack(mail.key, "processed")
             return before, mails, failures
@@ -64,10 +70,11 @@ def test_source_keeps_working_across_a_dovecot_restart(clean_mailboxes):
             await source.close()
 
     before, mails, failures = asyncio.run(run())
-    assert subjects(mails) == ["before", "after"]
-    assert mails[0].key == before.key  # same UIDVALIDITY and UID after the restart
+    assert subjects(mails) == ["after"]
     assert failures <= 2
-    assert subjects(servers.messages("moderator", "Processed")) == ["before", "after"]
+    # The key from before the restart still named the same message (same UIDVALIDITY).
+    assert subjects(servers.messages("moderator", "Rejected")) == ["before"]
+    assert subjects(servers.messages("moderator", "Processed")) == ["after"]
 
 
 def test_a_restart_during_idle_ends_the_wait_and_the_source_recovers(clean_mailboxes):

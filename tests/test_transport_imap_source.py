@@ -76,6 +76,27 @@ def test_unacknowledged_mail_comes_back_with_the_same_key(clean_mailboxes):
     assert subjects(servers.messages("moderator", "Processed")) == ["kept"]
 
 
+def test_a_fresh_source_can_ack_a_key_it_never_fetched(clean_mailboxes):
+    # After a crash the daemon may ack, on a new connection, mail it stored before.
+    servers = clean_mailboxes
+    deliver(servers, "stored before the crash", "still to do")
+
+    async def run():
+        first, second = source_for(servers), source_for(servers)
+        try:
+            mails = await first.fetch()
+            await second.ack(mails[0].key, "processed")
+            await second.wait(0.1)
+            return mails, await second.fetch()
+        finally:
+            await first.close()
+            await second.close()
+
+    mails, left = asyncio.run(run())
+    assert left == mails[1:]
+    assert subjects(servers.messages("moderator", "Processed")) == ["stored before the crash"]
+
+
 def test_many_messages_arrive_in_batches_oldest_first(clean_mailboxes):
     servers = clean_mailboxes
     names = [f"order {i:03d}" for i in range(120)]

@@ -109,6 +109,7 @@ class ImapSource:
         self._lost: asyncio.Event | None = None
         self._capabilities: set[str] = set()
         self._uidvalidity: int | None = None
+        self._selected = False  # the intake mailbox is selected on this connection
         self._returned: set[int] = set()  # UIDs the last fetch handed out
         self._acked: set[int] = set()
         self._failures = 0
@@ -129,7 +130,9 @@ class ImapSource:
             if await self._select() == 0:
                 self._returned = set()
                 return []
-            uids = sorted(set(await self._search()) - self._acked)[:limit]
+            present = set(await self._search())
+            self._acked &= present  # forget acknowledged mail once it has left the mailbox
+            uids = sorted(present - self._acked)[:limit]
             mails = []
             for start in range(0, len(uids), self.batch_size):
                 batch = uids[start:start + self.batch_size]
@@ -150,7 +153,7 @@ class ImapSource:
         self._wake.set()
         async with self._lock:
             self._wake.clear()
-            await self._ensure_connected()
+            await self._ensure_selected()
             if validity != self._uidvalidity:
                 log.warning("not moving %s: UIDVALIDITY is now %s, the key is void",
                             key, self._uidvalidity)
@@ -167,7 +170,7 @@ class ImapSource:
                 await self._sleep_or_wake(min(self._retry_at, deadline) - loop.time())
                 return
             try:
-                await self._ensure_connected()
+                await self._ensure_selected()
                 if await self._has_new():
                     return
                 if self.idle and "IDLE" in self._capabilities:
@@ -228,6 +231,7 @@ class ImapSource:
     def _drop(self, reason: str | None) -> None:
         client, self._client = self._client, None
         self._capabilities = set()
+        self._selected = False
         if client is None:
             return
         if reason:
@@ -278,6 +282,11 @@ class ImapSource:
         if answer.result == "OK":
             log.info("created IMAP folder %s", name)
 
+    async def _ensure_selected(self) -> None:
+        await self._ensure_connected()
+        if not self._selected:
+            await self._select()
+
     async def _select(self) -> int:
         """SELECT the intake mailbox; return its message count; track UIDVALIDITY."""
         answer = await self._call("SELECT", self._client.select(quote_mailbox(self.mailbox)),
@@ -296,6 +305,7 @@ class ImapSource:
                             self.mailbox, self._uidvalidity, validity)
             self._uidvalidity = validity
             self._returned, self._acked = set(), set()
+        self._selected = True
         return next((int(m.group(1)) for line in answer.lines if isinstance(line, bytes)
                      for m in [_EXISTS.match(line)] if m), 0)
 
