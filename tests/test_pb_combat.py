@@ -226,3 +226,47 @@ def test_fight_without_armies_is_no_combat():
     state = game(markers={"Colony": {"Britain": unest()}})
     assert cc.fight(state, fake_data(["DE"] * 6), ScriptedDice(queue=[]), ["Britain"],
                     "Colony", "establish") == []
+
+
+# -- invariants over random boards (real map data) -----------------------------------------
+from hypothesis import settings  # noqa: E402
+
+from pbem.dice import SeededDice  # noqa: E402
+from games.pax_britannica import board, mapdata  # noqa: E402
+from games.pax_britannica.phases import marker_adjustment as ma  # noqa: E402
+from games.pax_britannica.state import new_state  # noqa: E402
+
+DATA = mapdata.load()
+AREAS = sorted(DATA.areas)[:30]
+POWERS4 = ["Britain", "France", "Germany", "United States", "Spain"]
+piece = st.tuples(st.sampled_from(POWERS4), st.sampled_from(AREAS),
+                  st.sampled_from(["interest", "influence", "protectorate", "possession"]),
+                  st.booleans(), st.sampled_from([0, 1, 3, 10]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(piece, max_size=25), st.lists(st.sampled_from(AREAS), max_size=4),
+       st.integers(min_value=0, max_value=10**9))
+def test_combat_then_adjustment_leave_a_legal_board(pieces, unrest, seed):
+    state = new_state(["Britain", "France", "Germany", "United States"], {})
+    for power, where, status, established, army in pieces:
+        board.set_marker(state, power, where, status, established)
+        if army:
+            board.add_unit(state, power, "army", army, where)
+    state["unrest"] = sorted(set(unrest))
+    dice = SeededDice(seed=str(seed), context="test")
+    events = cc.resolve(state, {}, dice, DATA) + ma.resolve(state, {}, dice, DATA)
+    assert board.jsonable(state) and board.jsonable(events)
+    assert state["unrest"] == []
+    for area, ms in state["markers"].items():
+        assert all(m["established"] for m in ms.values()), area
+        ctrl = board.controllers(state, area)
+        heavy = any(ms[p]["status"] in ("possession", "dominion", "state") for p in ctrl)
+        for p, m in ms.items():
+            if p in ctrl:
+                assert board.army_strength(state, p, area) > 0, (area, p)
+            elif ctrl:
+                assert m["status"] == "interest" and not heavy, (area, p, m)
+    for u in state["units"]:
+        if u["where"] in DATA.areas:
+            assert board.has_control(state, u["power"], u["where"]), u

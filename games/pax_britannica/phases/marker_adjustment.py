@@ -13,10 +13,10 @@ The steps, in the order the phase lists them:
 2. unestablished Interest and Influence markers are established;
 3. Control markers still unestablished (no successful Colonial Combat) are removed and their
    Army Units retreat;
-4. marker conflicts: Influence beside an established Control marker, and Interest beside an
-   established Possession, are downgraded (European Tensions, the newcomer blamed);
-5. garrisons: a Control marker without an Army Unit drops to Influence (in a Codominion it goes,
+4. garrisons: a Control marker without an Army Unit drops to Influence (in a Codominion it goes,
    leaving an Interest where no Possession stands);
+5. marker conflicts: Influence beside an established Control marker, and Interest beside an
+   established Possession, are downgraded (European Tensions, the newcomer blamed);
 6. units left in an Area where their power no longer has Control retreat.
 """
 from __future__ import annotations
@@ -38,11 +38,13 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     events += unrest_outcomes(state, data)
     events += establish_round_markers(state)
     events += drop_unestablished_control(state, data)
+    events += garrisons(state, data)
     # Choice (game option marker_conflicts): "marker_adjustment" settles conflicts here, as
     # Forced Expenditures and Tension Increases places their ETI; "negotiation" leaves them.
+    # They come after the garrisons, so only Control markers that survive the phase push
+    # other markers out.
     if option(state, "marker_conflicts", "marker_adjustment") == "marker_adjustment":
         events += resolve_conflicts(state, data)
-    events += garrisons(state, data)
     events += withdraw_stranded_units(state, data)
     return events
 
@@ -97,7 +99,7 @@ def drop_unestablished_control(state: dict, data) -> list[dict]:
     return events
 
 
-# -- 4. conflicts ---------------------------------------------------------------------------
+# -- 5. conflicts ---------------------------------------------------------------------------
 def _blame(state: dict, area: str, candidates: list[str]) -> str | None:
     """Rules: EUROPEAN TENSION INCREASES (clarifications) - the power that placed the Control
     (or Possession) is blamed.  Choice: the one established this turn, else the first in the
@@ -152,7 +154,7 @@ def downgrade(state: dict, power: str, area: str, new: str | None, blame: str | 
     return events
 
 
-# -- 5. garrisons ---------------------------------------------------------------------------
+# -- 4. garrisons ---------------------------------------------------------------------------
 def garrisons(state: dict, data) -> list[dict]:
     """Rules: GARRISONS - a Control marker without an Army Unit becomes an Influence marker;
     Rules: CODOMINIONS - in a Codominion it is removed, not replaced by Influence (an Interest
