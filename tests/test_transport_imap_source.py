@@ -174,14 +174,19 @@ def test_wait_wakes_up_soon_after_delivery(clean_mailboxes, idle):
             await asyncio.to_thread(deliver, servers, "wake up")
             await asyncio.wait_for(waiter, 10)
             woke = loop.time() - t0
-            return quiet, woke, await source.fetch()
+            mails = await source.fetch()
+            await source.ack(mails[0].key, "processed")
+            t0 = loop.time()
+            await source.wait(0.5)  # the next cycle: nothing new, no stale wake-up
+            return quiet, woke, mails, loop.time() - t0
         finally:
             await source.close()
 
-    quiet, woke, mails = asyncio.run(run())
+    quiet, woke, mails, quiet_again = asyncio.run(run())
     assert 0.45 <= quiet < 5
     assert woke < 5
     assert subjects(mails) == ["wake up"]
+    assert 0.45 <= quiet_again < 5
 
 
 def test_wait_returns_at_once_when_mail_arrived_since_the_fetch(clean_mailboxes):

@@ -364,6 +364,9 @@ class ImapSource:
         client, lost = self._client, self._lost
         # Servers may end an IDLE after 30 minutes; return before that, the caller waits again.
         deadline = min(deadline, loop.time() + 25 * 60)
+        queue = client.protocol.idle_queue
+        while not queue.empty():  # late pushes of an earlier IDLE would wake us for nothing
+            queue.get_nowait()
         idle_cmd = await self._call("IDLE", client.idle_start(timeout=deadline - loop.time() + 60),
                                     must_succeed=False)
         try:
