@@ -121,6 +121,7 @@ FORMS = (
     "GIVE <power> <amount>",
     "TRANSFER <marker> <area> TO <power>",
     "ACCEPT <marker> <area> FROM <power>",
+    "ACCEPT <amount> FROM <power>",
     "REMOVE ARMY|NAVY <strength> <place>",
     "ELIMINATE ARMY <strength> <area>",
     "FOR Austria-Hungary / FOR Germany (the German player's two powers)",
@@ -190,6 +191,9 @@ class _Shape(Transformer):
     def accept(self, c):
         return "accept", {"status": c[0], "area": c[1], "from": c[2]}
 
+    def accept_money(self, c):
+        return "accept_money", {"amount": c[0], "from": c[1]}
+
     def remove(self, c):
         return "remove", {"type": c[0], "strength": c[1], "where": c[2]}
 
@@ -200,7 +204,7 @@ class _Shape(Transformer):
 #: which kind of name each slot holds
 ROLES = {"area": "area", "from": "place", "to": "place", "via": "place", "sea": "sea",
          "where": "place"}
-POWER_SLOTS = {("give", "to"), ("transfer", "to"), ("accept", "from")}
+POWER_SLOTS = {("give", "to"), ("transfer", "to"), ("accept", "from"), ("accept_money", "from")}
 SEA_SLOTS = {("move_merchant", "from"), ("move_merchant", "to")}
 
 
@@ -285,6 +289,7 @@ def canonical(kind: str, a: dict) -> str:
         "give": lambda: f"GIVE {a['to']} {a['amount']}",
         "transfer": lambda: f"TRANSFER {up['status']} {a['area']} TO {a['to']}",
         "accept": lambda: f"ACCEPT {up['status']} {a['area']} FROM {a['from']}",
+        "accept_money": lambda: f"ACCEPT {a['amount']} FROM {a['from']}",
         "remove": lambda: f"REMOVE {up['type']} {a['strength']} {a['where']}",
         "eliminate": lambda: f"ELIMINATE ARMY {a['strength']} {a['area']}",
     }

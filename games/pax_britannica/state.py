@@ -115,13 +115,19 @@ def apply_1880(state: dict, data) -> dict:
             _add_merchant(state, power, where)
             continue
         kind = "navy" if kind in ("naval", "navy", "fleet") else "army"
-        board.add_unit(state, power, kind, int(_get(u, "strength")), where,
-                       _get(u, "sea", default=None))
+        unit = board.add_unit(state, power, kind, int(_get(u, "strength")), where,
+                              _get(u, "sea", default=None))
+        if _get(u, "group", default=None):
+            unit["group"] = _get(u, "group")  # indian_army / western_garrison
     for m in _get(setup, "merchants", default=()) or ():
         if isinstance(m, str):
             continue
         power = data.resolve_power(_get(m, "power")) or _get(m, "power")
         _add_merchant(state, power, _get(m, "sea", "where", "location"))
+    for m in _get(setup, "merchants_if_minor", default=()) or ():
+        power = data.resolve_power(_get(m, "power")) or _get(m, "power")
+        if not board.is_great(state, power):
+            _add_merchant(state, power, _get(m, "sea"))
     return state
 
 
