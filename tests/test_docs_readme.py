@@ -43,3 +43,10 @@ def test_readme_starts_with_the_two_commands_and_they_exist():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "scripts/test" in ci
+
+
+def test_every_template_is_documented():
+    templates = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "templates").rglob("*") if p.is_file())
+    assert len(templates) >= 10
+    missing = [t for t in templates if f"`{t}`" not in README]
+    assert not missing, f"README lacks: {missing}"
