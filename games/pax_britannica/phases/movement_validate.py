@@ -17,6 +17,8 @@ from ..state import label
 from . import movement, movement_rules as rules
 
 MONEY_KINDS = ("buy", "build_army", "build_navy", "build_canal", "give")
+#: deficits are settled before anything else; SUPPRESS and ELIMINATE act in later phases
+STAGES = (("remove",), *movement.STAGES, ("suppress", "eliminate"))
 
 
 def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Problem]:
@@ -35,7 +37,7 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
     sim = copy.deepcopy(state)
     for p in by_power:
         sim["powers"][p]["treasury"] = 10 ** 9  # money was judged above
-    for kinds in movement.STAGES:
+    for kinds in STAGES:
         for p, own in sorted(by_power.items()):
             for o in own:
                 if o.kind not in kinds or id(o) in bad:
@@ -51,7 +53,8 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
                     bad.add(id(o))
                     problems.append(Problem(fail[0], fail[1], o.line))
                     continue
-                if o.kind in ("give", "accept_money", "transfer", "accept", "build_canal"):
+                if o.kind in ("give", "accept_money", "transfer", "accept", "build_canal",
+                              "remove", "suppress", "eliminate"):
                     continue  # pairing and dice are settled at resolution
                 movement.apply(sim, data, p, o.kind, dict(o.args))
         if kinds == ("buy",):
