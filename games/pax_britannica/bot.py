@@ -1,0 +1,84 @@
+"""A simple bot power: buys Interest or Influence it can afford where legal, and now
+and then builds an army and takes a Protectorate in an Unorganized Area next to
+one of its Controlled Areas.  It never sends an order validation would refuse:
+every line is checked and dropped if refused."""
+from __future__ import annotations
+
+import copy
+
+from . import board
+from .phases import movement_rules as rules
+
+MAX_PURCHASES = 2
+EXPAND_CHANCE = 0.35
+
+
+def bot_orders(state: dict, power: str, rng) -> list[str]:
+    if state.get("phase") != "movement" or state.get("game_over"):
+        return []
+    from . import GAME, load_data
+    data = load_data(state)
+    lines: list[str] = []
+    money = board.treasury(state, power)
+    sim = copy.deepcopy(state)
+    if rng.random() < EXPAND_CHANCE:
+        money -= _expand(sim, data, power, money, lines)
+    areas = sorted(data.areas)
+    rng.shuffle(areas)
+    bought = 0
+    for area in areas:
+        if bought >= MAX_PURCHASES:
+            break
+        old = board.status_of(sim, area, power)
+        status = "interest" if old is None else "influence" if old == "interest" else None
+        if status is None:
+            continue
+        price = rules.marker_cost(sim, data, power, area, status)
+        if price > money:
+            continue
+        if rules.check_buy(sim, data, power, {"area": area, "status": status}) is None:
+            lines.append(f"BUY {status.upper()} {area}")
+            money -= price
+            bought += 1
+    return _only_accepted(GAME, state, power, lines)
+
+
+def _expand(sim: dict, data, power: str, money: int, lines: list[str]) -> int:
+    """Build an Army (3) and take a Protectorate next to an own Controlled Area."""
+    need = data.unit_cost("army", 3) + data.markers["protectorate"].buy
+    if money < need or rules.check_build(sim, data, power, {"strength": 3}, "army"):
+        return 0
+    home = board.home_name(data, power)
+    for base in board.areas_of(sim, power, board.CONTROL):
+        if not board.has_control(sim, power, base) or board.in_unrest(sim, base):
+            continue
+        for target in sorted(board.land_neighbours(data, base)):
+            info = data.areas.get(target)
+            if info is None or info.kind != "unorganized" or board.markers_in(sim, target):
+                continue
+            if rules.check_buy(sim, data, power, {"area": target, "status": "protectorate"}):
+                continue
+            trial = copy.deepcopy(sim)
+            board.set_marker(trial, power, target, "protectorate", False)
+            board.add_unit(trial, power, "army", 3, home)
+            move = {"strength": 3, "from": home, "to": target, "via": []}
+            if rules.check_move_army(trial, data, power, move) is None:
+                lines += ["BUILD ARMY 3", f"BUY PROTECTORATE {target}",
+                          f"MOVE ARMY 3 {home} TO {target}"]
+                sim.clear()
+                sim.update(trial)
+                return need
+    return 0
+
+
+def _only_accepted(game, state: dict, power: str, lines: list[str]) -> list[str]:
+    """Drop every line the game would refuse (and anything that relied on it)."""
+    for _ in range(4):
+        numbered = list(enumerate(lines, 1))
+        parsed = game.parse_orders(state, power, numbered)
+        problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
+        bad = {p.line for p in problems if p.kind != "warning"}
+        if not bad:
+            return lines
+        lines = [text for n, text in numbered if n not in bad]
+    return []
