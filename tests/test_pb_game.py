@@ -1,0 +1,136 @@
+"""The Pax Britannica game object: set-ups, the phase sequence, whole games, reports."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.pax_britannica import GAME, load_data, state as st
+from pbem.dice import SeededDice
+from pbem.gameapi import GMError
+
+FOUR = ["Britain", "France", "Germany", "United States"]
+
+
+def test_empty_setup_has_no_pieces_and_starts_1880_random_events():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    assert s["markers"] == {} and s["units"] == [] and s["merchants"] == {}
+    assert (s["turn"], s["phase"]) == (1880, "random_events")
+    assert s["powers"]["Austria-Hungary"]["great"] and not s["powers"]["Japan"]["great"]
+
+
+def test_1880_setup_places_the_initial_deployment():
+    s = GAME.setup(FOUR, {"setup": "1880"}, None)
+    assert GAME.query(s, "marker Canada Britain") == "dominion"
+    assert GAME.query(s, "marker Alaska USA") == "possession"
+    # Rules: GARRISONS - the Indian Army, three Army (10) Units
+    tens = [u for u in s["units"] if u["power"] == "Britain" and u["type"] == "army"
+            and u["strength"] == 10 and u["where"] in ("Bengal", "Punjab", "United Provinces")]
+    assert len(tens) == 3
+    # Rules: SETTING UP THE GAME - a minor Japan gets a second fleet in the South China Sea
+    assert GAME.query(s, "merchant South China Sea Japan") == 1
+
+
+def test_a_played_japan_does_not_get_the_minor_fleet():
+    s = GAME.setup(FOUR + ["Japan"], {"setup": "1880"}, None)
+    assert GAME.query(s, "merchant South China Sea Japan") == 0
+
+
+@pytest.mark.parametrize("players", [FOUR[:3], FOUR + ["Japan", "Russia", "Italy", "Spain"]])
+def test_setup_refuses_wrong_player_counts(players):
+    with pytest.raises(GMError):
+        GAME.setup(players, {}, None)
+
+
+def test_phase_sequence_of_one_turn():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    seen = []
+    dice = SeededDice(seed="phases", context="t")
+    while s["turn"] == 1880:
+        seen.append(s["phase"])
+        info = GAME.phase(s)
+        assert info.key == f"1880/{s['phase']}"
+        assert info.owes == (tuple(FOUR) if s["phase"] == "movement" else ())
+        s, _ = GAME.resolve(s, {}, dice)
+    assert seen == st.PHASES
+    assert (s["turn"], s["phase"]) == (1884, "random_events")
+
+
+@pytest.mark.parametrize("setup", ["empty", "1880"])
+def test_ten_turns_without_orders_end_the_game_and_stay_json(setup):
+    s = GAME.setup(FOUR + ["Japan"], {"setup": setup}, None)
+    steps = 0
+    while not GAME.is_over(s):
+        s, events = GAME.resolve(s, {}, SeededDice(seed="a" * 64, context=GAME.phase(s).key))
+        json.loads(json.dumps(events))
+        steps += 1
+        assert steps < 400
+    assert json.loads(json.dumps(s)) == s
+    assert s["turn"] == 1916 and GAME.query(s, "game_over") is True
+    if not s.get("great_war"):
+        assert steps == 10 * len(st.PHASES)
+    with pytest.raises(GMError):
+        GAME.resolve(s, {}, SeededDice(seed="a"))
+
+
+def test_great_war_goes_straight_to_the_final_record():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    s = GAME.set_phase(s, "movement", 1888)
+    s, _ = GAME.gm_command(s, "SET ETI 99", None)
+    s, _ = GAME.gm_command(s, "SET TREASURY France 40", None)
+    lines = [(1, "BUILD NAVY 3")]
+    orders = GAME.parse_orders(s, "France", lines).orders
+    s, events = GAME.resolve(s, {"France": orders}, SeededDice(seed="x"))
+    assert s["phase"] == "final_record"
+    assert {"kind": "great_war", "blamed": ["France"]} in events
+
+
+def test_set_phase_checks_names_and_years():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    assert GAME.set_phase(s, "war_attack_1", 1900)["phase"] == "war_attack_1"
+    for phase, turn in (("lunch", 1880), ("movement", 1881), ("movement", 1920)):
+        with pytest.raises(GMError):
+            GAME.set_phase(s, phase, turn)
+
+
+def test_gm_errors_name_the_problem():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    with pytest.raises(GMError, match="Egypt"):
+        GAME.gm_command(s, "SET MARKER Britain protectorate Egipt", None)
+    with pytest.raises(GMError):
+        GAME.gm_command(s, "SET ARMY Britain 4 Egypt", None)
+    with pytest.raises(GMError):
+        GAME.query(s, "colour Egypt")
+
+
+def test_bot_orders_are_always_accepted_and_reports_render():
+    rng = random.Random(7)
+    s = GAME.setup(FOUR, {"setup": "1880"}, None)
+    dice = SeededDice(seed="bot")
+    while s["turn"] < 1892:
+        orders = {}
+        if s["phase"] == "movement":
+            for p in FOUR:
+                lines = list(enumerate(GAME.bot_orders(s, p, rng), 1))
+                parsed = GAME.parse_orders(s, p, lines)
+                problems = list(parsed.problems) + GAME.validate(s, p, parsed.orders)
+                assert [x for x in problems if x.kind != "warning"] == []
+                orders[p] = parsed.orders
+        s, events = GAME.resolve(s, orders, dice)
+        text = GAME.report_text(s, events, "Germany")
+        assert "Treasury" in text and "Austria-Hungary" in text
+        assert "Treasury" not in GAME.report_text(s, events, None)
+
+
+def test_defaults_are_no_orders_and_mention_a_deficit():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    s, _ = GAME.gm_command(s, "SET DEFICIT Britain 7", None)
+    assert GAME.defaults(s, "Britain") == []
+    assert "7" in GAME.describe_defaults(s, "Britain")
+    assert "deficit" not in GAME.describe_defaults(s, "France")
+
+
+def test_assumptions_come_from_the_data():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    assert GAME.assumptions(s) == list(load_data(s).assumptions)
