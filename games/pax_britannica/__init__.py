@@ -136,6 +136,7 @@ class PaxBritannica(Game):
         if great_war and not great_war.get("announced"):
             great_war["announced"] = True
             events.append({"kind": "great_war", "blamed": list(great_war.get("blamed", []))})
+        # Choice: the phase in progress finishes, then the Final Record follows at once.
         if great_war and phase != "final_record":
             state["phase"] = "final_record"
             return events

@@ -180,7 +180,8 @@ def merchant_seas(state: dict, power: str) -> set[str]:
 
 def _link_nodes(state: dict, data, power: str) -> set[str]:
     """Places a Communication Link may pass through: own home, Controlled Areas,
-    seas with own Merchant Fleet (Rules: GAME TERMS, Communication Link)."""
+    seas with own Merchant Fleet (Rules: GAME TERMS, Communication Link).
+    Choice: a Controlled Area in Unrest still carries the link."""
     nodes = {a for a in areas_of(state, power, CONTROL) if is_established(state, a, power)}
     nodes |= merchant_seas(state, power)
     home = home_name(data, power)

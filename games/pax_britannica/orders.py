@@ -259,6 +259,7 @@ def build(state: dict, power: str, kind: str, raw: dict, data, line: int | None 
             args[slot] = [_resolve(data, power, "place", v, line) for v in value]
         else:
             args[slot] = value
+    # Choice: Britain's STATE means a Dominion, the United States' DOMINION a State.
     if kind in ("buy", "transfer", "accept") and power in ("Britain", "United States") \
             and args["status"] in ("state", "dominion"):
         args["status"] = "state" if power == "United States" else "dominion"
@@ -267,6 +268,7 @@ def build(state: dict, power: str, kind: str, raw: dict, data, line: int | None 
         current = (state.get("markers", {}).get(args["area"], {}).get(power) or {}).get("status")
         args["to"] = "interest" if current == "influence" else "none"
     if kind == "build_navy" and args["sea"] is None:
+        # Choice: an unnamed box is the first of the Home Area's boxes alphabetically.
         home = data.homes.get(power)
         args["sea"] = sorted(home.seas)[0] if home and home.seas else None
     return Order(power, kind, args, canonical(kind, args), line)

@@ -173,6 +173,7 @@ def next_phase(state: dict) -> tuple[str, int]:
     if phase == "final_record":
         return "random_events", turn + TURN_LENGTH
     if phase == "war":
+        # Choice: the war sub-phases run only while state["wars"] holds an active war.
         return ("war_alliances", turn) if active_wars(state) else ("victory_points", turn)
     if phase == "war_end":
         # Rules: GAME TERMS (Phase Tracks) - once the War is completed, play resumes at

@@ -42,6 +42,7 @@ def gm_notices(phase: str, state: dict) -> list[dict]:
                  "text": f"Casus Belli outstanding ({listing}): the GM may run a "
                          f"{'Congress of Europe' if phase == 'congress' else 'negotiation'}."}]
     if phase == "war":
+        # Choice: a rolled rebellion is flagged in state["pending"]["chinese_rebellion"].
         notices = []
         if state.get("pending", {}).get("chinese_rebellion"):
             notices.append({"kind": "gm_notice", "phase": phase,

@@ -48,7 +48,8 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
 
 
 def settle_deficits(state: dict, data, orders: dict) -> list[dict]:
-    """Rules: NET INCOME RECORD - a negative net income is met by removals."""
+    """Rules: NET INCOME RECORD - a negative net income is met by removals.
+    Choice: only REMOVE orders count towards a deficit; DOWNGRADE stays voluntary."""
     from . import administrative
     events = []
     for power in sorted(state.get("pending", {}).get("deficit", {})):
@@ -185,8 +186,9 @@ def buy(state: dict, data, power: str, a: dict, price: int) -> dict:
 
 
 def finish_placements(state: dict, data, placed: list) -> list[dict]:
-    """Placement effects (Casus Belli, Chinese Resentment, Ottoman War), each judged
-    against every other power's markers as they stand after all purchases."""
+    """Placement effects (Casus Belli, Chinese Resentment, Ottoman War).
+    Choice: each is judged against every other power's markers as they stand after all
+    purchases, so the order powers are taken in does not matter."""
     from .. import summaries
     events: list[dict] = []
     for power, area, old, new in placed:
@@ -223,7 +225,8 @@ def build(state: dict, data, power: str, kind: str, a: dict, price: int) -> list
 
 
 def money(state: dict, data, orders: dict) -> list[dict]:
-    """Rules: TRANSFERRING MONEY - both powers must agree: GIVE matched by ACCEPT."""
+    """Rules: TRANSFERRING MONEY - both powers must agree: GIVE matched by ACCEPT.
+    Choice: the receiver's ACCEPT names the same amount."""
     events = []
     for power, o in _of(orders, ("give",)):
         to, amount = o.args["to"], o.args["amount"]
@@ -279,7 +282,8 @@ def transfers(state: dict, data, orders: dict) -> list[dict]:
 def canals(state: dict, data, orders: dict, dice) -> list[dict]:
     """Rules: BUILDING CARIBBEAN-SOUTH PACIFIC CANALS; CANALS AND STRAITS - 30£, an
     established Influence or Control marker, not in Unrest; the first builder gains
-    15 VP; simultaneous builders all pay and dice decide who was first."""
+    15 VP; simultaneous builders all pay and dice decide who was first.
+    Choice: a die each in alphabetical order of the powers, ties roll again."""
     events, builders = [], []
     first_possible = not state.get("canals") and not state.get("canal_vp_awarded")
     for power, o in _of(orders, ("build_canal",)):

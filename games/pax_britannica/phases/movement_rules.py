@@ -175,6 +175,7 @@ def check_give(state: dict, data, power: str, a: dict) -> Fail:
         return "austria-cannot-give", "Austria-Hungary can never give money to another power"
     if a["to"] == power:
         return "same-power", "a power cannot give money to itself"
+    # Choice: Minor Powers never receive income of any kind, so no money either.
     if not board.is_great(state, a["to"]):
         return "not-a-great-power", f"{a['to']} is a Minor Power and never receives money"
     return None
@@ -302,6 +303,8 @@ def garrison_rules(state: dict, data, power: str, a: dict) -> Fail:
     if a["strength"] != 10 or not board.is_great(state, power):
         return None
     tens = [u for u in board.units_of(state, power, type="army") if u["strength"] == 10]
+    # Choice: only moves of an Army (10) out of the zone are checked; Russia's rule only
+    # binds a Great Power Russia ("the Russian player (if any)").
     if power == "Britain" and region(data, "india"):
         zone = _within(data, region(data, "india"), 2)
         inside = sum(1 for u in tens if u["where"] in zone)
@@ -319,6 +322,7 @@ def garrison_rules(state: dict, data, power: str, a: dict) -> Fail:
 
 def navy_unit(state: dict, data, power: str, strength: int, place: str) -> dict | None:
     """A navy at ``place``: an Area, the Home Country, or a Home Area sea box."""
+    # Choice: naming the Home Country means any of its boxes (lowest unit id first).
     unit = board.find_unit(state, power, "navy", strength, place)
     if unit is None and place in data.seas:
         home = board.home_name(data, power)
@@ -340,6 +344,7 @@ def navy_target(state: dict, data, power: str, place: str) -> tuple[str, str | N
     if place in data.seas:
         return (home.name, place) if place in home.seas else None
     if place in data.areas and data.areas[place].seas and board.has_control(state, power, place):
+        # Choice: in an Area on two seas the navy lies on the first alphabetically.
         seas = sorted(data.areas[place].seas)
         return place, seas[0] if len(seas) > 1 else None
     return None

@@ -43,6 +43,7 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
                 if o.kind not in kinds or id(o) in bad:
                     continue
                 fail = rules.check(sim, data, p, o.kind, dict(o.args))
+                # Choice: REMOVE only meets a deficit; without one it warns and does nothing.
                 if fail is None and o.kind == "remove" and \
                         p not in sim.get("pending", {}).get("deficit", {}):
                     problems.append(Problem("no-deficit", f"{p} has no deficit: REMOVE does nothing "
@@ -95,7 +96,8 @@ def funds(state: dict, data, power: str, orders: list[Order], bad: set[int]) -> 
 
 def forced(state: dict, data, power: str, orders: list[Order], bad: set[int]) -> list[Problem]:
     """Rules: Forced Expenditures - what the Administrative Phase did not cover must be
-    spent building units, as far as the treasury allows (a warning: the GM rules)."""
+    spent building units, as far as the treasury allows.
+    Choice: a shortfall is a warning for the GM, not a refusal."""
     need = state.get("turn_effects", {}).get("forced", {}).get(power)
     if not need:
         return []
