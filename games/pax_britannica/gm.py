@@ -15,7 +15,7 @@ STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION
 KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
             "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
-            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS"} | STATUS_WORDS
+            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX"} | STATUS_WORDS
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
 NATIVE_ARMIES = ("China", "Ottoman Empire")
@@ -284,10 +284,12 @@ def _set_headline(state, a, data):
 def _set_permission(state, a, data):
     p = a.power()
     areas = []
-    while a.more():
+    while a.more() and not a.peek_kw("MAX"):
         areas.append(a.place("area"))
+    limit = a.num() if a.opt("MAX") else None
     state.setdefault("turn_effects", {}).setdefault("permissions", []).append(
-        {"power": p, "areas": areas, "reason": "GM"})
+        {"power": p, "areas": areas, "action": "establish_control", "max_areas": limit,
+         "event": "GM"})
     return [{"kind": "gm", "text": f"permission {p}: {', '.join(areas)}"}]
 
 

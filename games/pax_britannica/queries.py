@@ -11,7 +11,7 @@ from .orders import Tok, tokenize
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
                "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
-               "TREATY", "GAME_OVER", "POOL", "DEFICIT", "CANALS", "WARS"}
+               "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "CANALS", "WARS"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -153,6 +153,12 @@ def q_pool(state, args, data, text):
     return merchants_available(state, data, _power(data, _names(args, 1, text)[0]))
 
 
+def q_orders(state, args, data, text):
+    """The canonical orders stored for a power this turn (state["turn_orders"])."""
+    power = _power(data, _names(args, 1, text)[0])
+    return [o["canonical"] for o in state.get("turn_orders", {}).get(power, [])]
+
+
 def q_deficit(state, args, data, text):
     power = _power(data, _names(args, 1, text)[0])
     return state.get("pending", {}).get("deficit", {}).get(power, 0)
@@ -162,7 +168,7 @@ _QUERIES = {
     "TREASURY": q_treasury, "VP": q_vp, "MARKER": q_marker, "ESTABLISHED": q_established,
     "ARMY": q_army, "NAVY": q_navy, "MERCHANT": q_merchant, "UNREST": q_unrest, "CB": q_cb,
     "WAR": q_war, "CONTROLLER": q_controller, "CONQUERED": q_conquered, "CANAL": q_canal,
-    "TREATY": q_treaty, "POOL": q_pool, "DEFICIT": q_deficit,
+    "TREATY": q_treaty, "ORDERS": q_orders, "POOL": q_pool, "DEFICIT": q_deficit,
     "ETI": lambda s, a, d, t: s.get("eti", 0),
     "CRI": lambda s, a, d, t: s.get("cri", 0),
     "PHASE": lambda s, a, d, t: s["phase"],

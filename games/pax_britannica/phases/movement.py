@@ -172,6 +172,10 @@ def buy(state: dict, data, power: str, a: dict, price: int) -> dict:
     established at once, since nothing is left to establish it; it is marked
     ``pending_establish`` until every purchase of the phase stands."""
     area, status = a["area"], a["status"]
+    if rules.needs_permission(state, data, power, area, status):
+        used = state.setdefault("turn_effects", {}).setdefault("permission_used", {})
+        if area not in used.setdefault(power, []):
+            used[power].append(area)
     old = board.status_of(state, area, power)
     no_combat = old in ("protectorate", "possession") and board.is_established(state, area, power) \
         and status in ("possession", "state", "dominion")

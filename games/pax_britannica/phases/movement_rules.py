@@ -67,11 +67,21 @@ def others(state: dict, area: str, power: str) -> dict[str, dict]:
 def permitted(state: dict, power: str, area: str) -> bool:
     """Rules: HEADLINE EVENTS - Serbia Defies Austria-Hungary, War in South America,
     Boer Oppression of Uitlanders let one power buy Control markers where it otherwise
-    could not (it still pays)."""
+    could not (it still pays); War in South America allows one Area only."""
+    used = state.get("turn_effects", {}).get("permission_used", {}).get(power, [])
     for perm in state.get("turn_effects", {}).get("permissions", []):
         if perm.get("power") == power and area in perm.get("areas", []):
-            return True
+            limit = perm.get("max_areas")
+            taken = [a for a in used if a in perm.get("areas", [])]
+            if area in taken or limit is None or len(taken) < int(limit):
+                return True
     return False
+
+
+def needs_permission(state: dict, data, power: str, area: str, status: str) -> bool:
+    info = data.areas[area]
+    return status in HEX and not (info.kind in ("unorganized", "chinese_vassal")
+                                  or board.in_unrest(state, area))
 
 
 def check_buy(state: dict, data, power: str, a: dict) -> Fail:
@@ -103,8 +113,7 @@ def check_buy(state: dict, data, power: str, a: dict) -> Fail:
         return "blocked-by-possession", f"{area} holds an established Possession of another power"
     if status != "interest" and any(s in board.CONTROL for s in est.values()):
         return "blocked-by-control", f"{area} holds an established Control marker of another power"
-    if status in HEX and not (info.kind in ("unorganized", "chinese_vassal")
-                              or board.in_unrest(state, area) or permitted(state, power, area)):
+    if needs_permission(state, data, power, area, status) and not permitted(state, power, area):
         return "needs-unrest", (f"a {status.title()} can go in {area} ({info.kind.replace('_', ' ')}) "
                                 f"only while it is in Unrest")
     return _marker_limit(state, data, power, old, status)

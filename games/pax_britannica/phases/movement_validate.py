@@ -33,6 +33,10 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
     for o in orders:
         by_power.setdefault(o.power or power, []).append(o)
     for p, own in by_power.items():
+        if p not in state["powers"] or not board.is_great(state, p):
+            # Rules: MINOR POWERS - nobody writes orders for a Minor Power.
+            return [Problem("not-a-great-power", f"{p} is not played in this game", o.line)
+                    for o in orders]
         problems += funds(state, data, p, own, bad)
     sim = copy.deepcopy(state)
     for p in by_power:
