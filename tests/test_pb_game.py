@@ -134,3 +134,13 @@ def test_defaults_are_no_orders_and_mention_a_deficit():
 def test_assumptions_come_from_the_data():
     s = GAME.setup(FOUR, {"setup": "empty"}, None)
     assert GAME.assumptions(s) == list(load_data(s).assumptions)
+
+
+def test_results_rank_the_players_when_the_game_ends():
+    s = GAME.setup(FOUR, {"setup": "1880"}, None)
+    while not GAME.is_over(s):
+        s, _ = GAME.resolve(s, {}, SeededDice(seed="r" * 64, context=GAME.phase(s).key))
+    results = GAME.results(s)
+    assert sorted(r["power"] for r in results) == sorted(s["final"]["vp"])
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True) and results[0]["rank"] == 1

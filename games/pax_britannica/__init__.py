@@ -154,7 +154,7 @@ class PaxBritannica(Game):
 
     def results(self, state: State) -> list[dict[str, Any]]:
         final = state.get("final") or {}
-        scores = final.get("scores") if isinstance(final, dict) else None
+        scores = (final.get("vp") or final.get("scores")) if isinstance(final, dict) else None
         if not scores:
             scores = {p: state["powers"][p].get("vp", 0) for p in state["players"]}
         ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
