@@ -46,14 +46,29 @@ def turn_orders(state: dict, kind: str) -> list[dict]:
 def needs_combat(state: dict, area: str, power: str) -> bool:
     """Rules: ALTERING EXISTING STATUS MARKERS (Upgrading Status) - an upgrade from a
     Protectorate, and so every Dominion or State, is established without combat.
-    Choice: the movement phase may note the marker it upgraded in ``from``."""
+    The movement phase notes the marker an upgrade replaced in ``was``."""
     marker = board.markers_in(state, area).get(power)
     if not marker or marker["status"] not in CONTROL or marker.get("established"):
         return False
     if marker["status"] in ("dominion", "state"):
         return False
-    before = marker.get("from") or marker.get("upgraded_from")
-    return before not in CONTROL
+    return previous_status(marker) not in CONTROL
+
+
+def previous_status(marker: dict) -> str | None:
+    """The established marker an upgrade replaced (the movement phase keeps it in "was")."""
+    return marker.get("was") or marker.get("from") or marker.get("upgraded_from")
+
+
+def fail_marker(state: dict, power: str, area: str, reason: str) -> dict:
+    """Rules: COLONIAL COMBAT TO ESTABLISH A CONTROL MARKER - the unestablished marker is
+    removed.  Choice: an upgrade falls back to the established marker it replaced (an
+    Influence stays an Influence); only the new marker is lost, so no European Tensions."""
+    marker = board.markers_in(state, area).get(power) or {}
+    before = previous_status(marker)
+    if before and before not in CONTROL:
+        return board.set_marker(state, power, area, before, True, f"{reason}: back to {before}")
+    return board.remove_marker(state, power, area, reason)
 
 
 def may_suppress(state: dict, power: str, area: str) -> bool:
@@ -298,7 +313,7 @@ def _lost(state: dict, data, powers: list[str], area: str, purpose: str) -> list
     events = []
     for p in powers:
         if purpose != "suppress" and needs_combat(state, area, p):
-            events.append(board.remove_marker(state, p, area, "colonial combat lost"))
+            events.append(fail_marker(state, p, area, "colonial combat lost"))
         for unit in board.units_of(state, p, area, "army"):
             events.append(retreat_unit(state, data, unit))
     return events

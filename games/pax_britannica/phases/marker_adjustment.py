@@ -93,7 +93,7 @@ def drop_unestablished_control(state: dict, data) -> list[dict]:
             if not cc.needs_combat(state, area, power):
                 events.append(cc.establish(state, power, area, "upgrade: no combat needed"))
                 continue
-            events.append(board.remove_marker(state, power, area, "not established"))
+            events.append(cc.fail_marker(state, power, area, "not established"))
             for unit in board.units_of(state, power, area):
                 events.append(cc.retreat_unit(state, data, unit, "marker not established"))
     return events
