@@ -270,3 +270,38 @@ def test_combat_then_adjustment_leave_a_legal_board(pieces, unrest, seed):
     for u in state["units"]:
         if u["where"] in DATA.areas:
             assert board.has_control(state, u["power"], u["where"]), u
+
+
+# -- game options of these phases ----------------------------------------------------------
+from games.pax_britannica.phases import chinese_resentment as cr  # noqa: E402
+
+
+def optioned(**options):
+    state = new_state(["Britain", "France", "Germany", "United States"], options)
+    return state
+
+
+def test_option_marker_conflicts_negotiation_leaves_the_influence():
+    for setting, expected in (("marker_adjustment", "interest"), ("negotiation", "influence")):
+        state = optioned(marker_conflicts=setting)
+        board.set_marker(state, "Britain", "Egypt", "protectorate", True)
+        board.add_unit(state, "Britain", "army", 3, "Egypt")
+        board.set_marker(state, "France", "Egypt", "influence", True)
+        ma.resolve(state, {}, SeededDice(seed="x"), DATA)
+        assert board.status_of(state, "Egypt", "France") == expected
+
+
+def test_option_garrison_eti_off_reduces_without_tension():
+    for setting, eti in ((True, 1), (False, 0)):
+        state = optioned(garrison_eti=setting)
+        board.set_marker(state, "Britain", "Aden", "protectorate", True)
+        ma.resolve(state, {}, SeededDice(seed="x"), DATA)
+        assert board.status_of(state, "Aden", "Britain") == "influence" and state["eti"] == eti
+
+
+def test_option_cri_per_turn_vassals_counts_korea():
+    for setting, cri in ((False, 0), (True, 3)):
+        state = optioned(cri_per_turn_vassals=setting)
+        board.set_marker(state, "France", "Korea", "protectorate", True)
+        cr.resolve(state, {}, SeededDice(seed="x"), DATA)
+        assert state["cri"] == cri
