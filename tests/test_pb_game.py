@@ -144,3 +144,20 @@ def test_results_rank_the_players_when_the_game_ends():
     assert sorted(r["power"] for r in results) == sorted(s["final"]["vp"])
     scores = [r["score"] for r in results]
     assert scores == sorted(scores, reverse=True) and results[0]["rank"] == 1
+
+
+def test_war_phase_passes_through_with_a_notice_for_the_gm():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    s = GAME.set_phase(s, "war", 1884)
+    s["pending"]["chinese_rebellion"] = True
+    s, _ = GAME.gm_command(s, "SET CB France Britain AREA Egypt", None)
+    s, events = GAME.resolve(s, {}, SeededDice(seed="w"))
+    texts = [e["text"] for e in events if e["kind"] == "gm_notice"]
+    assert any("Chinese Rebellion" in t for t in texts) and any("Casus Belli" in t for t in texts)
+    assert s["phase"] == "victory_points" and "chinese_rebellion" not in s["pending"]
+
+
+def test_negotiation_without_casus_belli_is_silent():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "negotiation", 1884)
+    s, events = GAME.resolve(s, {}, SeededDice(seed="n"))
+    assert events == [] and s["phase"] == "congress"

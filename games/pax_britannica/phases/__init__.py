@@ -28,7 +28,12 @@ def run(phase: str, state: dict, orders: dict, dice, data) -> list[dict]:
     resolver = find(phase)
     if resolver is not None:
         return list(resolver(state, orders, dice, data) or [])
-    return gm_notices(phase, state)
+    notices = gm_notices(phase, state)
+    if phase == "war":
+        # Choice: with no War run by the engine the rebellion is the GM's; the flag is
+        # cleared once the GM has been told, so it is not reported again every turn.
+        state.get("pending", {}).pop("chinese_rebellion", None)
+    return notices
 
 
 def gm_notices(phase: str, state: dict) -> list[dict]:
