@@ -33,6 +33,9 @@ class PaxBritannica(Game):
 
     # -- names ---------------------------------------------------------------
     def power_aliases(self) -> Mapping[str, str]:
+        cached = self.__dict__.get("_aliases")
+        if cached is not None:
+            return cached
         aliases = {p.lower(): p for p in self.powers}
         try:
             data = load_data()
@@ -42,6 +45,7 @@ class PaxBritannica(Game):
             for alias in (p, info.adjective, *info.aliases):
                 if alias:
                     aliases[" ".join(str(alias).lower().split())] = p
+        self._aliases = aliases
         return aliases
 
     # -- life cycle ----------------------------------------------------------
