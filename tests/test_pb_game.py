@@ -161,3 +161,37 @@ def test_negotiation_without_casus_belli_is_silent():
     s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "negotiation", 1884)
     s, events = GAME.resolve(s, {}, SeededDice(seed="n"))
     assert events == [] and s["phase"] == "congress"
+
+
+GM_VOCABULARY = [
+    ("SET TREASURY France 12", "treasury France", 12),
+    ("SET VP France 7", "vp France", 7),
+    ("SET MARKER Britain possession Egypt UNESTABLISHED", "established Egypt Britain", False),
+    ("SET MARKER France influence Egypt", "marker Egypt France", "influence"),
+    ("REMOVE MARKER France Egypt", "marker Egypt France", "none"),
+    ("SET ARMY Britain 3 Egypt", "army Egypt Britain", 3),
+    ("SET ARMY China 5 Manchuria", "army Manchuria China", 5),
+    ("SET NAVY Britain 10 North Atlantic Ocean", "navy North Atlantic Ocean Britain", 10),
+    ("SET NAVY Britain 1 Egypt", "navy Egypt Britain", 1),
+    ("REMOVE NAVY Britain 1 Egypt", "navy Egypt Britain", 0),
+    ("SET MERCHANT Japan North China Sea", "merchant North China Sea Japan", 1),
+    ("SET UNREST Korea", "unrest Korea", True),
+    ("CLEAR UNREST Korea", "unrest Korea", False),
+    ("SET ETI 40", "eti", 40),
+    ("SET CRI 25", "cri", 25),
+    ("SET CB Germany France AREA Marocco", "cb Germany France", True),
+    ("SET WAR Germany Austria-Hungary VS France", "war France Austria-Hungary", True),
+    ("SET TREATY T1 Britain France SECRET", "treaty T1", "in_force"),
+    ("SET CANAL Panama", "canal Panama", True),
+    ("REMOVE ARMY Britain 3 Egypt", "army Egypt Britain", 0),
+]
+
+
+def test_every_gm_command_of_the_scenario_vocabulary_changes_what_its_query_reads():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    for command, query, value in GM_VOCABULARY:
+        s, _ = GAME.gm_command(s, command, None)
+        assert GAME.query(s, query) == value, command
+    assert GAME.query(s, "controller Egypt") == []
+    assert GAME.query(s, "phase") == "random_events" and GAME.query(s, "turn") == 1880
+    assert "SET TREASURY" in GAME.help_text("gm")

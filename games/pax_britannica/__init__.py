@@ -170,7 +170,9 @@ class PaxBritannica(Game):
         return out
 
     def help_text(self, topic: str | None = None) -> str:
-        from . import orders
+        from . import gm, orders
+        if topic and topic.lower() == "gm":
+            return "GM commands: " + "; ".join(gm.COMMANDS)
         return orders.HELP
 
     # -- GM and scenarios ----------------------------------------------------

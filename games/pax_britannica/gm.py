@@ -61,7 +61,8 @@ class _Args:
         text = self.name()
         if natives:
             for n in NATIVE_ARMIES:
-                if text.lower() in (n.lower(), n.split()[0].lower()):
+                if text.lower() in (n.lower(), n.split()[0].lower(), n.split()[0].lower() + "s",
+                                    "chinese" if n == "China" else n.lower()):
                     return n
         power = self.data.resolve_power(text)
         if power is None:

@@ -26,8 +26,12 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+#: Rules: PLAYING PIECES - China and the Ottoman Empire field armies but are no powers.
+NATIVE_NAMES = {"china", "chinese", "ottoman", "ottomans", "ottoman empire"}
+
+
 def _known(data, text: str, home_power: str | None) -> bool:
-    if text.lower() == "home":
+    if text.lower() in ("home", *NATIVE_NAMES):
         return True
     return bool(data.resolve_place(text, home_power) or data.resolve_power(text))
 
