@@ -10,6 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from lark import Lark, Transformer
+from lark.exceptions import LarkError
+
+from pbem.gameapi import Order, ParseResult, Problem
 
 _WORD = re.compile(r'"[^"]*"|->|[^\s,;]+')
 _MAX_NAME_WORDS = 6
@@ -91,13 +98,6 @@ def _longer_name(raw: list[str], i: int, data, home_power: str | None) -> bool:
 
 
 # -- parsing -----------------------------------------------------------------
-from pathlib import Path  # noqa: E402
-from typing import Sequence  # noqa: E402
-
-from lark import Lark, Transformer  # noqa: E402
-from lark.exceptions import LarkError  # noqa: E402
-
-from pbem.gameapi import Order, ParseResult, Problem  # noqa: E402
 
 GRAMMAR = Lark((Path(__file__).parent / "orders.lark").read_text(), parser="lalr")
 
