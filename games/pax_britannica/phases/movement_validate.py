@@ -69,7 +69,21 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
                         m["established"] = True
     for p, own in by_power.items():
         problems += forced(state, data, p, own, bad)
+        problems += garrisons(sim, p, own, bad)
     return problems
+
+
+def garrisons(sim: dict, power: str, orders: list[Order], bad: set[int]) -> list[Problem]:
+    """Rules: STATUS CHANGE (Important Note) - a Control marker with no Army Unit beside it
+    at the end of the phase falls to Influence: not illegal, "foolish", so a warning."""
+    out = []
+    for o in orders:
+        if o.kind == "buy" and id(o) not in bad and o.args["status"] in board.CONTROL \
+                and board.army_strength(sim, power, o.args["area"]) == 0:
+            out.append(Problem("no-garrison", f"no Army Unit of {power} will be in {o.args['area']}: "
+                               "the Control marker falls to Influence unless one arrives", o.line,
+                               kind="warning"))
+    return out
 
 
 def funds(state: dict, data, power: str, orders: list[Order], bad: set[int]) -> list[Problem]:
