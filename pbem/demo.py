@@ -17,6 +17,7 @@ import shutil
 import socket
 from email import policy
 from email.message import EmailMessage
+from email.utils import make_msgid
 from pathlib import Path
 
 import aiosmtplib
@@ -24,6 +25,7 @@ import aiosmtplib
 from . import registry, store
 from .config import load_config
 from .daemon import build
+from .gameapi import Game
 from .identity import hash_secret, new_secret
 
 DEMO_PLAYERS = {"pax_britannica": ["Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy"],
@@ -70,6 +72,7 @@ class Bot:
 async def _send(port: int, sender: str, to: str, subject: str, body: str) -> None:
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["Message-ID"] = make_msgid(domain="demo.test")
     msg.set_content(body)
     await aiosmtplib.send(msg, hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
 
@@ -87,7 +90,7 @@ async def _play(folder: Path, rules: str, players: list[str], turns: int | None,
     await daemon.listener.start()
     try:
         lines = [f"SIGNON GM@demo {gm_secret}", f"GM CREATE demo RULES {rules} OPTION setup=1880"]
-        lines += [f"GM ADD PLAYER {p} {b.address}" for p, b in bots.items()]
+        lines += [f"GM ADD PLAYER {Game.mail_name(p)} {b.address}" for p, b in bots.items()]
         lines.append("GM START")
         await _send(port, "gm@demo.test", moderator, "new game", "\n".join(lines) + "\n")
         last_label = None
@@ -155,7 +158,8 @@ async def _bots_act(port: int, moderator: str, rec, bots: dict[str, Bot]) -> int
                 due = True
         if due and bot.secret and power in phase.owes:
             orders = game.bot_orders(rec.state, power, bot.rng)
-            body = f"SIGNON {power}@{rec.name} {bot.secret}\nORDERS {phase.name}\n" + "\n".join(orders) + "\nEND\n"
+            body = (f"SIGNON {Game.mail_name(power)}@{rec.name} {bot.secret}\nORDERS {phase.name}\n"
+                    + "\n".join(orders) + "\nEND\n")
             await _send(port, bot.address, moderator, f"{power} orders", body)
             sent += 1
     return sent

@@ -96,7 +96,18 @@ class Game:
         return {p.lower(): p for p in self.powers}
 
     def resolve_power(self, text: str) -> str | None:
-        return self.power_aliases().get(" ".join(text.lower().split()))
+        """Names in mail commands are single words, so a multi-word power is
+        written with hyphens or underscores ("United-States"): try as written,
+        then with those read as spaces."""
+        aliases = self.power_aliases()
+        key = " ".join(text.lower().split())
+        spaced = " ".join(key.replace("-", " ").replace("_", " ").split())
+        return aliases.get(key) or aliases.get(spaced)
+
+    @staticmethod
+    def mail_name(power: str) -> str:
+        """How a power is written in a mail command (one word)."""
+        return power.replace(" ", "-")
 
     # -- life cycle --------------------------------------------------------
     def options(self) -> Mapping[str, tuple[Any, str]]:

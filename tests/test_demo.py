@@ -1,0 +1,24 @@
+"""The README's first command: the demo plays a whole Pax Britannica game by
+mail among bots on the embedded default and ends with standings and an archive."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_demo_plays_a_whole_game_by_mail(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pbem", "demo", "--dir", str(tmp_path / "demo")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={k: v for k, v in os.environ.items() if k != "PBEM_EXTRA_GAMES"})
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout
+    for year in range(1880, 1917, 4):
+        assert f"{year} Movement/Status Change" in out
+    assert "Final Record" in out and "Final standings:" in out
+    assert len([line for line in out.splitlines() if line.strip()[:1].isdigit() and "  " in line]) >= 7
+    index = Path(out.split("Archive: ")[1].split()[0])
+    assert index.is_file() and "demo" in index.read_text()
+    mailboxes = list((tmp_path / "demo" / "var" / "mail" / "out").iterdir())
+    assert len(mailboxes) == 8  # seven players and the GM got mail
