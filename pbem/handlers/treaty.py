@@ -103,32 +103,38 @@ def _party_row(session: Session, treaty_id: str, line) -> dict | None:
     return row
 
 
-def sign(session: Session, cmd: m.TreatySign) -> None:
+def _open_proposal(session: Session, cmd, verb: str) -> dict | None:
+    """The treaty a party may still sign or refuse: proposed, not yet decided."""
     row = _party_row(session, cmd.id, cmd.line)
+    if row is not None and row["status"] != "proposed":
+        session.problem("treaty-closed", f"treaty {cmd.id} is {row['status']}; it cannot be {verb}", cmd.line)
+        return None
+    return row
+
+
+def _stamp(session: Session, row: dict, column: str) -> None:
+    marks = loads(row[column], {})
+    marks[session.power] = utcnow_iso(session.ctx.now())
+    row[column] = dumps(marks)
+
+
+def sign(session: Session, cmd: m.TreatySign) -> None:
+    row = _open_proposal(session, cmd, "signed")
     if row is None:
         return
-    if row["status"] != "proposed":
-        session.problem("treaty-closed", f"treaty {cmd.id} is {row['status']}; it cannot be signed", cmd.line)
-        return
-    sigs = loads(row["signatures"], {})
-    sigs[session.power] = utcnow_iso(session.ctx.now())
-    row["signatures"] = dumps(sigs)
-    if set(sigs) >= set(loads(row["parties"])):
+    _stamp(session, row, "signatures")
+    if set(loads(row["signatures"])) >= set(loads(row["parties"])):
         row["status"] = "in_force"
     _save(session, row, "signed")
     session.section(f"Treaty {cmd.id} signed.", [f"status: {row['status']}"])
 
 
 def refuse(session: Session, cmd: m.TreatyRefuse) -> None:
-    row = _party_row(session, cmd.id, cmd.line)
+    row = _open_proposal(session, cmd, "refused")
     if row is None:
         return
-    if row["status"] != "proposed":
-        session.problem("treaty-closed", f"treaty {cmd.id} is {row['status']}; it cannot be refused", cmd.line)
-        return
-    refusals = loads(row["refusals"], {})
-    refusals[session.power] = utcnow_iso(session.ctx.now())
-    row["refusals"], row["status"] = dumps(refusals), "refused"
+    _stamp(session, row, "refusals")
+    row["status"] = "refused"
     _save(session, row, "refused")
     session.section(f"Treaty {cmd.id} refused.", [])
 

@@ -1,0 +1,66 @@
+"""Treaties by mail (test game, three powers): records to every party on each
+change, secret treaties hidden from others until revealed, refusal, lapse by
+mutual withdrawal."""
+import pytest
+
+from helpers_loop import GM_SECRET, Loop
+
+
+@pytest.fixture
+def lp(tmp_path):
+    lp = Loop(tmp_path)
+    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n")
+    for power in ("North", "South", "East"):
+        lp.mail(f"{power.lower()}@example.test", f"JOIN g1 {power} {power.lower()}-pw\n")
+    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM START\n")
+    lp.flush()
+    return lp
+
+
+def say(lp, power, text):
+    return lp.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {power.lower()}-pw\n{text}\n")
+
+
+def subjects(lp, power):
+    return [m["Subject"] for m in lp.inbox(f"{power.lower()}@example.test")]
+
+
+def test_secret_treaty_stays_with_its_parties_until_revealed(lp):
+    say(lp, "North", "TREATY PROPOSE pact WITH South SECRET\nNo bids above 3.\nENDTREATY")
+    say(lp, "South", "TREATY SIGN pact")
+    lp.flush()
+    assert any("treaty pact: in_force" in s for s in subjects(lp, "North"))
+    assert not any("treaty pact" in s for s in subjects(lp, "East"))
+    say(lp, "East", "TREATY LIST")
+    lp.flush()
+    assert "pact" not in lp.last_text("east@example.test")
+    say(lp, "South", "TREATY REVEAL pact")
+    lp.flush()
+    record = [m for m in lp.inbox("east@example.test") if "treaty pact" in m["Subject"]][-1]
+    assert "No bids above 3." in record.get_body(("plain",)).get_content()
+
+
+def test_refusal_ends_a_proposal_and_signing_after_it_is_refused(lp):
+    say(lp, "North", "TREATY PROPOSE t2 WITH South, East\nShare the beacon.\nENDTREATY")
+    say(lp, "East", "TREATY REFUSE t2")
+    say(lp, "South", "TREATY SIGN t2")
+    lp.flush()
+    assert "[treaty-closed]" in lp.last_text("south@example.test")
+    row = next(lp.db["treaties"].rows)
+    assert row["status"] == "refused"
+
+
+def test_a_treaty_in_force_lapses_only_when_every_party_withdraws(lp):
+    say(lp, "North", "TREATY PROPOSE t3 WITH South\nPeace.\nENDTREATY")
+    say(lp, "South", "TREATY SIGN t3")
+    say(lp, "North", "TREATY WITHDRAW t3")
+    assert next(lp.db["treaties"].rows)["status"] == "in_force"
+    say(lp, "South", "TREATY WITHDRAW t3")
+    assert next(lp.db["treaties"].rows)["status"] == "lapsed"
+
+
+def test_only_parties_may_sign(lp):
+    say(lp, "North", "TREATY PROPOSE t4 WITH South\nx\nENDTREATY")
+    say(lp, "East", "TREATY SIGN t4")
+    lp.flush()
+    assert "[unknown-treaty]" in lp.last_text("east@example.test")
