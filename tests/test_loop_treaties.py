@@ -4,6 +4,7 @@ mutual withdrawal."""
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
+from pbem import store
 
 
 @pytest.fixture
@@ -64,3 +65,18 @@ def test_only_parties_may_sign(lp):
     say(lp, "East", "TREATY SIGN t4")
     lp.flush()
     assert "[unknown-treaty]" in lp.last_text("east@example.test")
+
+
+def test_a_signed_treaty_reaches_a_game_that_scores_treaties(tmp_path):
+    lp = Loop(tmp_path)
+    lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM CREATE pax RULES pax_britannica\n")
+    powers = ["Britain", "France", "Germany", "United-States"]
+    for power in powers:
+        lp.mail(f"{power.lower()}@example.test", f"JOIN pax {power} {power.lower()}-pw\n")
+    lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM START\n")
+    say = lambda p, text: lp.mail(f"{p.lower()}@example.test", f"SIGNON {p}@pax {p.lower()}-pw\n{text}\n")
+    say("United-States", "TREATY PROPOSE monroe WITH Britain\nThe Americas are closed.\nENDTREATY")
+    assert store.get_game(lp.ctx, "pax").state["treaties"]["monroe"]["status"] == "proposed"
+    say("Britain", "TREATY SIGN monroe")
+    treaty = store.get_game(lp.ctx, "pax").state["treaties"]["monroe"]
+    assert treaty == {"parties": ["United States", "Britain"], "secret": False, "status": "in_force"}

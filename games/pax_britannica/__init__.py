@@ -17,10 +17,13 @@ PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", 
 
 
 def load_data(state_or_options: Mapping[str, Any] | None = None):
-    """The map data; a GM may name an override file in the ``data_override`` option."""
+    """The map data; a GM may name an override file in the ``data`` option
+    (``OPTION data=<file>``; ``data_override`` is the older spelling)."""
     from . import mapdata
     options = (state_or_options or {}).get("options", state_or_options or {})
-    override = options.get("data_override") if isinstance(options, Mapping) else None
+    override = None
+    if isinstance(options, Mapping):
+        override = options.get("data") or options.get("data_override")
     return mapdata.load(Path(override) if override else None)
 
 
@@ -52,7 +55,13 @@ class PaxBritannica(Game):
     def options(self) -> Mapping[str, tuple[Any, str]]:
         return {
             "setup": ("1880", "1880 (the historical start) or empty (a bare board)"),
-            "data_override": (None, "path of a GM data file overriding tables"),
+            "data": (None, "path of a GM data file (TOML) overriding any table; see data/DATA.md"),
+            "data_override": (None, "older name of the data option"),
+            "marker_conflicts": ("marker_adjustment", "where marker conflicts are settled: "
+                                 "marker_adjustment or negotiation"),
+            "garrison_eti": (True, "garrison reductions raise European Tensions"),
+            "cri_per_turn_vassals": (False, "per-turn Chinese Resentment counts Chinese Vassals too"),
+            "treaty_vp": (None, "VP per revealed treaty in force each turn (the rules give no number)"),
             "canal_needs_established": (True, "canal builders need an established marker"),
         }
 

@@ -55,9 +55,10 @@ def _tell_game(session: Session, rec: dict) -> None:
     rec_game = session.game
     if rec_game.state is None:
         return
-    text = f"SET TREATY {rec['id']} {rec['status'].upper()} " + " ".join(rec["parties"])
+    text = f"SET TREATY {rec['id']} " + " ".join(rec_game.rules.mail_name(p) for p in rec["parties"])
     if rec["secret"]:
         text += " SECRET"
+    text += f" STATUS {rec['status']}"
     try:
         state, _ = rec_game.rules.gm_command(rec_game.state, text, None)
     except (GMError, TypeError, AttributeError):
