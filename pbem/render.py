@@ -18,7 +18,7 @@ from .outbox import queue
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                          undefined=jinja2.StrictUndefined, autoescape=jinja2.select_autoescape(["html"]),
+                          undefined=jinja2.StrictUndefined, autoescape=jinja2.select_autoescape(["html", "html.j2"]),
                           keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 
 
@@ -51,23 +51,24 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], events
     labels = [s.phase.label for s in steps]
     seq = rec.row["seq"]
     results = game.results(state) if over else []
-    for row in store.players(ctx, rec.name):
-        power = row["power"]
-        text = render("report.txt.j2", game=rec.name, title=game.title, power=power, phases=labels,
+    def report(power: str | None) -> tuple[str, str]:
+        values = dict(game=rec.name, title=game.title, power=power, phases=labels,
                       body=game.report_text(state, events, power), over=over, results=results,
                       next_phase=game.phase(state).label, deadline=deadline_text(rec, deadline),
-                      owes=power in game.phase(state).owes, site=ctx.site_name,
-                      token=token_for(rec, power) if ctx.reply_token else None,
-                      seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"])
+                      site=ctx.site_name, seed=rec.row["seed"] if over else None,
+                      seed_hash=rec.row["seed_hash"])
+        text = render("report.txt.j2", owes=power in game.phase(state).owes,
+                      token=token_for(rec, power) if power and ctx.reply_token else None, **values)
+        return text, render("report.html.j2", **values)
+
+    for row in store.players(ctx, rec.name):
+        power = row["power"]
+        text, html = report(power)
         queue(ctx, key=f"report:{rec.name}:{seq}:{power}", to=store.addresses(row), game=rec.name,
-              kind="report", subject=subject(rec, power, "turn report"), text=text)
-    public = render("report.txt.j2", game=rec.name, title=game.title, power=None, phases=labels,
-                    body=game.report_text(state, events, None), over=over, results=results,
-                    next_phase=game.phase(state).label, deadline=deadline_text(rec, deadline),
-                    owes=False, site=ctx.site_name, token=None,
-                    seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"])
+              kind="report", subject=subject(rec, power, "turn report"), text=text, html=html)
+    text, html = report(None)
     queue(ctx, key=f"report:{rec.name}:{seq}:public", to=[rec.row["gm_address"]], game=rec.name,
-          kind="report", subject=subject(rec, None, "public report"), text=public)
+          kind="report", subject=subject(rec, None, "public report"), text=text, html=html)
 
 
 def broadcast(ctx: Context, rec: store.GameRecord, key: str, subject_text: str, text: str,

@@ -100,3 +100,15 @@ def test_gm_extend_pause_rollback(loop):
     loop.flush()
     notices = [m["Subject"] for m in loop.inbox("south@example.test")]
     assert any("deadline changed" in s for s in notices) and any("paused" in s for s in notices)
+
+
+def test_reports_have_plain_text_first_and_an_html_alternative(loop):
+    for power in ("North", "South"):
+        loop.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {loop.secrets[power]}\nORDERS\nBID 1\n")
+    loop.tick()
+    loop.flush()
+    report = [m for m in loop.inbox("north@example.test") if "turn report" in m["Subject"]][-1]
+    parts = [p.get_content_type() for p in report.iter_parts()]
+    assert parts == ["text/plain", "text/html"]
+    html = report.get_body(("html",)).get_content()
+    assert "report for North" in html and "<pre" in html
