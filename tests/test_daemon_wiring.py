@@ -1,0 +1,91 @@
+"""The daemon as the configuration builds it for production (IMAP in, SMTP
+out) against the real servers, and for the embedded default (listener ->
+Maildir -> local delivery)."""
+from __future__ import annotations
+
+import asyncio
+import email
+from email.message import EmailMessage
+from pathlib import Path
+
+import aiosmtplib
+import pytest
+
+from pbem.config import load_config
+from pbem.daemon import build
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _config(tmp_path: Path, replacements: dict[str, str]) -> Path:
+    text = (ROOT / "config.example.toml").read_text()
+    for old, new in replacements.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "pbem.toml"
+    path.write_text(text)
+    return path
+
+
+def _help_mail(sender: str, to: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, "help"
+    msg["Message-ID"] = email.utils.make_msgid(domain="players.test")
+    msg.set_content("HELP\n")
+    return msg
+
+
+@pytest.mark.mail
+def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_mailboxes, tmp_path):
+    moderator = mail_servers.address("moderator")
+    cfg = load_config(_config(tmp_path, {
+        'address = "pbem@localhost"': f'address = "{moderator}"',
+        'kind = "maildir"                    # production: "imap"': 'kind = "imap"',
+        'enabled = true ': 'enabled = false',
+        'host = ""                           # e.g. "imap.example.org"': 'host = "127.0.0.1"',
+        "port = 993": f"port = {mail_servers.imap_port}",
+        'user = ""                           # e.g. "pbem@example.org"': 'user = "moderator"',
+        'password = ""': f'password = "{mail_servers.password("moderator")}"',
+        "ssl = true": "ssl = false",
+        'kind = "maildir"                    # production: "smtp"': 'kind = "smtp"',
+        'host = ""                           # e.g. "smtp.example.org"': 'host = "127.0.0.1"',
+        "port = 587": f"port = {mail_servers.smtp_port}",
+        "starttls = true": "starttls = false",
+    }))
+    daemon = build(cfg)
+    alice = mail_servers.address("alice")
+    mail_servers.send(_help_mail(alice, moderator), alice, [moderator])
+
+    async def one_pass():
+        try:
+            return await daemon.run_pass()
+        finally:
+            await daemon.source.close()
+    result = asyncio.run(one_pass())
+    assert result.fetched == 1 and result.sent == 1
+    replies = mail_servers.wait_for_messages("alice", 1)
+    assert b"Help:" in replies[0]
+    assert len(mail_servers.messages("moderator", "Processed")) == 1
+
+
+def test_embedded_wiring_listener_to_maildir_to_local_delivery(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = load_config(_config(tmp_path, {"port = 2525": f"port = {port}"}))
+    daemon = build(cfg)
+
+    async def scenario():
+        await daemon.listener.start()
+        try:
+            await aiosmtplib.send(_help_mail("carol@players.test", "pbem@localhost"),
+                                  hostname="127.0.0.1", port=port, start_tls=False)
+            return await daemon.run_pass()
+        finally:
+            await daemon.listener.stop()
+    result = asyncio.run(scenario())
+    assert result.fetched == 1 and result.sent == 1
+    delivered = list((tmp_path / "var" / "mail" / "out" / "carol@players.test" / "new").iterdir())
+    assert len(delivered) == 1 and b"Help:" in delivered[0].read_bytes()
