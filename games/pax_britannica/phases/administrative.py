@@ -258,9 +258,13 @@ def _apply_order(state: dict, data, power: str, order) -> tuple[int, list[dict]]
         utype = "navy" if utype in ("navy", "naval", "fleet") else "army"
         strength = int(_field(order, "strength") or 0)
         where = _field(order, "where", "place", "area")
-        unit = board.find_unit(state, power, utype, strength, where)
-        if unit is None:
-            return 0, []
+        # A navy at home lies in a Home Area sea box: the order may name the box (the
+        # same lookup the order's validation uses).
+        from .movement_units import navy_unit
+        unit = navy_unit(state, data, power, strength, where) if utype == "navy" else \
+            board.find_unit(state, power, utype, strength, where)
+        if unit is None or unit["where"] == board.home_name(data, power):
+            return 0, []  # only units abroad meet a deficit (refused at validation)
         return _drop_units(state, data, power, [unit], "deficit: player's order")
     if kind.startswith("downgrade"):
         # Choice: to meet a deficit a player may name any of its markers ("eliminate ...

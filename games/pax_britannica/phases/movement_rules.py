@@ -280,6 +280,13 @@ def check_remove(state: dict, data, power: str, a: dict) -> Fail:
         unit = board.find_unit(state, power, "army", a["strength"], a["where"])
     if unit is None:
         return "no-such-unit", f"{power} has no {a['type']} ({a['strength']}) at {a['where']}"
+    if unit["where"] == board.home_name(data, power):
+        # Rules: NET INCOME RECORD - a deficit is met by eliminating "Military Units
+        # abroad" and/or Status markers; a unit in the Home Area (sea boxes included)
+        # costs no maintenance (MAINTENANCE RECORD), so removing it meets nothing.
+        return "not-abroad", (f"{power}'s {a['type']} ({a['strength']}) at {a['where']} is in its "
+                              "Home Area: it costs no maintenance, and only units abroad are "
+                              "eliminated to meet a deficit")
     return None
 
 
