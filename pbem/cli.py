@@ -64,7 +64,20 @@ def cmd_serve(args) -> int:
     cfg = load_cfg(args)
     daemon = build(cfg)
     logging.getLogger().setLevel(cfg.server.log_level)
-    asyncio.run(daemon.serve(once=args.once))
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's per-command chatter
+
+    async def run() -> None:
+        # SIGTERM and SIGINT finish the pass under way, then stop cleanly;
+        # a harder kill is safe too (every step is crash-safe).
+        import signal
+
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await daemon.serve(stop, once=args.once)
+
+    asyncio.run(run())
     return 0
 
 

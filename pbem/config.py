@@ -149,7 +149,7 @@ SETTINGS: tuple[Setting, ...] = (
     S("intake", "kind", str, "maildir", "Where inbound mail is read: a Maildir or an IMAP mailbox.",
       one_of("maildir", "imap"), kind='"maildir" or "imap"'),
     S("intake", "maildir", Path, "var/mail/inbox", "The inbound Maildir (kind = \"maildir\")."),
-    S("intake", "poll_interval", float, 5.0, "Seconds between looks at the inbound Maildir.",
+    S("intake", "poll_interval", float, 1.0, "Seconds between looks at the inbound Maildir.",
       at_least(0.01)),
 
     S("listener", "enabled", bool, True,

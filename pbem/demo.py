@@ -44,7 +44,7 @@ def _write_config(folder: Path, gm_secret: str, port: int) -> Path:
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(gm_secret)}"', 1)
     text = text.replace("port = 2525", f"port = {port}", 1)
     text = text.replace("reply_rate_per_hour = 30", "reply_rate_per_hour = 0", 1)
-    text = text.replace("poll_interval = 5.0", "poll_interval = 0.05", 1)
+    text = text.replace("poll_interval = 1.0", "poll_interval = 0.05", 1)
     path = folder / "pbem.toml"
     path.write_text(text, encoding="utf-8")
     return path
