@@ -224,8 +224,27 @@ def build(state: dict, data, power: str, kind: str, a: dict, price: int) -> list
                "where": home, "sea": unit["sea"], "cost": price}]
     if kind == "navy" and power not in rules.NAVAL_ETI_EXEMPT:
         delta = 3 if a["strength"] == 10 else 1
-        events.append(board.add_eti(state, delta, f"{power} built a Naval ({a['strength']})", power))
+        blame = None if required_fleet(state, power, price) else power
+        events.append(board.add_eti(state, delta, f"{power} built a Naval ({a['strength']})", blame))
     return events
+
+
+def required_fleet(state: dict, power: str, price: int) -> bool:
+    """Rules: Forced Expenditures and Tension Increases (clarification) - "should required
+    German Fleet purchases drive ETI over 99 then Germany will only be held responsible
+    ... for fleets built in excess of those required by the Random Event".
+
+    The tension still rises; only the blame is lifted.  Choice: a fleet is required when
+    the event demands naval spending (German Navy League Agitation, the only naval-only
+    forced expenditure) and the forced amount left after maintenance was not yet met
+    before it was bought; fleets bought after that are in excess."""
+    forced = state.get("turn_effects", {}).get("forced", {}).get(power)
+    if not forced or not forced.get("naval_only"):
+        return False
+    remaining = int(forced.get("remaining", forced.get("amount", 0)))
+    spent = int(forced.get("naval_built", 0))
+    forced["naval_built"] = spent + price
+    return spent < remaining
 
 
 def money(state: dict, data, orders: dict) -> list[dict]:
