@@ -177,11 +177,16 @@ def area_defeated(events: list[dict]) -> bool:
 
 
 # -- one combat ----------------------------------------------------------------
-def fight(state: dict, data, dice, powers: list[str], area: str, purpose: str) -> list[dict]:
+def fight(state: dict, data, dice, powers: list[str], area: str, purpose: str,
+          retreat_to=None) -> list[dict]:
     """One Colonial Combat of ``powers`` (one power, or Codominion members together) against
     ``area``.  ``purpose``: "establish", "suppress" or "both".  Applies every consequence
     (losses, retreats, the marker, the Unrest marker) and returns the events; the
-    ``colonial_combat`` event carries ``defeated``.  Rules: COLONIAL COMBAT RESOLUTION."""
+    ``colonial_combat`` event carries ``defeated``.  Rules: COLONIAL COMBAT RESOLUTION.
+
+    ``retreat_to(state, data, power, area)`` names where a beaten power's armies go (None:
+    eliminated); by default :func:`retreat_place`.  Minor Powers reacting to Unrest pass
+    their own rule (Rules: MINOR POWER REACTION TO UNREST)."""
     powers = [powers] if isinstance(powers, str) else list(powers)
     attack = _strength(state, powers, area)
     if attack <= 0:
@@ -202,7 +207,7 @@ def fight(state: dict, data, dice, powers: list[str], area: str, purpose: str) -
     if ev["defeated"]:
         events += _won(state, powers, area)
     else:
-        events += _lost(state, data, powers, area, purpose)
+        events += _lost(state, data, powers, area, purpose, retreat_to)
     return events
 
 
@@ -307,15 +312,19 @@ def _won(state: dict, powers: list[str], area: str) -> list[dict]:
     return events
 
 
-def _lost(state: dict, data, powers: list[str], area: str, purpose: str) -> list[dict]:
+def _lost(state: dict, data, powers: list[str], area: str, purpose: str,
+          retreat_to=None) -> list[dict]:
     """Rules: COLONIAL COMBAT TO ESTABLISH A CONTROL MARKER - the unestablished marker is
     removed and the Army Units retreat (AR retreats them whatever the purpose)."""
     events = []
     for p in powers:
         if purpose != "suppress" and needs_combat(state, area, p):
             events.append(fail_marker(state, p, area, "colonial combat lost"))
-        for unit in board.units_of(state, p, area, "army"):
-            events.append(retreat_unit(state, data, unit))
+        armies = board.units_of(state, p, area, "army")
+        # One destination per power, judged before any of its units leaves.
+        dest = (retreat_to or retreat_place)(state, data, p, area) if armies else None
+        for unit in armies:
+            events.append(retreat_unit(state, data, unit, dest=dest))
     return events
 
 
@@ -330,14 +339,18 @@ def retreat_place(state: dict, data, power: str, area: str) -> str | None:
     return places[0] if places else None
 
 
-def retreat_unit(state: dict, data, unit: dict, reason: str = "retreat") -> dict:
+_UNSET = object()
+
+
+def retreat_unit(state: dict, data, unit: dict, reason: str = "retreat", dest=_UNSET) -> dict:
     """Move one unit out; with nowhere to go it is eliminated.  Naval Units sail home
-    (Rules: MOVEMENT, Naval Units - they may always go to a Home Area Sea Zone Box)."""
+    (Rules: MOVEMENT, Naval Units - they may always go to a Home Area Sea Zone Box).
+    An army goes to ``dest`` when given (None: nowhere), else to :func:`retreat_place`."""
     origin = unit["where"]
     home = board.home_name(data, unit["power"])
     if unit["type"] == "navy":
         dest = home
-    else:
+    elif dest is _UNSET:
         dest = retreat_place(state, data, unit["power"], origin)
     if dest is None:
         return lose_unit(state, unit, f"{reason}: no retreat possible")

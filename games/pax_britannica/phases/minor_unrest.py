@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board, combat_table
+from .. import board
 from . import colonial_combat
 
 
@@ -135,62 +135,30 @@ def steps(state, data, place: str) -> set[str]:
 
 
 def fight(state: dict, data, dice, power: str, area: str, upgrade: bool = False) -> list[dict]:
-    """Rules: COLONIAL COMBAT RESOLUTION - the power's armies in ``area`` attack the
-    Area's Combat Strength to suppress Unrest.  With ``upgrade``, a Protectorate whose
-    Unrest is suppressed becomes a Possession (Rules: MINOR POWER REACTION TO UNREST).
-
-    The results mean what they mean for Great Powers (colonial_combat.apply_result);
-    only the retreat differs (see :func:`retreat`)."""
-    armies = board.units_of(state, power, area, "army")
-    if not armies:
-        return []
-    attack = sum(u["strength"] for u in armies)
-    defense = data.areas[area].cs
-    event = {"kind": "colonial_combat", "area": area, "power": power, "powers": [power],
-             "attack": attack, "defense": defense, "purpose": "suppress", "ratio": None,
-             "table": None, "die": None, "result": "auto"}
-    events = [event]
-    if defense <= 0:
-        # Rules: COLONIAL COMBAT - an Area of Combat Strength zero is defeated outright.
-        defeated = True
-    else:
-        die = dice.d6(f"{power} colonial combat in {area}")
-        event.update(combat_table.resolve(data, attack, defense, die), die=die)
-        defeated, losses = colonial_combat.apply_result(state, [power], area, event["result"],
-                                                        defense)
-        events.extend(losses)
-        if not defeated:
-            events.extend(retreat(state, data, power, area,
-                                  board.units_of(state, power, area, "army")))
-    event["defeated"] = defeated
-    if defeated:
-        if area in state.get("unrest", []):
-            state["unrest"].remove(area)
-            events.append({"kind": "unrest", "area": area, "cleared": True, "by": power,
-                           "reason": "suppressed"})
-        if upgrade and board.status_of(state, area, power) == "protectorate":
-            events.append(board.set_marker(state, power, area, "possession", True,
-                                           "Unrest suppressed by a Minor Power"))
+    """Rules: MINOR POWER REACTION TO UNREST - "It automatically attacks the Combat
+    Strength of the Area ... according to the normal rules for Colonial Combat": the
+    Great Powers' combat (colonial_combat.fight), with the Minor Powers' own retreat
+    (:func:`retreat_place`).  With ``upgrade``, a Protectorate whose Unrest is
+    suppressed becomes a Possession."""
+    events = colonial_combat.fight(state, data, dice, [power], area, "suppress",
+                                   retreat_to=retreat_place)
+    if upgrade and colonial_combat.area_defeated(events) \
+            and board.status_of(state, area, power) == "protectorate":
+        events.append(board.set_marker(state, power, area, "possession", True,
+                                       "Unrest suppressed by a Minor Power"))
     return events
 
 
-def retreat(state, data, power, area, units) -> list[dict]:
+def retreat_place(state: dict, data, power: str, area: str) -> str | None:
     """Rules: MINOR POWER REACTION TO UNREST - retreat to an adjacent Controlled Area of
-    the power if possible, else to its Home Area, else the units are eliminated.
-    Choice: the Home Area is reachable when the Area has a Communication Link."""
+    the power if possible, else to its Home Area, else the units are eliminated (None).
+    Choice: the Home Area is reachable when the Area has a Communication Link; among
+    adjacent Areas the first by name."""
     options = sorted(n for n in board.land_neighbours(data, area)
                      if n in data.areas and board.has_control(state, power, n)
                      and not board.in_unrest(state, n))
     if options:
-        dest = options[0]
-    elif board.comm_link(state, data, power, area):
-        dest = board.home_name(data, power)
-    else:
-        return [colonial_combat.lose_unit(state, u, "no retreat possible") for u in units]
-    out = []
-    for u in units:
-        u["where"] = dest
-        out.append({"kind": "unit_retreated", "power": power, "unit": u["id"],
-                    "type": u["type"], "strength": u["strength"], "from": area, "to": dest,
-                    "reason": "retreat"})
-    return out
+        return options[0]
+    if board.comm_link(state, data, power, area):
+        return board.home_name(data, power)
+    return None
