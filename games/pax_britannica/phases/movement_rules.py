@@ -109,6 +109,11 @@ def check_buy(state: dict, data, power: str, a: dict) -> Fail:
         return "no-communication-link", f"{power} has no Communication Link to {area}"
     rivals = others(state, area, power)
     est = {p: m["status"] for p, m in rivals.items() if m.get("established")}
+    if status in SPECIAL and any(s in board.CONTROL for s in est.values()):
+        # Rules: CODOMINIONS (clarification) - "States and Dominions cannot be part of
+        # Codominions".
+        return "codominion", (f"{area} is a Codominion: States and Dominions cannot be part "
+                              "of Codominions")
     if status == "interest" and any(s in ("possession", "state", "dominion") for s in est.values()):
         return "blocked-by-possession", f"{area} holds an established Possession of another power"
     if status != "interest" and any(s in board.CONTROL for s in est.values()):
