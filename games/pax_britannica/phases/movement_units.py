@@ -161,3 +161,25 @@ def check_move_navy(state: dict, data, power: str, a: dict) -> Fail:
         return "bad-destination", (f"a navy moves only to a coastal Area with an own established "
                                    f"Control marker or to a Home Area sea box, not {a['to']}")
     return None
+
+
+def garrison_zone(data, power: str) -> set[str]:
+    """Where the Indian Army (within two Overland Routes of India) or the Russian Western
+    Garrison (Russia and the listed Areas) must stand; empty for other powers."""
+    if power == "Britain" and region(data, "india"):
+        return _within(data, region(data, "india"), 2)
+    if power == "Russia" and region(data, "western_garrison"):
+        return set(region(data, "western_garrison"))
+    return set()
+
+
+def garrison_shortfall(state: dict, data, power: str) -> int:
+    """Rules: Special British Garrison Rule; Special Russian Garrison Rule - how many
+    Army (10) Units the Indian Army or the Western Garrison lacks of its three."""
+    zone = garrison_zone(data, power)
+    if not zone or not board.is_great(state, power):
+        return 0
+    inside = sum(1 for u in board.units_of(state, power, type="army")
+                 if u["strength"] == 10 and u["where"] in zone)
+    return max(0, 3 - inside)
+

@@ -14,7 +14,7 @@ from pbem.gameapi import Order, Problem
 
 from .. import board
 from ..state import label
-from . import movement, movement_rules as rules
+from . import movement, movement_rules as rules, movement_units
 
 MONEY_KINDS = ("buy", "build_army", "build_navy", "build_canal", "give")
 #: deficits are settled before anything else; SUPPRESS and ELIMINATE act in later phases
@@ -70,7 +70,27 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
     for p, own in by_power.items():
         problems += forced(state, data, p, own, bad)
         problems += garrisons(sim, p, own, bad)
+        problems += rebuild(state, sim, data, p)
     return problems
+
+
+def rebuild(state: dict, sim: dict, data, power: str) -> list[Problem]:
+    """Rules: Special British Garrison Rule ("If any of the Units are destroyed in the
+    game, he must rebuild them as soon as he can afford to do so (after paying regular
+    maintenance)"); Special Russian Garrison Rule (the same for the Western Garrison).
+
+    Judged on the orders as they leave the board (``sim``).  Choice: like a forced
+    expenditure, a shortfall the Treasury could pay for is a warning for the GM."""
+    short = movement_units.garrison_shortfall(sim, data, power)
+    if not short:
+        return []
+    price = data.unit_cost("army", 10)
+    can = min(short, board.treasury(state, power) // price)
+    if can <= 0:
+        return []
+    name = "Indian Army" if power == "Britain" else "Western Garrison"
+    return [Problem("garrison-rebuild", f"the {name} lacks {short} Army (10) Unit(s): {power} can "
+                    f"afford {can} ({price} each) and must rebuild them", None, kind="warning")]
 
 
 def garrisons(sim: dict, power: str, orders: list[Order], bad: set[int]) -> list[Problem]:
