@@ -6,13 +6,20 @@ the powers concerned; the map, the indices and the Victory Points are public.
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Sequence
 
 from . import board
+from . import report_events as say
+from . import report_phases
 from .state import label
 
 PRIVATE_KINDS = {"money", "order_failed", "income", "deficit"}
 POWER_FIELDS = ("power", "holder", "against", "to", "from", "blamed", "blame")
+#: Further fields naming the powers an event is about (for "what concerns you" only;
+#: privacy is decided by ``concerns`` alone).
+INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls")
+WIDTH = 78
 
 
 def concerns(event: dict, powers: set[str]) -> bool:
@@ -76,45 +83,197 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
     return out
 
 
-def _event_line(e: dict) -> str:
-    kind = e.get("kind", "?")
-    rest = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("kind", "lines"))
-    return f"  {kind}: {rest}"
+def involves(event: dict, powers: set[str]) -> bool:
+    """Whether the event is about one of ``powers`` (its own section of the report)."""
+    if concerns(event, powers):
+        return True
+    for key in INVOLVED_FIELDS:
+        value = event.get(key)
+        if isinstance(value, str):
+            value = value.split("+")
+        if isinstance(value, dict):
+            value = list(value)
+        flat = {str(x) for v in (value or []) for x in (v if isinstance(v, list) else [v])}
+        if powers & flat:
+            return True
+    return False
+
+
+# -- layout -----------------------------------------------------------------------
+def wrap(text: str, indent: str = "", more: str = "    ") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + more,
+                         break_on_hyphens=False) or [indent.rstrip()]
+
+
+def listing(title: str, items: Sequence[str]) -> list[str]:
+    return wrap(f"{title}: " + (", ".join(items) or "none"), "", "    ")
+
+
+def row(sign: str, text: str, amount: Any) -> str:
+    return f"  {sign} {text:<34}{say.money(amount):>9}"
+
+
+def income_account(income: dict) -> list[str]:
+    """Rules: NET INCOME RECORD - the account as the sheet adds it up."""
+    roll = f" (die {income['roll']})" if income.get("roll") is not None else ""
+    lines = ["Income this turn:",
+             row(" ", f"Colonial Office{roll}", income.get("colonial_office")),
+             row("+", "Income from colonies", income.get("markers")),
+             row("-", "Maintenance", income.get("maintenance")),
+             row("=", "Net income", income.get("net"))]
+    if income.get("deficit"):
+        lines += wrap(f"The treasury stays at {say.money(0)}: a deficit of "
+                      f"{say.money(income['deficit'])} must be met by removing units "
+                      f"abroad or markers.", "  ")
+    return lines
+
+
+STATUS_ORDER = ("state", "dominion", "possession", "protectorate", "influence", "interest")
+
+
+def column(label_text: str, text: str) -> list[str]:
+    """``label_text`` in a column of its own, ``text`` wrapped beside it."""
+    return textwrap.wrap(text, WIDTH, initial_indent=f"  {label_text:<22} ",
+                         subsequent_indent=" " * 25, break_on_hyphens=False)
+
+
+def marker_lines(markers: dict) -> list[str]:
+    """Markers by status, strongest first; a marker not yet established says so."""
+    if not markers:
+        return ["Markers: none"]
+    lines = ["Markers:"]
+    statuses = sorted({m["status"] for m in markers.values()},
+                      key=lambda s: (STATUS_ORDER.index(s) if s in STATUS_ORDER else 99, s))
+    for status in statuses:
+        areas = [a + ("" if m.get("established") else " (new)")
+                 for a, m in markers.items() if m["status"] == status]
+        lines += column(say.status(status), ", ".join(areas))
+    return lines
+
+
+def unit_lines(units: list[dict]) -> list[str]:
+    """Units by place, in the sheet's order."""
+    if not units:
+        return ["Units: none"]
+    places: dict[str, list[str]] = {}
+    for u in units:
+        places.setdefault(u["where"], []).append(say.unit(u) + (f" in {u['sea']}" if u["sea"] else ""))
+    lines = ["Units:"]
+    for where, items in places.items():
+        lines += column(where, ", ".join(items))
+    return lines
+
+
+def sheet_lines(sheet: dict, income: dict | None) -> list[str]:
+    lines = ["", f"== {sheet['power']} ==",
+             f"Treasury {say.money(sheet['treasury'])}; Victory Points {sheet['vp']}"]
+    if income:
+        lines += income_account(income)
+    if sheet["deficit"]:
+        lines.append(f"Deficit to meet: {say.money(sheet['deficit'])}")
+    lines += marker_lines(sheet["markers"])
+    lines += unit_lines(sheet["units"])
+    pool = f"; {sheet['merchant_pool']} to place" if sheet["merchant_pool"] else ""
+    lines += wrap("Merchant Fleets: " + (", ".join(sheet["merchants"]) or "none") + pool, "", "    ")
+    held = [c["against"] + (f" ({c['area']})" if c.get("area") else "") for c in sheet["cb_held"]]
+    against = [c["holder"] + (f" ({c['area']})" if c.get("area") else "") for c in sheet["cb_against"]]
+    if held:
+        lines += listing("Casus Belli you hold against", held)
+    if against:
+        lines += listing("Casus Belli held against you by", against)
+    return lines
+
+
+def header_lines(d: dict) -> list[str]:
+    title = f"Pax Britannica - {d['turn']} {d['phase_label']}"
+    lines = [title + (" - the game is over" if d["game_over"] else ""),
+             f"European Tensions Index {d['eti']}; Chinese Resentment Index {d['cri']}"]
+    lines += wrap("Victory Points: " + ", ".join(f"{p} {v}" for p, v in d["vp"].items()), "", "    ")
+    return lines
+
+
+def map_lines(d: dict) -> list[str]:
+    lines = ["", "Map:"]
+    for area, ms in d["map"].items():
+        lines += column(area, ", ".join(f"{p} {s}" for p, s in ms.items()))
+    return lines
+
+
+# -- events -------------------------------------------------------------------------
+def combined(state: dict, events: Sequence[dict], shown: Sequence[dict]) -> list[tuple[Any, list[dict]]]:
+    """(place, events) groups of the ``shown`` events: a Colonial Combat takes its
+    consequences in the same Area (losses, retreats, the marker, the Unrest) as clauses of
+    one sentence.  Phases are placed from every event: hidden ones still tell the phase."""
+    keep = {id(e) for e in shown}
+    groups: list[tuple[Any, list[dict]]] = []
+    for e, where in zip(events, report_phases.place(state, events)):
+        if id(e) not in keep:
+            continue
+        last = groups[-1] if groups else None
+        if (last and last[0] == where and last[1][0].get("kind") == "colonial_combat"
+                and say.combat_clause(e) and say.combat_area(e) == last[1][0].get("area")):
+            last[1].append(e)
+        else:
+            groups.append((where, [e]))
+    return groups
+
+
+def is_established(group: list[dict]) -> bool:
+    e = group[0]
+    return len(group) == 1 and e.get("kind") == "marker" and e.get("reason") == "established"
+
+
+def merge_established(groups: list[tuple[Any, list[dict]]]) -> list[tuple[Any, list[dict]]]:
+    out: list[tuple[Any, list[dict]]] = []
+    for where, group in groups:
+        if out and out[-1][0] == where and is_established(group) and \
+                all(x.get("kind") == "marker" and x.get("reason") == "established" for x in out[-1][1]):
+            out[-1][1].extend(group)
+        else:
+            out.append((where, list(group)))
+    return out
+
+
+def group_sentence(group: list[dict], viewer: frozenset) -> str:
+    first = group[0]
+    if first.get("kind") == "colonial_combat" and len(group) > 1:
+        clauses = [c for c in (say.combat_clause(e) for e in group[1:]) if c]
+        return say.combat_head(first) + " - " + "; ".join(clauses) + "."
+    if len(group) > 1 and all(e.get("reason") == "established" for e in group):
+        return say.established_list(group)
+    return say.sentence(first, viewer)
+
+
+def event_block(title: str, groups: list[tuple[Any, list[dict]]], viewer: frozenset) -> list[str]:
+    if not groups:
+        return []
+    lines = ["", title, "-" * len(title)]
+    for heading, items in report_phases.sections(merge_established(groups)):
+        lines.append(heading)
+        for group in items:
+            lines += wrap(group_sentence(group, viewer), "  ", "  ")
+    return lines
 
 
 def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
     d = report_data(state, events, power)
-    lines = [f"Pax Britannica - {d['turn']} {d['phase_label']}"
-             + (" - the game is over" if d["game_over"] else ""),
-             f"European Tensions Index {d['eti']}; Chinese Resentment Index {d['cri']}",
-             "Victory Points: " + ", ".join(f"{p} {v}" for p, v in d["vp"].items())]
+    lines = header_lines(d)
+    mine = set(own_powers(state, power)) if power else set()
+    viewer = frozenset(mine)
     for sheet in d.get("sheets", []):
-        lines += ["", f"== {sheet['power']} ==", f"Treasury: {sheet['treasury']}"]
-        if sheet["income"]:
-            i = sheet["income"]
-            lines.append(f"Income: Colonial Office {i['colonial_office']} + colonies "
-                         f"{i['markers']} - maintenance {i['maintenance']} = {i['net']}")
-        if sheet["deficit"]:
-            lines.append(f"Deficit to meet: {sheet['deficit']}")
-        lines.append("Markers: " + (", ".join(
-            f"{a} {m['status']}{'' if m['established'] else ' (new)'}"
-            for a, m in sheet["markers"].items()) or "none"))
-        lines.append("Units: " + (", ".join(
-            f"{u['type']} {u['strength']} at {u['where']}" + (f" ({u['sea']})" if u["sea"] else "")
-            for u in sheet["units"]) or "none"))
-        lines.append("Merchant Fleets: " + (", ".join(sheet["merchants"]) or "none")
-                     + (f"; {sheet['merchant_pool']} to place" if sheet["merchant_pool"] else ""))
-        for c in sheet["cb_held"]:
-            lines.append(f"Casus Belli against {c['against']}" + (f" ({c['area']})" if c.get("area") else ""))
-        for c in sheet["cb_against"]:
-            lines.append(f"{c['holder']} holds a Casus Belli against you"
-                         + (f" ({c['area']})" if c.get("area") else ""))
+        income = next((e for e in reversed(list(events)) if e.get("kind") == "income"
+                       and e.get("power") == sheet["power"]), None)
+        lines += sheet_lines(sheet, income)
     if power is None:
-        lines += ["", "Map:"]
-        lines += [f"  {a}: " + ", ".join(f"{p} {s}" for p, s in ms.items())
-                  for a, ms in d["map"].items()]
+        lines += map_lines(d)
     if d["unrest"]:
-        lines.append("Unrest: " + ", ".join(d["unrest"]))
-    if d["events"]:
-        lines += ["", "Events:"] + [_event_line(e) for e in d["events"]]
+        lines += [""] + listing("Unrest", d["unrest"])
+    groups = combined(state, list(events), d["events"])
+    if power is None:
+        lines += event_block("Events", groups, viewer)
+    else:
+        own = [g for g in groups if any(involves(e, mine) for e in g[1])]
+        rest = [g for g in groups if not any(involves(e, mine) for e in g[1])]
+        lines += event_block(f"What concerned {' and '.join(own_powers(state, power))}", own, viewer)
+        lines += event_block("Elsewhere in the world", rest, viewer)
     return "\n".join(lines) + "\n"
