@@ -292,3 +292,21 @@ def test_the_income_account_adds_up(played):
             assert amounts == [income["colonial_office"], income["markers"],
                                income["maintenance"], income["net"]]
             assert amounts[0] + amounts[1] - amounts[2] == amounts[3]
+
+
+def test_an_unrest_event_names_its_area_in_one_sentence():
+    state = GAME.setup(FOUR, {"setup": "1880"}, None)
+    state["phase"] = "administrative"
+    text = GAME.report_text(state, [SAMPLES["random_event"], SAMPLES["unrest"]], None)
+    assert "Random event 1 (4-4): Unrest in Abyssinia (table B, 4-4)." in text
+
+
+def test_an_index_rise_over_a_power_s_marker_is_its_own_news():
+    state = GAME.setup(FOUR, {"setup": "1880"}, None)
+    state["phase"] = "negotiation"
+    rise = {"kind": "eti", "delta": 1, "blame": "Belgium", "value": 25,
+            "reason": "France's interest in Kongo: conflict with Belgium's Control marker"}
+    text = GAME.report_text(state, [rise], "France")
+    assert "What concerned France" in text and "European Tensions +1" in text
+    assert "Elsewhere in the world" not in text
+    assert "Elsewhere in the world" in GAME.report_text(state, [rise], "Britain")

@@ -87,6 +87,9 @@ def involves(event: dict, powers: set[str]) -> bool:
     """Whether the event is about one of ``powers`` (its own section of the report)."""
     if concerns(event, powers):
         return True
+    reason = str(event.get("reason") or "")
+    if any(reason.startswith(f"{p}'s ") for p in powers):  # "France's interest in Kongo: ..."
+        return True
     for key in INVOLVED_FIELDS:
         value = event.get(key)
         if isinstance(value, str):
@@ -213,6 +216,9 @@ def combined(state: dict, events: Sequence[dict], shown: Sequence[dict]) -> list
         if (last and last[0] == where and last[1][0].get("kind") == "colonial_combat"
                 and say.combat_clause(e) and say.combat_area(e) == last[1][0].get("area")):
             last[1].append(e)
+        elif (last and last[0] == where and len(last[1]) == 1 and e.get("kind") == "unrest"
+              and e.get("table") and last[1][0].get("kind") == "random_event"):
+            last[1].append(e)  # "Random event 2 (4-4): Unrest in Abyssinia ..."
         else:
             groups.append((where, [e]))
     return groups
@@ -239,6 +245,8 @@ def group_sentence(group: list[dict], viewer: frozenset) -> str:
     if first.get("kind") == "colonial_combat" and len(group) > 1:
         clauses = [c for c in (say.combat_clause(e) for e in group[1:]) if c]
         return say.combat_head(first) + " - " + "; ".join(clauses) + "."
+    if first.get("kind") == "random_event" and len(group) > 1:
+        return say.random_unrest(first, group[1])
     if len(group) > 1 and all(e.get("reason") == "established" for e in group):
         return say.established_list(group)
     return say.sentence(first, viewer)

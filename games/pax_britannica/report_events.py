@@ -272,6 +272,13 @@ def random_event(e: dict, viewer: Viewer) -> str:
     return f"Random event{number} ({e.get('roll')}): {e.get('name')}."
 
 
+def random_unrest(event: dict, unrest_event: dict) -> str:
+    """An Unrest random event and the Area its table gave, in one sentence."""
+    number = f" {event['number']}" if event.get("number") else ""
+    return (f"Random event{number} ({event.get('roll')}): Unrest in {unrest_event.get('area')} "
+            f"(table {unrest_event.get('table')}, {unrest_event.get('roll')}).")
+
+
 def random_event_reroll(e: dict, viewer: Viewer) -> str:
     return f"Random event {e.get('number')}: {e.get('roll')} {e.get('name')} cannot recur; rolled again."
 
