@@ -50,3 +50,15 @@ def test_every_template_is_documented():
     assert len(templates) >= 10
     missing = [t for t in templates if f"`{t}`" not in README]
     assert not missing, f"README lacks: {missing}"
+
+
+def test_pax_britannica_orders_options_and_gm_edits_are_documented():
+    from games.pax_britannica import gm, orders
+    from pbem import registry
+
+    forms = [line.strip() for line in orders.HELP.splitlines()[1:] if line.strip()]
+    assert len(forms) >= 15
+    missing = [f for f in forms if f not in README]
+    missing += [f"OPTION {k}" for k in registry.get("pax_britannica").options() if f"`{k}`" not in README]
+    missing += [c for c in gm.COMMANDS if f"`{c}`" not in README]
+    assert not missing, f"README lacks: {missing}"
