@@ -192,6 +192,15 @@ def cmd_game_rollback(args) -> int:
     return 0
 
 
+def cmd_gm(args) -> int:
+    from . import gm_console
+
+    ctx, _ = open_ctx(args)
+    text, ok = gm_console.run(ctx, args.game, args.commands)
+    print(text.rstrip())
+    return 0 if ok else 1
+
+
 def cmd_verify(args) -> int:
     from .verify import verify
 
@@ -281,6 +290,12 @@ def build_parser() -> argparse.ArgumentParser:
     asub.required = True
     build = verb(asub, "build", cmd_archive, "write the archive site (every game and turn)")
     build.add_argument("--out", help="output folder (default: server.archive_dir)")
+
+    gmv = verb(sub, "gm", cmd_gm, "run GM commands on a game as a GM mail would (EXTEND 24h, PAUSE, "
+               "REPLACE France new@example.org, RULE q1 ..., ANNOUNCE is by mail only); mail goes out "
+               "with the daemon")
+    gmv.add_argument("game")
+    gmv.add_argument("commands", nargs="+", help="one quoted GM command each, with or without the leading GM")
 
     v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
     v.add_argument("game")

@@ -107,3 +107,17 @@ def test_every_crash_point_is_in_the_code():
     source = "\n".join(p.read_text() for p in (ROOT / "pbem").rglob("*.py"))
     for point in POINTS:
         assert f'reached("{point}")' in source, point
+
+
+def test_gm_console_steers_a_game_like_a_gm_mail(host):
+    proc = host.pbem("gm", "g1", "EXTEND 24h", "GM PAUSE")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Deadline changed" in proc.stdout and "Game paused." in proc.stdout
+    db = open_db(host.folder / "var" / "pbem.sqlite")
+    assert db["games"].get("g1")["status"] == "paused"
+    actions = [r["action"] for r in db["gm_log"].rows_where("game = 'g1'")]
+    assert "pause" in actions and any(a.startswith("extended the deadline") for a in actions)
+    announced = list(db["outbox"].rows_where("subject like '%deadline changed%'"))
+    assert announced and "north@example.test" in announced[0]["recipients"]
+    refused = host.pbem("gm", "g1", "FROBNICATE")
+    assert refused.returncode == 1 and "gm-edit" in refused.stdout

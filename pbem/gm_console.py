@@ -1,0 +1,56 @@
+"""GM commands from the command line: ``pbem gm GAME 'EXTEND 24h' ...``.
+
+The command line GM goes through exactly the handlers a GM mail does, so
+every action is checked, logged in the GM log and announced the same way;
+the reply is printed instead of mailed.  Each use is stored like a mail
+(source ``cli:...``) so the audit trail has no gap.
+"""
+from __future__ import annotations
+
+import uuid
+
+from . import store
+from .commands.parse import parse_mail
+from .context import Context
+from .db import atomic, utcnow_iso
+from .handlers import dispatch
+from .handlers.session import Session
+from .mail.normalize import Inbound
+from .outbox import queue
+
+ACTOR = "gm-console"
+
+
+def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
+    """Run GM command lines (with or without the leading GM) on ``game``.
+    Returns the reply text and whether every command was accepted."""
+    lines = [c if c.upper().startswith("GM ") or c.upper() == "GM" else f"GM {c}" for c in commands]
+    text = "\n".join(lines) + "\n"
+    parsed = parse_mail(text)
+    key = f"cli:{uuid.uuid4().hex}"
+    with atomic(ctx.db):
+        rec = store.get_game(ctx, game) if not any(type(c).__name__ == "GmCreate" for c in parsed.commands) \
+            else store.find_game(ctx, game)
+        msg_id = ctx.db["messages"].insert({
+            "source_key": key, "message_id": f"<{key}@{ctx.domain}>", "sender": ACTOR,
+            "subject": "command line", "received": utcnow_iso(ctx.now()), "raw": text.encode(),
+            "status": "new", "game": game,
+        }).last_pk
+        mail = Inbound(message_id=f"<{key}@{ctx.domain}>", sender=ACTOR, sender_name="GM (command line)",
+                       reply_to=None, return_path=None, subject="command line", date=None,
+                       in_reply_to=None, references=[], text=text, full_text=text)
+        session = Session(ctx, mail, msg_id, game=rec, is_gm=True)
+        # Whoever runs the console holds the database: no sign-on is needed.
+        session.problems.extend(p for p in parsed.problems if p.code != "no-signon")
+        for cmd in parsed.commands:
+            handler = dispatch.HANDLERS.get(type(cmd))
+            if handler is None or not type(cmd).__name__.startswith("Gm"):
+                session.problem("not-gm", f"{cmd.canonical().splitlines()[0]} is not a GM command", cmd.line)
+                continue
+            handler(session, cmd)
+            session.reload()
+        for notice in session.notices:
+            queue(ctx, source=msg_id, in_reply_to=None, **notice)
+        ctx.db["messages"].update(msg_id, {"status": "done" if not session.problems else "rejected",
+                                           "outcome": "GM command line", "processed": utcnow_iso(ctx.now())})
+        return session.reply_text(), not session.problems
