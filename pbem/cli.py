@@ -152,23 +152,23 @@ def cmd_game_status(args) -> int:
     return 0
 
 
-def cmd_game_start(args) -> int:
-    from . import store, turns
+def _as_gm(args, *commands: str) -> int:
+    """Game verbs that steer a game go through the GM handlers, so they are
+    logged and announced exactly as the same GM mail would be."""
+    from . import gm_console
 
     ctx, _ = open_ctx(args)
-    rec = turns.start_game(ctx, args.name)
-    store.gm_log(ctx, rec.name, "GM (command line)", "start")
-    print(f"{rec.name} started: {rec.rules.phase(rec.state).label}; seed commitment {rec.row['seed_hash']}")
-    return 0
+    text, ok = gm_console.run(ctx, args.name, list(commands))
+    print(text.rstrip())
+    return 0 if ok else 1
+
+
+def cmd_game_start(args) -> int:
+    return _as_gm(args, "START")
 
 
 def cmd_game_process(args) -> int:
-    from . import turns
-
-    ctx, _ = open_ctx(args)
-    for step in turns.run_phase(ctx, args.name, reason="GM (command line)"):
-        print(f"resolved {step.phase.label}: {len(step.events)} events")
-    return 0
+    return _as_gm(args, "PROCESS NOW")
 
 
 def cmd_game_preview(args) -> int:
@@ -184,12 +184,7 @@ def cmd_game_preview(args) -> int:
 
 
 def cmd_game_rollback(args) -> int:
-    from . import turns
-
-    ctx, _ = open_ctx(args)
-    rec = turns.rollback(ctx, args.name, args.phase)
-    print(f"{rec.name} is back at {rec.rules.phase(rec.state).label}")
-    return 0
+    return _as_gm(args, f"ROLLBACK {args.phase}")
 
 
 def cmd_gm(args) -> int:
