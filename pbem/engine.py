@@ -37,6 +37,9 @@ def resolve_one(game: Game, state: State, orders: Mapping[str, Sequence[Order]],
     after, events = game.resolve(state, {p: list(o) for p, o in orders.items()}, dice)
     if state != before:
         raise EngineError(f"{game.name}: resolve() changed its input state in phase {phase.key}")
+    # Every event says which phase produced it, so reports and the archive can
+    # group events exactly, whatever phases ran between two deadlines.
+    events = [e if "phase_key" in e else {**e, "phase_key": phase.key} for e in events]
     try:
         json.dumps(after)
         json.dumps(events)

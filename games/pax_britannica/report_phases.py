@@ -1,11 +1,13 @@
 """Which phase each event of a report happened in.
 
-Events carry no phase, but they come in phase order, and the state after them says
-which phase comes next.  Each event kind can only come from some phases (its
-reason often narrows them further), so walking the events backwards from the
-phase before the current one, and stepping back only when an event cannot belong to
-the phase in hand, puts every event under the latest phase that could have emitted
-it.  GM state edits belong to no phase and get a section of their own.
+The moderator stamps every event a phase produces with that phase's key
+(``phase_key``), which places it exactly.  Events without a stamp (GM state
+edits, records older than the stamp) are placed by reasoning: they come in
+phase order, the state after them says which phase comes next, and each event
+kind can only come from some phases (its reason often narrows them further),
+so walking the events backwards and stepping back only when an event cannot
+belong to the phase in hand puts each under the latest phase that could have
+emitted it.  GM state edits belong to no phase and get a section of their own.
 """
 from __future__ import annotations
 
@@ -93,11 +95,27 @@ def _start(state: dict) -> tuple[int, int]:
     return turn, index - 1
 
 
+def _from_key(event: dict) -> tuple[int, int] | None:
+    """The phase the moderator stamped on the event ("1884/movement"), if any."""
+    turn, _, phase = str(event.get("phase_key") or "").partition("/")
+    if phase in WAR_PHASES:
+        phase = "war"
+    if not turn.isdigit() or phase not in PHASES:
+        return None
+    return int(turn), PHASES.index(phase)
+
+
 def place(state: dict, events: Sequence[dict]) -> list[tuple[int, int] | str]:
-    """For each event, (turn, phase index) or GM."""
+    """For each event, (turn, phase index) or GM.  Events stamped with their
+    phase are placed exactly; others (GM edits, older records) by their kind."""
     turn, index = _start(state)
     out: list[tuple[int, int] | str] = [GM] * len(events)
     for i in range(len(events) - 1, -1, -1):
+        stamped = _from_key(events[i])
+        if stamped is not None:
+            out[i] = stamped
+            turn, index = stamped
+            continue
         c = candidates(events[i])
         if c == GM:
             continue
