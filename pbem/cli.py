@@ -317,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into head and cut short: not an error
+        sys.stderr.close()
+        return 0
     except Exception as exc:  # one clear line, never a traceback, for the user
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if hasattr(exc, "problems"):
