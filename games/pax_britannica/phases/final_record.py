@@ -79,7 +79,22 @@ def great_war_penalty(state: dict, data, power: str) -> int:
     blamed = war.get("blamed", []) if isinstance(war, dict) else []
     if power == "Austria-Hungary":
         return 0
-    return -penalty * (3 if power in blamed else 1)
+    return -penalty * (3 if power in culprits(state, blamed) else 1)
+
+
+def culprits(state: dict, blamed: list) -> set[str]:
+    """The players who caused the Great War.  Rules: EUROPEAN TENSIONS AND THE GREAT WAR -
+    "He took any action that increased the European Tensions Index above 100";
+    AUSTRIA-HUNGARY - "The German player can move Austrian Units ... build and place
+    Status markers", so an Austrian action that takes the Index to 100 (say an Austrian
+    fleet) is the German player's and he loses triple.
+    Choice: the exception in THE GREAT WAR (Austria-Hungary drawn in as the fourth Power by
+    its defensive Treaty) concerns declarations of War, which the GM rules on; an Index
+    pushed to 100 by an Austrian action always blames the German player."""
+    out = set(blamed)
+    if "Austria-Hungary" in out and "Germany" in state.get("players", []):
+        out.add("Germany")
+    return out
 
 
 def africa_paths() -> list[tuple[str, tuple, tuple, int]]:
