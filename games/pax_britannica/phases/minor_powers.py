@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board
+from .. import board, summaries
 from . import minor_unrest
 
 #: Rules: DETERMINING MINOR POWER ACTIVITY (Protectorate) - where a Protectorate may go.
@@ -175,12 +175,11 @@ def distances(state: dict, data, start: str) -> dict[str, int]:
 def place(state, data, dice, power, area, status, source, placed, fought) -> list[dict]:
     """Put the marker down, established at once, with its conflicts."""
     reason = "Minor Power activity"
-    before = board.status_of(state, area, power)
     events: list[dict] = []
     if source is not None:
         events.append(_bring_army(state, data, power, area, source))
     events.append(board.set_marker(state, power, area, status, True, reason))
-    events.extend(_resentment(state, data, power, area, before, status))
+    events.extend(_resentment(state, data, power, area, status))
     if status in board.CONTROL:
         events.extend(_conflicts(state, power, area, status, placed))
         placed.setdefault(area, set()).add(power)
@@ -204,15 +203,12 @@ def _bring_army(state, data, power, area, source) -> dict:
             "from": source["from"], "to": area, "reason": "Minor Power activity"}
 
 
-def _resentment(state, data, power, area, before, status) -> list[dict]:
-    """Rules: CHINESE REBELLION (Chinese Resentment on placement).  Choice: an upgrade
-    adds the difference between the new and the old marker's placement values."""
-    kind = data.areas[area].kind
-    if kind not in ("chinese_empire", "chinese_vassal"):
-        return []
-    attr = "cri_place_empire" if kind == "chinese_empire" else "cri_place_vassal"
-    old = getattr(data.markers[before], attr) if before else 0
-    delta = getattr(data.markers[status], attr) - old
+def _resentment(state, data, power, area, status) -> list[dict]:
+    """Rules: CHINESE RESENTMENT (Chinese Resentment on placement).  An upgrade counts as a
+    new placement at the full value of the new marker, as for a Great Power (Rules: Upgrading
+    Status - "All rules applying to Status marker placement apply to upgrading", only the
+    price being the difference)."""
+    delta = summaries.cri_for_placement(data, area, status)
     return [board.add_cri(state, delta, f"{power} {status} in {area}")] if delta > 0 else []
 
 
