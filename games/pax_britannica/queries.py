@@ -11,7 +11,7 @@ from .orders import Tok, tokenize
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
                "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
-               "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "CANALS", "WARS"}
+               "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -164,11 +164,23 @@ def q_deficit(state, args, data, text):
     return state.get("pending", {}).get("deficit", {}).get(power, 0)
 
 
+def q_forced(state, args, data, text):
+    """Rules: Forced Expenditures and Tension Increases - what a power must still spend on
+    units this turn: the event's amount, less the unit maintenance the Administrative
+    Phase counted towards it."""
+    power = _power(data, _names(args, 1, text)[0])
+    need = state.get("turn_effects", {}).get("forced", {}).get(power)
+    if not need:
+        return 0
+    return int(need.get("remaining", need.get("amount", 0)))
+
+
 _QUERIES = {
     "TREASURY": q_treasury, "VP": q_vp, "MARKER": q_marker, "ESTABLISHED": q_established,
     "ARMY": q_army, "NAVY": q_navy, "MERCHANT": q_merchant, "UNREST": q_unrest, "CB": q_cb,
     "WAR": q_war, "CONTROLLER": q_controller, "CONQUERED": q_conquered, "CANAL": q_canal,
     "TREATY": q_treaty, "ORDERS": q_orders, "POOL": q_pool, "DEFICIT": q_deficit,
+    "FORCED": q_forced,
     "ETI": lambda s, a, d, t: s.get("eti", 0),
     "CRI": lambda s, a, d, t: s.get("cri", 0),
     "PHASE": lambda s, a, d, t: s["phase"],
