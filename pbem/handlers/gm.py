@@ -31,9 +31,11 @@ def _log(session: Session, action: str, detail: str = "") -> None:
     store.gm_log(session.ctx, session.game_name, f"GM <{session.mail.sender}>", action, detail)
 
 
-def _announce(session: Session, what: str, text: str) -> None:
+def _announce(session: Session, line: int | None, what: str, text: str) -> None:
+    # The command's line is part of the key: one mail may change the deadline
+    # twice, and each change is announced.
     rec = session.game
-    render.broadcast(session.ctx, rec, f"announce:{session.msg_id}:{what}",
+    render.broadcast(session.ctx, rec, f"announce:{session.msg_id}:{line}:{what}",
                      f"[{rec.name}] {what}", text + f"\n\n-- \n{session.ctx.site_name} moderator\n")
 
 
@@ -85,7 +87,7 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     address = normalize_address(cmd.email)
     store.add_player(ctx, rec.name, power, [address], hash_secret(secret))
     _log(session, "add player", f"{power} {address}")
-    session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}", to=[address],
+    session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you play {power}",
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
@@ -103,7 +105,7 @@ def start(session: Session, cmd: m.GmStart) -> None:
     session.game = rec
     _log(session, "start")
     phase = rec.rules.phase(rec.state)
-    _announce(session, "the game has started",
+    _announce(session, cmd.line, "the game has started",
               f"{rec.rules.title}, game {rec.name}, has started.\n"
               f"Powers: {', '.join(p['power'] for p in store.players(session.ctx, rec.name))}\n"
               f"First phase: {phase.label}\nDeadline: {render.deadline_text(rec, rec.deadline)}\n\n"
@@ -122,7 +124,7 @@ def pause(session: Session, cmd: m.GmPause) -> None:
     store.update_game(session.ctx, rec.name, status="paused", paused_at=utcnow_iso(session.ctx.now()),
                       pauses=rec.row["pauses"] + 1)
     _log(session, "pause")
-    _announce(session, "the game is paused", "The GM has paused the game. No phase runs until it resumes.")
+    _announce(session, cmd.line, "the game is paused", "The GM has paused the game. No phase runs until it resumes.")
     session.section("Game paused.", [])
 
 
@@ -138,16 +140,18 @@ def resume(session: Session, cmd: m.GmResume) -> None:
                       deadline=utcnow_iso(deadline) if deadline else None)
     session.reload()
     _log(session, "resume", f"deadline {utcnow_iso(deadline) if deadline else '-'}")
-    _announce(session, "the game resumes", f"The game resumes. Deadline: {render.deadline_text(session.game, deadline)}")
+    _announce(session, cmd.line, "the game resumes",
+              f"The game resumes. Deadline: {render.deadline_text(session.game, deadline)}")
     session.section("Game resumed.", [])
 
 
-def _set_deadline(session: Session, new: datetime, what: str, **extra) -> None:
+def _set_deadline(session: Session, cmd, new: datetime, what: str, **extra) -> None:
     rec = session.game
     store.update_game(session.ctx, rec.name, deadline=utcnow_iso(new), warnings_sent=[], **extra)
     session.reload()
     _log(session, what, utcnow_iso(new))
-    _announce(session, "deadline changed", f"The GM {what}.\nNew deadline: {render.deadline_text(session.game, new)}")
+    _announce(session, cmd.line, "deadline changed",
+              f"The GM {what}.\nNew deadline: {render.deadline_text(session.game, new)}")
     session.section("Deadline changed:", [render.deadline_text(session.game, new)])
 
 
@@ -164,7 +168,7 @@ def extend(session: Session, cmd: m.GmExtend) -> None:
     except DeadlineError as exc:
         session.problem("extension-cap", str(exc), cmd.line)
         return
-    _set_deadline(session, new, f"extended the deadline by {deadlines.format_duration(cmd.duration)}",
+    _set_deadline(session, cmd, new, f"extended the deadline by {deadlines.format_duration(cmd.duration)}",
                   extensions=[*rec.extensions, cmd.duration.total_seconds()])
 
 
@@ -176,14 +180,14 @@ def set_deadline(session: Session, cmd: m.GmSetDeadline) -> None:
     if when <= session.ctx.now():
         session.problem("deadline-past", "the new deadline is in the past", cmd.line)
         return
-    _set_deadline(session, when, "set a new deadline")
+    _set_deadline(session, cmd, when, "set a new deadline")
 
 
 def process(session: Session, cmd: m.GmProcess) -> None:
     if not _need_game(session, cmd, "active"):
         return
     if not cmd.now:
-        _set_deadline(session, session.ctx.now(), "asked for processing at once")
+        _set_deadline(session, cmd, session.ctx.now(), "asked for processing at once")
         session.note("The phase runs on the moderator's next tick.")
         return
     steps = turns.run_phase(session.ctx, session.game.name, reason="GM PROCESS NOW")
@@ -213,7 +217,7 @@ def rollback(session: Session, cmd: m.GmRollback) -> None:
         session.problem("bad-rollback", str(exc), cmd.line)
         return
     session.game = rec
-    _announce(session, "the GM rolled the game back",
+    _announce(session, cmd.line, "the GM rolled the game back",
               f"The game is back at {rec.rules.phase(rec.state).label}. Send your orders again.\n"
               f"Deadline: {render.deadline_text(rec, rec.deadline)}")
     session.section("Rolled back:", [rec.rules.phase(rec.state).label])
@@ -232,11 +236,11 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
     old = store.addresses(row)
     store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0)
     _log(session, "replace", f"{power}: {', '.join(old)} -> {address}")
-    session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}", to=[address],
+    session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you now play {power}",
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
-    session.notify(key=f"replaced:{rec.name}:{power}:{session.msg_id}", to=old[:1],
+    session.notify(key=f"replaced:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=old[:1],
                    subject=f"[{rec.name}] {power} has a new player",
                    text=f"The GM has handed {power} in game {rec.name} to another player. Thank you for playing.")
     session.section("Player replaced:", [f"{power}: now {address}"])
@@ -284,7 +288,7 @@ def rule(session: Session, cmd: m.GmRule) -> None:
         session.note("The rules engine has no open question by that id; the ruling is logged and announced.")
     else:
         _edit(session, f"RULE {cmd.question} {cmd.ruling}", cmd.line, "ruling")
-    _announce(session, f"GM ruling on {cmd.question}", cmd.ruling)
+    _announce(session, cmd.line, f"GM ruling on {cmd.question}", cmd.ruling)
     session.section("Ruling recorded:", [f"{cmd.question}: {cmd.ruling}"])
 
 
@@ -292,7 +296,7 @@ def announce(session: Session, cmd: m.GmAnnounce) -> None:
     if not _need_game(session, cmd):
         return
     _log(session, "announce", cmd.text[:200])
-    _announce(session, "announcement from the GM", cmd.text)
+    _announce(session, cmd.line, "announcement from the GM", cmd.text)
     session.section("Announcement sent to every player.", [])
 
 
@@ -302,7 +306,7 @@ def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
     rec = session.game
     store.update_game(session.ctx, rec.name, seed_revealed=1)
     _log(session, "reveal seed")
-    _announce(session, "dice seed revealed", f"The game's dice seed is {rec.row['seed']}\n"
+    _announce(session, cmd.line, "dice seed revealed", f"The game's dice seed is {rec.row['seed']}\n"
               f"(its SHA-256, published at the start: {rec.row['seed_hash']}).")
     session.section("Seed revealed to every player.", [])
 

@@ -1,0 +1,169 @@
+"""Whole-loop transcripts of the GM commands on the test game: what each one
+stores, logs and announces, and what it refuses."""
+import re
+from datetime import timedelta
+
+import pytest
+
+from helpers_loop import GM_SECRET, Loop
+from pbem import store
+from pbem.db import dumps, loads
+from pbem.verify import verify
+
+GM = "gm@example.test"
+
+
+def _secret(text: str) -> str:
+    return re.search(r"Your secret is:\s+(\S+)", text).group(1)
+
+
+@pytest.fixture
+def loop(tmp_path):
+    lp = Loop(tmp_path)
+    status = lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n"
+                     "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\nGM START\n")
+    assert status == "done", lp.db["messages"].get(1)
+    lp.flush()
+    lp.secrets = {}
+    for power in ("North", "South"):
+        welcome = [m for m in lp.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"]]
+        lp.secrets[power] = _secret(welcome[0].get_body(("plain",)).get_content())
+    return lp
+
+
+def gm(loop, *lines: str) -> str:
+    return loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\n" + "\n".join(lines) + "\n")
+
+
+def order(loop, power: str, text: str) -> str:
+    return loop.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {loop.secrets[power]}\n{text}\n")
+
+
+def actions(loop) -> list[str]:
+    return [r["action"] for r in store.gm_log_rows(loop.ctx, "g1")]
+
+
+def texts(loop, address: str, subject_part: str) -> list[str]:
+    return [m.get_body(("plain",)).get_content() for m in loop.inbox(address) if subject_part in m["Subject"]]
+
+
+def test_every_deadline_change_in_one_mail_is_announced(loop):
+    first = store.get_game(loop.ctx, "g1").deadline
+    gm(loop, "GM EXTEND 24h", "GM EXTEND 12h")
+    final = store.get_game(loop.ctx, "g1").deadline
+    assert final == first + timedelta(hours=36)
+    loop.flush()
+    notices = texts(loop, "south@example.test", "deadline changed")
+    assert len(notices) == 2
+    assert "extended the deadline by 12h" in notices[-1]
+
+
+def test_set_deadline_takes_the_zone_and_refuses_the_past(loop):
+    now = loop.clock.now()
+    year = now.year + 1
+    assert gm(loop, f"GM SET DEADLINE {year}-07-01 18:00 Europe/London") == "done"
+    deadline = store.get_game(loop.ctx, "g1").deadline
+    assert (deadline.month, deadline.day, deadline.hour, deadline.minute) == (7, 1, 17, 0)  # BST is UTC+1
+    assert gm(loop, f"GM SET DEADLINE {year}-01-05 18:00") == "done"
+    assert store.get_game(loop.ctx, "g1").deadline.hour == 18  # the game's zone, UTC
+    gm(loop, f"GM SET DEADLINE {now.year - 1}-01-05 18:00")
+    assert store.get_game(loop.ctx, "g1").deadline.year == year
+    loop.flush()
+    assert "[deadline-past]" in loop.last_text(GM)
+    assert actions(loop).count("set a new deadline") == 2
+
+
+def test_extension_and_pause_caps_refuse_with_a_reason(loop):
+    gm(loop, "GM EXTEND 3d", "GM EXTEND 3d", "GM EXTEND 2d")
+    loop.flush()
+    assert "[extension-cap]" in loop.last_text(GM) and "over the cap of 7d" in loop.last_text(GM)
+    assert len(store.get_game(loop.ctx, "g1").extensions) == 2
+    for _ in range(3):
+        gm(loop, "GM PAUSE", "GM RESUME")
+    gm(loop, "GM PAUSE")
+    loop.flush()
+    assert "[pause-cap]" in loop.last_text(GM)
+    assert store.get_game(loop.ctx, "g1").status == "active"
+    assert actions(loop).count("pause") == 3
+
+
+def test_process_without_now_runs_on_the_next_tick(loop):
+    order(loop, "North", "ORDERS\nBID 3")
+    gm(loop, "GM PROCESS")
+    assert store.get_game(loop.ctx, "g1").state["round"] == 1  # nothing ran inside the mail
+    assert "asked for processing at once" in actions(loop)
+    resolved = loop.tick()
+    assert resolved and store.get_game(loop.ctx, "g1").state["round"] == 2
+    assert store.player(loop.ctx, "g1", "South")["missed"] == 1
+
+
+def test_preview_stores_nothing(loop):
+    order(loop, "North", "ORDERS\nBID 3")
+    before = store.get_game(loop.ctx, "g1").row
+    counts = {t: loop.db[t].count for t in ("snapshots", "events", "dice", "orders")}
+    gm(loop, "GM PREVIEW")
+    assert store.get_game(loop.ctx, "g1").row == before
+    assert {t: loop.db[t].count for t in counts} == counts
+    loop.flush()
+    reply = loop.last_text(GM)
+    assert "Preview (nothing was stored)" in reply and "beacon won by North for 3 gold" in reply
+    assert not [m for m in loop.inbox("north@example.test") if "turn report" in m["Subject"]]
+
+
+def test_rule_without_an_open_question_is_logged_and_announced(loop):
+    gm(loop, "GM RULE q7 the bid of 0 counts as a pass")
+    loop.flush()
+    assert "no open question" in loop.last_text(GM)
+    assert actions(loop).count("ruling") == 1
+    assert any("the bid of 0 counts as a pass" in t for t in texts(loop, "north@example.test", "GM ruling on q7"))
+
+
+def test_announce_goes_to_every_player_and_the_log(loop):
+    gm(loop, "GM ANNOUNCE", "Round two starts late.", "ENDANNOUNCE")
+    loop.flush()
+    for who in ("north@example.test", "south@example.test"):
+        assert any("Round two starts late." in t for t in texts(loop, who, "announcement from the GM"))
+    assert "announce" in actions(loop)
+
+
+def test_reveal_seed_lets_anyone_check_the_commitment(loop):
+    from pbem.dice import commitment
+
+    gm(loop, "GM REVEAL SEED")
+    loop.flush()
+    rec = store.get_game(loop.ctx, "g1")
+    text = texts(loop, "south@example.test", "dice seed revealed")[0]
+    seed = re.search(r"dice seed is (\S+)", text).group(1)
+    assert commitment(seed) == rec.row["seed_hash"] and rec.row["seed_revealed"] == 1
+    assert "reveal seed" in actions(loop)
+
+
+def test_verify_accepts_a_gm_edit_between_phases_and_still_checks_the_replay(loop):
+    order(loop, "North", "ORDERS\nBID 3")
+    order(loop, "South", "ORDERS\nBID 2")
+    loop.tick()
+    assert gm(loop, "GM SET GOLD South 9") == "done"
+    assert store.get_game(loop.ctx, "g1").state["gold"]["South"] == 9
+    assert "state edit" in actions(loop)
+    order(loop, "North", "ORDERS\nBID 1")
+    order(loop, "South", "ORDERS\nBID 9")
+    loop.tick()
+    report = verify(loop.ctx, "g1")
+    assert report.ok, report.problems
+    assert report.phases == 4
+    snap = next(loop.db["snapshots"].rows_where("game = 'g1' and seq = 4"))
+    after = loads(snap["after"])
+    after["score"]["North"] += 1
+    loop.db["snapshots"].update(snap["id"], {"after": dumps(after)})
+    assert verify(loop.ctx, "g1").problems == [
+        "Round 2 Tally: replaying it gives a different result than the one stored"]
+
+
+def test_a_player_seated_and_replaced_in_one_mail_each_get_their_secret(loop):
+    gm(loop, "GM ADD PLAYER East east@example.test", "GM REPLACE East east2@example.test")
+    loop.flush()
+    assert [m["Subject"] for m in loop.inbox("east@example.test")][:1] == ["[g1] you play East"]
+    welcome = texts(loop, "east2@example.test", "you now play East")
+    assert len(welcome) == 1
+    assert loop.mail("east2@example.test", f"SIGNON East@g1 {_secret(welcome[0])}\nSTATUS\n") == "done"
+    assert actions(loop)[-2:] == ["add player", "replace"]
