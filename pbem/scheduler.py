@@ -27,7 +27,8 @@ def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
             if row["power"] not in waiting:
                 continue
             label = labels[-1]  # after a long outage only the nearest warning is worth sending
-            queue(ctx, key=f"reminder:{rec.name}:{rec.row['phase_key']}:{label}:{row['power']}",
+            # The key names the deadline warned about: a moved deadline gets its reminders again.
+            queue(ctx, key=f"reminder:{rec.name}:{rec.row['phase_key']}:{rec.row['deadline']}:{label}:{row['power']}",
                   to=store.addresses(row)[:1], game=rec.name, kind="reminder",
                   subject=render.subject(rec, row["power"], f"reminder, {label} left"),
                   text=render.render("reminder.txt.j2", game=rec.name, power=row["power"], left=label,
