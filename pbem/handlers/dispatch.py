@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 # Commands that make sense before signing on (they carry their own proof or need none).
 _OPEN = (m.Help, m.Join, m.SignOff)
 
+# Commands that act for a power: a GM mail needs GM BECOME <power> before them.
+_FOR_A_POWER = (m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.TreatyPropose, m.TreatySign,
+                m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal)
+
 HANDLERS = {**player.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
 
 
@@ -42,6 +46,10 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
         if type(cmd).__name__.startswith("Gm") and not session.is_gm:
             session.problem("not-gm", "GM commands need the GM sign-on: SIGNON GM@<game> <GM secret>",
                             cmd.line)
+            continue
+        if isinstance(cmd, _FOR_A_POWER) and not session.power:
+            session.problem("no-power", f"{cmd.canonical().splitlines()[0]} acts for a power: "
+                            "write GM BECOME <power> before it", cmd.line)
             continue
         handler(session, cmd)
         session.reload()
