@@ -73,8 +73,11 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], events
 
 def broadcast(ctx: Context, rec: store.GameRecord, key: str, subject_text: str, text: str,
               include_gm: bool = True) -> None:
-    """One mail to every player (and the GM), e.g. a deadline change."""
+    """The same mail to every player (and the GM), e.g. a deadline change:
+    one mail each, so no reader sees another player's address."""
     to = [a for row in store.players(ctx, rec.name) for a in store.addresses(row)[:1]]
     if include_gm and rec.row["gm_address"]:
         to.append(rec.row["gm_address"])
-    queue(ctx, key=key, to=to, game=rec.name, kind="notice", subject=subject_text, text=text)
+    for address in dict.fromkeys(to):
+        queue(ctx, key=f"{key}:{address}", to=[address], game=rec.name, kind="notice",
+              subject=subject_text, text=text)
