@@ -1,0 +1,59 @@
+"""The game verbs of the command line, run as a user runs them: a new
+process on a configuration file."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def pbem(tmp_path):
+    config = tmp_path / "pbem.toml"
+    config.write_text('[server]\ndatabase = "pbem.sqlite"\naddress = "mod@example.test"\n', encoding="utf-8")
+
+    def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
+        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME"}
+        env.pop("PBEM_CONFIG", None)
+        proc = subprocess.run([sys.executable, "-m", "pbem", "-c", str(config), *args], cwd=ROOT,
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert (proc.returncode == 0) == ok, (proc.stdout, proc.stderr)
+        return proc
+
+    return run
+
+
+def test_a_game_is_made_seated_listed_started_previewed_and_processed(pbem):
+    out = pbem("game", "new", "g1", "--rules", "testgame", "--option", "gold=5", "--gm", "gm@example.test").stdout
+    assert out.startswith("created g1 (Beacon (test game)), forming")
+    north = pbem("game", "add-player", "g1", "n", "north@example.test", "--secret", "s3cret").stdout
+    assert north.strip() == "North: north@example.test, secret s3cret"
+    south = pbem("game", "add-player", "g1", "South", "south@example.test").stdout
+    assert south.startswith("South: south@example.test, secret ") and len(south.split()[-1]) >= 8
+    pbem("game", "add-player", "g1", "West", "west@example.test", ok=False)
+    assert pbem("game", "list").stdout.split() == ["g1", "testgame", "forming", "-"]
+    status = pbem("game", "status", "g1").stdout
+    assert "g1: Beacon (test game), forming" in status and "north@example.test" in status
+    pbem("game", "start", "g1")
+    assert pbem("game", "list").stdout.split()[2:] == ["active", "Round", "1", "Orders"]
+    status = pbem("game", "status", "g1").stdout
+    assert "phase: Round 1 Orders" in status and "waiting for: North, South" in status
+    preview = pbem("game", "preview", "g1").stdout
+    assert preview.startswith("would resolve: Round 1 Orders, Round 1 Tally")
+    assert "beacon won by none" in preview
+    assert "phase: Round 1 Orders" in pbem("game", "status", "g1").stdout  # the preview stored nothing
+    pbem("game", "process", "g1")
+    status = pbem("game", "status", "g1").stdout
+    assert "phase: Round 2 Orders" in status and "North" in status and "missed 1" in status
+    verify = pbem("verify", "g1").stdout
+    assert "g1: 2 phases re-run, all identical" in verify
+
+
+def test_errors_are_one_line_and_a_failed_exit(pbem):
+    proc = pbem("game", "status", "nosuch", ok=False)
+    assert proc.stderr.strip() == "pbem: error: no game called 'nosuch'"
+    proc = pbem("game", "new", "g1", "--rules", "nosuch", ok=False)
+    assert proc.stderr.startswith("pbem: error: ") and len(proc.stderr.strip().splitlines()) == 1
