@@ -210,7 +210,8 @@ def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
         phase = rec.rules.phase(state)
         deadline = next_deadline(rec.policy, ctx.now()) if phase.owes else None
         store.update_game(ctx, name, state=state, phase_key=phase.key, status="active",
-                          deadline=utcnow_iso(deadline) if deadline else None, warnings_sent=[])
+                          deadline=utcnow_iso(deadline) if deadline else None, warnings_sent=[],
+                          extensions=[])
         store.gm_log(ctx, name, "GM", "rollback", f"back to the start of {snap['label']}")
         return store.get_game(ctx, name)
 

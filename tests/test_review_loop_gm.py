@@ -167,3 +167,13 @@ def test_a_player_seated_and_replaced_in_one_mail_each_get_their_secret(loop):
     assert len(welcome) == 1
     assert loop.mail("east2@example.test", f"SIGNON East@g1 {_secret(welcome[0])}\nSTATUS\n") == "done"
     assert actions(loop)[-2:] == ["add player", "replace"]
+
+
+def test_a_rolled_back_phase_starts_with_its_extensions_unused(loop):
+    gm(loop, "GM PROCESS NOW")
+    gm(loop, "GM EXTEND 1d", "GM EXTEND 1d", "GM EXTEND 1d")
+    assert len(store.get_game(loop.ctx, "g1").extensions) == 3
+    gm(loop, "GM ROLLBACK 1/orders", "GM EXTEND 1d")
+    loop.flush()
+    assert "[extension-cap]" not in loop.last_text(GM)
+    assert len(store.get_game(loop.ctx, "g1").extensions) == 1
