@@ -176,6 +176,8 @@ def cmd_game_preview(args) -> int:
 
     ctx, _ = open_ctx(args)
     rec = store.get_game(ctx, args.name)
+    if rec.status not in ("active", "paused"):
+        raise CliError(f"{rec.name} is {rec.status}: there is no phase to preview")
     steps = turns.preview(ctx, args.name)
     events = [e for s in steps for e in s.events]
     print("would resolve: " + ", ".join(s.phase.label for s in steps))

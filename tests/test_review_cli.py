@@ -57,3 +57,9 @@ def test_errors_are_one_line_and_a_failed_exit(pbem):
     assert proc.stderr.strip() == "pbem: error: no game called 'nosuch'"
     proc = pbem("game", "new", "g1", "--rules", "nosuch", ok=False)
     assert proc.stderr.startswith("pbem: error: ") and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_preview_of_a_game_not_started_says_so(pbem):
+    pbem("game", "new", "g1", "--rules", "testgame")
+    proc = pbem("game", "preview", "g1", ok=False)
+    assert proc.stderr.strip() == "pbem: error: g1 is forming: there is no phase to preview"
