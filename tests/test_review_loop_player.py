@@ -90,7 +90,6 @@ def test_history_and_resend_of_an_earlier_phase(loop):
 
 def test_set_address_moves_the_reports_and_tells_both_addresses(loop):
     send(loop, "North", "SET ADDRESS n2@example.test")
-    assert set(loop.inbox(NORTH)[-1]["To"].addresses[0].addr_spec for _ in [0]) == {NORTH}
     change = loop.sender.sent[-1]
     assert set(change[0]) == {NORTH, "n2@example.test"}
     assert store.addresses(store.player(loop.ctx, "g1", "North")) == ["n2@example.test"]
@@ -133,7 +132,7 @@ def test_every_problem_is_reported_and_nothing_after_signoff_is_done(loop):
     assert "line 3: [invalid-order]" in reply and "line 4: [insufficient-gold]" in reply
     assert reply.count("[") >= 3 and "line 6" in reply
     assert "withdrawn" not in reply
-    assert len(loop.db["orders"].count_where("current = 1") and [1]) == 1
+    assert loop.db["orders"].count_where("current = 1") == 1  # the CLEAR after SIGNOFF was not done
 
 
 def test_the_last_reminder_comes_again_before_a_moved_deadline(loop):
