@@ -101,10 +101,17 @@ def cmd_game_new(args) -> int:
     options = dict(_option(o) for o in args.option)
     settings = dict(cfg.deadlines)
     settings.update({k: v for k, v in options.items() if k in settings})
-    registry.get(args.rules)
-    with_db = store.create_game(ctx, args.name, args.rules, options, DeadlinePolicy.from_settings(settings),
-                                args.gm or cfg.server.address)
-    store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
+    from .db import atomic
+
+    rules = registry.get(args.rules)
+    known = set(rules.options()) | set(settings) | {"address_of_record_only", "reply_token"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise CliError(f"{rules.title} has no option {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    with atomic(ctx.db):
+        with_db = store.create_game(ctx, args.name, args.rules, options, DeadlinePolicy.from_settings(settings),
+                                    args.gm or cfg.server.address)
+        store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
     print(f"created {with_db.name} ({with_db.rules.title}), forming")
     for a in with_db.rules.assumptions({"options": options}):
         print(f"  assumed: {a}")
@@ -120,9 +127,16 @@ def cmd_game_add(args) -> int:
     power = rec.rules.resolve_power(args.power)
     if power is None:
         raise CliError(f"{args.power!r} is not a power of {rec.rules.title}")
+    if rec.status == "over":
+        raise CliError(f"{rec.name} is over; it takes no players")
+    if store.player(ctx, rec.name, power):
+        raise CliError(f"{power} already has a player in {rec.name}; use pbem gm {rec.name} \"REPLACE ...\"")
+    from .db import atomic
+
     secret = args.secret or new_secret()
-    store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hash_secret(secret))
-    store.gm_log(ctx, rec.name, "GM (command line)", "add player", f"{power} {args.email}")
+    with atomic(ctx.db):
+        store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hash_secret(secret))
+        store.gm_log(ctx, rec.name, "GM (command line)", "add player", f"{power} {args.email}")
     print(f"{power}: {args.email}, secret {secret}")
     return 0
 

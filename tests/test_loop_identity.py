@@ -100,3 +100,30 @@ def test_refusals_name_their_code(tmp_path, body, code):
     lp.mail("north@example.test", body)
     lp.flush()
     assert f"[{code}]" in lp.last_text("north@example.test")
+
+
+def test_gm_become_tells_the_power_without_copying_it_on_the_gm_reply(tmp_path):
+    lp = Loop(tmp_path)
+    _game(lp)
+    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM ADD PLAYER East east@example.test\n"
+                               "GM BECOME South\nSTATUS\n")
+    lp.flush()
+    south = lp.inbox("south@example.test")
+    assert any("the GM acted as South" in m["Subject"] for m in south)
+    assert not any("east@example.test" in m.get_body(("plain",)).get_content() for m in south)
+
+
+def test_gm_create_with_an_unknown_option_creates_nothing(tmp_path):
+    lp = Loop(tmp_path)
+    lp.mail("gm@example.test", f"SIGNON GM@g2 {GM_SECRET}\nGM CREATE g2 RULES testgame OPTION colour=red\n")
+    lp.flush()
+    assert "[unknown-option]" in lp.last_text("gm@example.test")
+    assert store.find_game(lp.ctx, "g2") is None
+
+
+def test_gm_start_and_rule_are_logged_once(tmp_path):
+    lp = Loop(tmp_path)
+    _game(lp)
+    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM RULE q1 the beacon stands\n")
+    actions = [r["action"] for r in store.gm_log_rows(lp.ctx, "g1")]
+    assert actions.count("start") == 1 and actions.count("ruling") == 1

@@ -58,10 +58,12 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         session.problem("bad-option", str(exc), cmd.line)
         return
     known = set(rules.options()) | set(settings) | {"address_of_record_only", "reply_token"}
-    for key in options:
-        if key not in known:
-            session.problem("unknown-option", f"{rules.title} has no option {key!r}", cmd.line,
-                            ", ".join(sorted(known)))
+    unknown = [key for key in options if key not in known]
+    for key in unknown:
+        session.problem("unknown-option", f"{rules.title} has no option {key!r}; the game was not created",
+                        cmd.line, ", ".join(sorted(known)))
+    if unknown:
+        return
     session.game = store.create_game(ctx, cmd.game, rules.name, options, policy, session.mail.sender)
     _log(session, "create", cmd.canonical())
     lines = [f"{cmd.game}: {rules.title}, forming. Add players with GM ADD PLAYER or let them JOIN."]
@@ -103,8 +105,7 @@ def start(session: Session, cmd: m.GmStart) -> None:
         session.problem("cannot-start", str(exc), cmd.line)
         return
     session.game = rec
-    _log(session, "start")
-    phase = rec.rules.phase(rec.state)
+    phase = rec.rules.phase(rec.state)  # turns.start_game logged the start with the seed commitment
     _announce(session, cmd.line, "the game has started",
               f"{rec.rules.title}, game {rec.name}, has started.\n"
               f"Powers: {', '.join(p['power'] for p in store.players(session.ctx, rec.name))}\n"
@@ -261,7 +262,8 @@ def become(session: Session, cmd: m.GmBecome) -> None:
                    subject=f"[{rec.name}] the GM acted as {power}",
                    text=f"The GM is acting as {power} in game {rec.name} (mail of {utcnow_iso(session.ctx.now())}).\n"
                         "You will receive the acknowledgement of what was done on your behalf.")
-    session.cc = store.addresses(row)[:1]
+    # The power is told by the notice above; it is not copied on the GM's
+    # reply, which may hold other commands' output (addresses, previews).
     session.section(f"Acting as {power} for the rest of this mail.", [])
 
 
@@ -281,13 +283,17 @@ def _edit(session: Session, text: str, line, action: str) -> None:
 def rule(session: Session, cmd: m.GmRule) -> None:
     if not _need_game(session, cmd, "active", "paused"):
         return
-    _log(session, "ruling", f"{cmd.question}: {cmd.ruling}")
+    rec = session.game
+    text = f"RULE {cmd.question} {cmd.ruling}"
+    dice = SeededDice(seed=rec.row["seed"] or "", context=f"{rec.name}:gm:{session.msg_id}:{cmd.line}")
     try:
-        session.game.rules.gm_command(session.game.state, f"RULE {cmd.question} {cmd.ruling}", None)
+        state, _ = rec.rules.gm_command(rec.state, text, dice)
     except (GMError, TypeError, AttributeError):
         session.note("The rules engine has no open question by that id; the ruling is logged and announced.")
     else:
-        _edit(session, f"RULE {cmd.question} {cmd.ruling}", cmd.line, "ruling")
+        store.update_game(session.ctx, rec.name, state=state)
+        session.reload()
+    _log(session, "ruling", f"{cmd.question}: {cmd.ruling}")
     _announce(session, cmd.line, f"GM ruling on {cmd.question}", cmd.ruling)
     session.section("Ruling recorded:", [f"{cmd.question}: {cmd.ruling}"])
 
