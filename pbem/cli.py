@@ -193,6 +193,7 @@ def cmd_game_preview(args) -> int:
     if rec.status not in ("active", "paused"):
         raise CliError(f"{rec.name} is {rec.status}: there is no phase to preview")
     steps = turns.preview(ctx, args.name)
+    store.gm_log(ctx, rec.name, "GM (command line)", "preview")  # as GM PREVIEW by mail is
     events = [e for s in steps for e in s.events]
     print("would resolve: " + ", ".join(s.phase.label for s in steps))
     print(rec.rules.report_text(steps[-1].after, events, None))

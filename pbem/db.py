@@ -86,6 +86,13 @@ def _initial(db: sqlite_utils.Database) -> None:
     }, pk="id")
 
 
+@migration("0002_process_request")
+def _process_request(db: sqlite_utils.Database) -> None:
+    """GM PROCESS (without NOW) asks for the phase to run on the next pass,
+    whatever the deadline and grace say."""
+    db["games"].add_column("process_requested", int, not_null_default=0)
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 

@@ -44,6 +44,8 @@ def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
 def phase_due(ctx: Context, rec: store.GameRecord) -> bool:
     if rec.status != "active" or rec.state is None or rec.rules.is_over(rec.state):
         return False
+    if rec.row.get("process_requested"):
+        return True
     if rec.deadline is None:
         return not rec.rules.phase(rec.state).owes
     return is_due(rec.deadline, ctx.now(), grace=rec.policy.grace,
@@ -61,7 +63,8 @@ def tick(ctx: Context) -> list[str]:
             send_reminders(ctx, rec)
             rec = store.get_game(ctx, rec.name)
             if phase_due(ctx, rec):
-                reason = "all orders in" if not turns.waiting_for(ctx, rec) else "deadline"
+                reason = ("GM PROCESS" if rec.row.get("process_requested") else
+                          "all orders in" if not turns.waiting_for(ctx, rec) else "deadline")
                 steps = turns.run_phase(ctx, rec.name, reason=reason)
                 resolved.extend(f"{rec.name}: {s.phase.label}" for s in steps)
         except Exception:  # one broken game must not stop the others

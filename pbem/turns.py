@@ -139,7 +139,7 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
         store.update_game(ctx, name, state=after, phase_key=phase.key, seq=seq,
                           status="over" if over else "active",
                           deadline=utcnow_iso(deadline) if deadline else None,
-                          warnings_sent=[], extensions=[],
+                          warnings_sent=[], extensions=[], process_requested=0,
                           seed_revealed=1 if over else rec.row["seed_revealed"])
         _flag_missing(ctx, rec, missing, steps[0].phase.label)
         store.gm_log(ctx, name, "moderator", "process",

@@ -91,10 +91,14 @@ def test_process_without_now_runs_on_the_next_tick(loop):
     order(loop, "North", "ORDERS\nBID 3")
     gm(loop, "GM PROCESS")
     assert store.get_game(loop.ctx, "g1").state["round"] == 1  # nothing ran inside the mail
-    assert "asked for processing at once" in actions(loop)
+    assert "process requested" in actions(loop)
+    loop.flush()
+    assert not any("deadline changed" in m["Subject"] for m in loop.inbox("south@example.test"))
     resolved = loop.tick()
     assert resolved and store.get_game(loop.ctx, "g1").state["round"] == 2
     assert store.player(loop.ctx, "g1", "South")["missed"] == 1
+    assert not store.get_game(loop.ctx, "g1").row["process_requested"]
+    assert not loop.tick(), "the request is used up by the phase it ran"
 
 
 def test_preview_stores_nothing(loop):

@@ -188,8 +188,12 @@ def process(session: Session, cmd: m.GmProcess) -> None:
     if not _need_game(session, cmd, "active"):
         return
     if not cmd.now:
-        _set_deadline(session, cmd, session.ctx.now(), "asked for processing at once")
-        session.note("The phase runs on the moderator's next tick.")
+        # Runs on the daemon's next pass, after this mail (and any orders
+        # arriving with it) is committed; the deadline itself is not moved.
+        store.update_game(session.ctx, session.game.name, process_requested=1)
+        _log(session, "process requested")
+        session.section("Processing requested:", ["the phase runs on the moderator's next pass, "
+                                                  "with the defaults for missing orders"])
         return
     steps = turns.run_phase(session.ctx, session.game.name, reason="GM PROCESS NOW")
     _log(session, "process now", ", ".join(s.phase.label for s in steps))
