@@ -75,7 +75,7 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "Set the deadline, e.g. 2026-01-05 18:00 Europe/London (default: the game's zone).",
                 "gm"),
     CommandHelp("GM PROCESS", "GM PROCESS [NOW]",
-                "Resolve the phase when due (NOW: at once, with defaults for missing orders).",
+                "Resolve the phase on the next pass, or with NOW within this mail; missing orders get the defaults.",
                 "gm"),
     CommandHelp("GM PREVIEW", "GM PREVIEW", "Show what resolving now would give, changing nothing.",
                 "gm"),
