@@ -19,6 +19,13 @@ from pbem.mail.source import RawMail
 GM_SECRET = "gm-secret-1"
 
 
+def secret_in(text: str) -> str:
+    """The secret a welcome mail gives."""
+    import re
+
+    return re.search(r"Your secret is:\s+(\S+)", text).group(1)
+
+
 class Recorder:
     """A MailSender that keeps what it sends."""
 
@@ -71,3 +78,18 @@ class Loop:
 
     def last_text(self, address: str) -> str:
         return self.inbox(address)[-1].get_body(("plain",)).get_content()
+
+    def start_beacon(self, name: str = "g1") -> dict[str, str]:
+        """A running two-player Beacon game created by GM mail; the players'
+        secrets are read from their welcome mails (kept in ``self.secrets``)."""
+        status = self.mail("gm@example.test", f"SIGNON GM@{name} {GM_SECRET}\nGM CREATE {name} RULES testgame\n"
+                           "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\n"
+                           "GM START\n")
+        assert status == "done", self.db["messages"].get(1)
+        self.flush()
+        self.secrets = {}
+        for power in ("North", "South"):
+            welcome = [m for m in self.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"]]
+            text = welcome[0].get_body(("plain",)).get_content()
+            self.secrets[power] = secret_in(text)
+        return self.secrets

@@ -1,5 +1,4 @@
 """Whole-loop transcripts on the test game: mail in, replies and state out."""
-import re
 from datetime import timedelta
 
 import pytest
@@ -8,21 +7,10 @@ from helpers_loop import GM_SECRET, Loop
 from pbem import store
 
 
-def _secret(text: str) -> str:
-    return re.search(r"Your secret is:\s+(\S+)", text).group(1)
-
-
 @pytest.fixture
 def loop(tmp_path):
     lp = Loop(tmp_path)
-    status = lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n"
-                     "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\nGM START\n")
-    assert status == "done", lp.db["messages"].get(1)
-    lp.flush()
-    lp.secrets = {}
-    for power in ("North", "South"):
-        welcome = [m for m in lp.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"]]
-        lp.secrets[power] = _secret(welcome[0].get_body(("plain",)).get_content())
+    lp.start_beacon()
     return lp
 
 

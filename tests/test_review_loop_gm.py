@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
+from helpers_loop import secret_in as _secret
 from pbem import store
 from pbem.db import dumps, loads
 from pbem.verify import verify
@@ -13,21 +14,10 @@ from pbem.verify import verify
 GM = "gm@example.test"
 
 
-def _secret(text: str) -> str:
-    return re.search(r"Your secret is:\s+(\S+)", text).group(1)
-
-
 @pytest.fixture
 def loop(tmp_path):
     lp = Loop(tmp_path)
-    status = lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n"
-                     "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\nGM START\n")
-    assert status == "done", lp.db["messages"].get(1)
-    lp.flush()
-    lp.secrets = {}
-    for power in ("North", "South"):
-        welcome = [m for m in lp.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"]]
-        lp.secrets[power] = _secret(welcome[0].get_body(("plain",)).get_content())
+    lp.start_beacon()
     return lp
 
 

@@ -11,21 +11,10 @@ GM = "gm@example.test"
 NORTH, SOUTH = "north@example.test", "south@example.test"
 
 
-def _secret(text: str) -> str:
-    return re.search(r"Your secret is:\s+(\S+)", text).group(1)
-
-
 @pytest.fixture
 def loop(tmp_path):
     lp = Loop(tmp_path)
-    status = lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n"
-                     f"GM ADD PLAYER North {NORTH}\nGM ADD PLAYER South {SOUTH}\nGM START\n")
-    assert status == "done", lp.db["messages"].get(1)
-    lp.flush()
-    lp.secrets = {}
-    for power in ("North", "South"):
-        welcome = [m for m in lp.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"]]
-        lp.secrets[power] = _secret(welcome[0].get_body(("plain",)).get_content())
+    lp.start_beacon()
     return lp
 
 
