@@ -95,22 +95,16 @@ def cmd_send(args) -> int:
 
 def cmd_game_new(args) -> int:
     from . import registry, store
-    from .deadlines import DeadlinePolicy
+    from .db import atomic
 
     ctx, cfg = open_ctx(args)
     options = dict(_option(o) for o in args.option)
-    settings = dict(cfg.deadlines)
-    settings.update({k: v for k, v in options.items() if k in settings})
-    from .db import atomic
-
     rules = registry.get(args.rules)
-    known = set(rules.options()) | set(settings) | {"address_of_record_only", "reply_token"}
-    unknown = sorted(set(options) - known)
+    policy, unknown, known = store.game_settings(rules, dict(cfg.deadlines), options)
     if unknown:
-        raise CliError(f"{rules.title} has no option {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        raise CliError(f"{rules.title} has no option {', '.join(sorted(unknown))} (known: {', '.join(known)})")
     with atomic(ctx.db):
-        with_db = store.create_game(ctx, args.name, args.rules, options, DeadlinePolicy.from_settings(settings),
-                                    args.gm or cfg.server.address)
+        with_db = store.create_game(ctx, args.name, args.rules, options, policy, args.gm or cfg.server.address)
         store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
     print(f"created {with_db.name} ({with_db.rules.title}), forming")
     for a in with_db.rules.assumptions({"options": options}):

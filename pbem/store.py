@@ -84,6 +84,20 @@ def update_game(ctx: Context, name: str, **fields: Any) -> None:
     ctx.db["games"].update(name, encoded)
 
 
+#: Options every game takes (identity checks), besides its own and the deadline settings.
+PLATFORM_OPTIONS = frozenset({"address_of_record_only", "reply_token"})
+
+
+def game_settings(rules: Game, deadline_defaults: dict, options: dict) -> tuple[DeadlinePolicy, list[str], list[str]]:
+    """A new game's deadline policy (the defaults, overridden by options of the
+    same name), the options nobody knows, and every option name that is known.
+    Raises ValueError for a deadline option with a bad value."""
+    settings = dict(deadline_defaults)
+    settings.update({k: v for k, v in options.items() if k in settings})
+    known = set(rules.options()) | set(settings) | PLATFORM_OPTIONS
+    return DeadlinePolicy.from_settings(settings), [k for k in options if k not in known], sorted(known)
+
+
 def create_game(ctx: Context, name: str, rules: str, options: dict, policy: DeadlinePolicy,
                 gm_address: str) -> GameRecord:
     registry.get(rules)  # fail early on unknown rules

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from .. import deadlines, render, registry, store, turns
 from ..commands import model as m
 from ..db import parse_iso, utcnow_iso
-from ..deadlines import DeadlineError, DeadlinePolicy
+from ..deadlines import DeadlineError
 from ..dice import SeededDice
 from ..gameapi import GMError
 from ..identity import hash_secret, new_secret, normalize_address
@@ -50,18 +50,14 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         session.problem("unknown-rules", str(exc.args[0]), cmd.line)
         return
     options = dict(cmd.options)
-    settings = dict(ctx.deadline_defaults)
-    settings.update({k: v for k, v in options.items() if k in settings})
     try:
-        policy = DeadlinePolicy.from_settings(settings)
+        policy, unknown, known = store.game_settings(rules, ctx.deadline_defaults, options)
     except (ValueError, DeadlineError) as exc:
         session.problem("bad-option", str(exc), cmd.line)
         return
-    known = set(rules.options()) | set(settings) | {"address_of_record_only", "reply_token"}
-    unknown = [key for key in options if key not in known]
     for key in unknown:
         session.problem("unknown-option", f"{rules.title} has no option {key!r}; the game was not created",
-                        cmd.line, ", ".join(sorted(known)))
+                        cmd.line, ", ".join(known))
     if unknown:
         return
     session.game = store.create_game(ctx, cmd.game, rules.name, options, policy, session.mail.sender)
