@@ -139,22 +139,22 @@ def coastal_index(data) -> dict[str, set[str]]:
     return index
 
 
-def land_neighbours(data, place: str) -> frozenset[str]:
+def _land_place(data, place: str):
+    """The Area or Home Country record for ``place`` (None for seas and unknowns)."""
     if place in data.areas:
-        return frozenset(data.areas[place].neighbours)
+        return data.areas[place]
     power = data.home_of(place)
-    if power is not None:
-        return frozenset(data.homes[power].neighbours)
-    return frozenset()
+    return data.homes[power] if power is not None else None
+
+
+def land_neighbours(data, place: str) -> frozenset[str]:
+    record = _land_place(data, place)
+    return frozenset(record.neighbours) if record is not None else frozenset()
 
 
 def seas_of(data, place: str) -> frozenset[str]:
-    if place in data.areas:
-        return frozenset(data.areas[place].seas)
-    power = data.home_of(place)
-    if power is not None:
-        return frozenset(data.homes[power].seas)
-    return frozenset()
+    record = _land_place(data, place)
+    return frozenset(record.seas) if record is not None else frozenset()
 
 
 def sea_neighbours(state: dict, data, sea: str) -> set[str]:
