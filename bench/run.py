@@ -3,7 +3,7 @@
     .venv/bin/python bench/run.py [--mails N] [--games N]
 
 - intake: mails stored and handled per second (SQLite file, real parsing,
-  one transaction per mail, replies queued);
+  one transaction per mail, replies queued); an oversized mail's parse time;
 - phases: time to resolve a Pax Britannica turn with bot orders, and a whole
   10-turn game;
 - memory: peak traced allocation and the process's maximum resident size.
@@ -60,6 +60,19 @@ def bench_intake(n: int) -> None:
               f"({1000 * took / n:.1f} ms each, scrypt secret check included)")
 
 
+def bench_oversized() -> None:
+    """An oversized mail is flagged from its headers; its body is never decoded."""
+    from pbem.mail.normalize import parse_message
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "n@x", "pbem@localhost", "huge"
+    msg.set_content("PRESS TO ALL\n" + ("long " * 40 + "\n") * 40000)
+    raw = bytes(msg)
+    start = time.perf_counter()
+    parse_message(raw, max_bytes=1_000_000)
+    print(f"oversized: a {len(raw) / 2**20:.1f} MiB mail flagged in {1000 * (time.perf_counter() - start):.1f} ms")
+
+
 def bench_phases(games: int) -> None:
     try:
         game = registry.get("pax_britannica")
@@ -96,6 +109,7 @@ def main() -> None:
     args = ap.parse_args()
     tracemalloc.start()
     bench_intake(args.mails)
+    bench_oversized()
     bench_phases(args.games)
     _, peak = tracemalloc.get_traced_memory()
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
