@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 
-from . import store
 from .commands.parse import parse_mail
 from .context import Context
 from .crashpoints import reached
@@ -123,6 +122,3 @@ def _reply(ctx: Context, session: Session, row: dict) -> None:
     for notice in session.notices:
         queue(ctx, source=session.msg_id, in_reply_to=None, **notice)
 
-
-def game_names(ctx: Context) -> list[str]:
-    return [g.name for g in store.list_games(ctx)]

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from .context import Context
 from .crashpoints import reached
-from .db import dumps, loads, parse_iso, utcnow_iso
+from .db import dumps, loads, utcnow_iso
 from .mail.compose import build_message, make_message_id
 from .mail.source import PermanentFailure, TemporaryFailure
 
@@ -91,7 +91,3 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
 def pending_count(ctx: Context) -> int:
     return ctx.db["outbox"].count_where("status = 'queued'")
 
-
-def next_try(ctx: Context):
-    row = ctx.db.execute("select min(next_try) from outbox where status = 'queued'").fetchone()
-    return parse_iso(row[0]) if row and row[0] else None

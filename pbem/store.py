@@ -141,13 +141,6 @@ def update_player(ctx: Context, row_id: int, **fields: Any) -> None:
     ctx.db["players"].update(row_id, fields)
 
 
-def power_of_address(ctx: Context, game: str, address: str) -> str | None:
-    for row in players(ctx, game):
-        if address in addresses(row):
-            return row["power"]
-    return None
-
-
 # -- GM log ----------------------------------------------------------------
 
 def gm_log(ctx: Context, game: str | None, actor: str, action: str, detail: str = "") -> None:

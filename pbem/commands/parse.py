@@ -15,7 +15,7 @@ import functools
 import re
 import zoneinfo
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 
 from lark import Lark, Token, Tree

@@ -19,7 +19,6 @@ Who fights, and in what order (all deterministic, so scripted dice line up):
 from __future__ import annotations
 
 import math
-from collections import Counter
 from itertools import product
 
 from .. import board, combat_table
