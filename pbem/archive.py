@@ -123,15 +123,20 @@ def game_summary(ctx: Context, rec: store.GameRecord) -> dict:
             "powers": [p["power"] for p in store.players(ctx, rec.name)]}
 
 
-def treaties(ctx: Context, game: str) -> list[dict]:
+def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
     """Public treaties only: a secret one stays off the archive even in part."""
+    if game is None or rec.state is None:
+        return []
     out = []
-    for row in ctx.db["treaties"].rows_where("game = ? and secret = 0", [game], order_by="id"):
-        out.append({"id": row["treaty_id"], "proposer": row["proposer"] or "",
-                    "parties": loads(row["parties"], []), "status": row["status"] or "",
-                    "signatures": sorted(loads(row["signatures"], {}).items()),
-                    "refusals": sorted(loads(row["refusals"], {}).items()),
-                    "text": row["text"] or "", "created": row["created"]})
+    for t in game.treaty_records(rec.state, None):
+        if t.get("secret"):
+            continue
+        history = t.get("history") or []
+        out.append({"id": t["id"], "proposer": t.get("proposer") or "",
+                    "parties": list(t.get("parties", [])), "status": t.get("status") or "",
+                    "signatures": sorted(dict(t.get("signatures") or {}).items()),
+                    "refusals": sorted(dict(t.get("refusals") or {}).items()),
+                    "text": t.get("text") or "", "created": history[0]["at"] if history else ""})
     return out
 
 
@@ -171,7 +176,7 @@ def phase_pages(ctx: Context, rec: store.GameRecord, game: Game | None) -> list[
             "seq": snap["seq"], "label": label, "key": snap["phase_key"],
             "file": f"{snap['seq']}-{slug(label) or slug(snap['phase_key']) or 'phase'}.html",
             "resolved": snap["created"],
-            "report": game.report_text(after, events, None) if game else "",
+            "report": game.report(after, events, None).text if game else "",
             "dice": [list(d) for d in loads(snap["dice"], [])],
             "events": [{"kind": e.get("kind", ""), "fields": [(k, v) for k, v in e.items() if k != "kind"]}
                        for e in events],
@@ -204,7 +209,7 @@ def game_page(ctx: Context, rec: store.GameRecord) -> dict:
             "seed": rec.row["seed"] if revealed else None,
             "phases": phase_pages(ctx, rec, game),
             "results": results, "results_columns": results_columns(results),
-            "treaties": treaties(ctx, rec.name), "gm_log": gm_log(ctx, rec.name)}
+            "treaties": treaties(rec, game), "gm_log": gm_log(ctx, rec.name)}
 
 
 # -- writing the site ------------------------------------------------------

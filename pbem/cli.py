@@ -97,17 +97,24 @@ def cmd_game_new(args) -> int:
     from . import registry, store
     from .db import atomic
 
+    from . import gamedata
+
     ctx, cfg = open_ctx(args)
     options = dict(_option(o) for o in args.option)
     rules = registry.get(args.rules)
     policy, unknown, known = store.game_settings(rules, dict(cfg.deadlines), options)
     if unknown:
         raise CliError(f"{rules.title} has no option {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    if options.get("data"):
+        try:
+            options["data"] = gamedata.read(cfg.server.game_data, options["data"])
+        except gamedata.DataFileError as exc:
+            raise CliError(str(exc)) from None
     with atomic(ctx.db):
         with_db = store.create_game(ctx, args.name, args.rules, options, policy, args.gm or cfg.server.address)
         store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
     print(f"created {with_db.name} ({with_db.rules.title}), forming")
-    for a in with_db.rules.assumptions({"options": options}):
+    for a in with_db.rules.assumptions(options):
         print(f"  assumed: {a}")
     return 0
 
@@ -118,7 +125,7 @@ def cmd_game_add(args) -> int:
 
     ctx, _ = open_ctx(args)
     rec = store.get_game(ctx, args.name)
-    power = rec.rules.resolve_power(args.power)
+    power = rec.resolve_power(args.power)
     if power is None:
         raise CliError(f"{args.power!r} is not a power of {rec.rules.title}")
     if rec.status == "over":
@@ -190,7 +197,7 @@ def cmd_game_preview(args) -> int:
     store.gm_log(ctx, rec.name, "GM (command line)", "preview")  # as GM PREVIEW by mail is
     events = [e for s in steps for e in s.events]
     print("would resolve: " + ", ".join(s.phase.label for s in steps))
-    print(rec.rules.report_text(steps[-1].after, events, None))
+    print(rec.rules.report(steps[-1].after, events, None).text)
     return 0
 
 

@@ -20,7 +20,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from .deadlines import DAY_NAMES, DeadlinePolicy, parse_days, parse_duration, parse_hour, parse_zone
+from .deadlines import (DAY_NAMES, DeadlinePolicy, parse_days, parse_duration, parse_hour, parse_windows,
+                        parse_zone)
 from .identity import is_secret_hash
 
 Check = Callable[[object], "str | None"]
@@ -120,7 +121,7 @@ class Setting:
 
 
 _TYPE_NAMES = {str: "string", int: "integer", float: "number", bool: "boolean",
-               list: "list of strings", Path: "path"}
+               list: "list of strings", Path: "path", dict: "table"}
 
 S = Setting
 SETTINGS: tuple[Setting, ...] = (
@@ -132,6 +133,8 @@ SETTINGS: tuple[Setting, ...] = (
     S("server", "data_dir", Path, "var", "Folder for pbem's own working files."),
     S("server", "database", Path, "var/pbem.sqlite", "The SQLite database file."),
     S("server", "archive_dir", Path, "var/archive", "Where the static HTML archive is written."),
+    S("server", "game_data", Path, "var/game-data",
+      "The only folder a GM's OPTION data=<file> is read from (once, when the game is created)."),
     S("server", "log_level", str, "INFO", "Logging level.",
       one_of("DEBUG", "INFO", "WARNING", "ERROR"), kind="DEBUG, INFO, WARNING or ERROR"),
     S("server", "gm_secret_hash", str, "",
@@ -215,6 +218,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("deadlines", "max_pauses", int, 3, "Most pauses per game.", at_least(0)),
     S("deadlines", "missed_before_replacement", int, 3,
       "Missed phases in a row before a power is flagged for replacement.", at_least(1)),
+    S("deadlines", "windows", dict, {},
+      'Durations of a game\'s shorter order windows by class, e.g. { reaction = "24h" }; '
+      "a game's own defaults and its options (OPTION reaction_duration=12h) apply first.",
+      _parsed_by(parse_windows), kind="table of durations"),
 
     S("identity", "require_address_of_record", bool, False,
       "Accept orders only from a player's addresses of record (the secret alone is not enough)."),
@@ -311,7 +318,7 @@ def _describe(value) -> str:
 
 
 _EXPECTED = {str: "a string", int: "an integer", float: "a number", bool: "true or false",
-             list: "a list of strings", Path: "a path (a string)"}
+             list: "a list of strings", Path: "a path (a string)", dict: "a table"}
 
 
 def _typed(setting: Setting, value):
@@ -321,6 +328,7 @@ def _typed(setting: Setting, value):
           isinstance(value, int) and not isinstance(value, bool) if kind is int else
           isinstance(value, (int, float)) and not isinstance(value, bool) if kind is float else
           isinstance(value, list) if kind is list else
+          isinstance(value, dict) if kind is dict else
           isinstance(value, str))
     if not ok:
         return None, f"expected {_EXPECTED[kind]}, got {_describe(value)}"
@@ -331,6 +339,8 @@ def _typed(setting: Setting, value):
         return list(value), None
     if kind is float:
         return float(value), None
+    if kind is dict:
+        return dict(value), None
     if kind is Path and not value.strip():
         return None, "must not be empty"
     return value, None
@@ -443,6 +453,8 @@ def toml_value(value) -> str:
         return f"{value:_}" if isinstance(value, int) and value >= 10_000 else str(value)
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 

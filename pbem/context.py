@@ -28,6 +28,7 @@ class Context:
     require_address_of_record: bool = False
     reply_token: bool = False
     archive_dir: str = "var/archive"
+    game_data_dir: str = "var/game-data"
     base_url: str = ""
 
     def now(self) -> datetime:
@@ -45,4 +46,5 @@ class Context:
             require_address_of_record=cfg.identity.require_address_of_record,
             reply_token=cfg.identity.reply_token,
             archive_dir=str(cfg.server.archive_dir), base_url=cfg.server.base_url,
+            game_data_dir=str(cfg.server.game_data),
         )

@@ -93,6 +93,16 @@ def _process_request(db: sqlite_utils.Database) -> None:
     db["games"].add_column("process_requested", int, not_null_default=0)
 
 
+@migration("0003_contract_v2")
+def _contract_v2(db: sqlite_utils.Database) -> None:
+    """Snapshots of typed inputs (treaty actions, rulings, GM edits) beside
+    those of phases, so every state change is replayed; a power's explicit
+    DONE for a phase."""
+    db["snapshots"].add_column("kind", str, not_null_default="phase")
+    db["snapshots"].add_column("input", str)
+    db["orders"].add_column("done", int, not_null_default=0)
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sized
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -27,8 +28,9 @@ _DAY_ALIASES = {**{d: d for d in DAY_NAMES}, **dict(zip(_FULL_DAYS, DAY_NAMES))}
 
 _UNITS = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1),
           "m": timedelta(minutes=1), "s": timedelta(seconds=1)}
-_PART = re.compile(r"(\d+)\s*([wdhms])")
-_WHOLE = re.compile(r"(?:\d+\s*[wdhms]\s*)+")
+# Units from largest to smallest, each at most once and at most six digits
+# ("1d12h", not "12h1d" or "9999999w"): one reader for the config and mail.
+_WHOLE = re.compile(r"".join(rf"(?:(\d{{1,6}})\s*{u}\s*)?" for u in "wdhms"))
 _HOUR = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
 
 
@@ -45,14 +47,12 @@ def parse_duration(text: str) -> timedelta:
     cleaned = text.strip().lower()
     if cleaned == "0":
         return timedelta(0)
-    if not cleaned or not _WHOLE.fullmatch(cleaned):
+    found = _WHOLE.fullmatch(cleaned)
+    if not cleaned or not found:
         raise ValueError(
-            f'not a duration: "{text}" (use a number and a unit w, d, h, m or s, '
+            f'not a duration: "{text}" (use a number and a unit w, d, h, m or s, largest first, '
             f'e.g. "48h", "2d", "1d12h", "90m")')
-    total = timedelta(0)
-    for number, unit in _PART.findall(cleaned):
-        total += int(number) * _UNITS[unit]
-    return total
+    return sum((int(n) * _UNITS[u] for n, u in zip(found.groups(), "wdhms") if n), timedelta(0))
 
 
 def format_duration(td: timedelta) -> str:
@@ -125,7 +125,23 @@ DEFAULTS = {
     "timezone": "UTC", "phase_duration": "72h", "allowed_days": list(DAY_NAMES), "hour": "",
     "warnings": ["48h", "12h"], "grace": "0h", "process_early": True, "max_extensions": 3,
     "max_extension_total": "7d", "max_pauses": 3, "missed_before_replacement": 3,
+    "windows": {},
 }
+
+
+def parse_windows(table) -> dict[str, timedelta]:
+    """``{"reaction": "24h"}`` -> durations by window class (each above zero)."""
+    if not isinstance(table, Mapping):
+        raise ValueError(f'expected a table such as {{ reaction = "24h" }}, not {table!r}')
+    out = {}
+    for name, text in table.items():
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+            raise ValueError(f"{name!r} is not a window name (lower-case letters, digits, _)")
+        duration = parse_duration(text)
+        if duration <= timedelta(0):
+            raise ValueError(f"{name}: must be longer than zero")
+        out[name] = duration
+    return out
 
 
 def _count(mapping: Mapping, key: str) -> int:
@@ -148,6 +164,20 @@ class DeadlinePolicy:
     max_extension_total: timedelta = timedelta(days=7)
     max_pauses: int = 3
     missed_before_replacement: int = 3
+    #: durations of the order windows other than "turn" (e.g. "reaction": 24h)
+    windows: Mapping[str, timedelta] = dc_field(default_factory=dict, hash=False)
+
+    def for_window(self, window: str) -> DeadlinePolicy:
+        """The policy of one order window: its own duration, and only the
+        reminders that fit inside it (a 24h reaction window is not reminded
+        "48h left").  ``turn`` and unknown classes use the phase duration."""
+        duration = self.windows.get(window)
+        if duration is None or window == "turn":
+            return self
+        # A short window ignores the fixed hour of day: it would stretch a
+        # 24h reaction window to nearly two days.
+        return replace(self, duration=duration, windows={}, hour=None,
+                       warnings=tuple(w for w in self.warnings if w < duration))
 
     @classmethod
     def from_settings(cls, mapping: Mapping) -> DeadlinePolicy:
@@ -179,6 +209,7 @@ class DeadlinePolicy:
             max_extension_total=field("max_extension_total", parse_duration),
             max_pauses=_count(mapping, "max_pauses"),
             missed_before_replacement=_count(mapping, "missed_before_replacement"),
+            windows=field("windows", parse_windows),
         )
 
     def to_settings(self) -> dict:
@@ -195,6 +226,7 @@ class DeadlinePolicy:
             "max_extension_total": format_duration(self.max_extension_total),
             "max_pauses": self.max_pauses,
             "missed_before_replacement": self.missed_before_replacement,
+            "windows": {k: format_duration(v) for k, v in sorted(self.windows.items())},
         }
 
     def to_json(self) -> str:

@@ -25,12 +25,8 @@ import aiosmtplib
 from . import registry, store
 from .config import load_config
 from .daemon import build
-from .gameapi import Game
+from .gameapi import DONE_EXPLICIT, Game
 from .identity import hash_secret, new_secret
-
-DEMO_PLAYERS = {"pax_britannica": ["Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy"],
-                "testgame": ["North", "South", "East"]}
-
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -77,7 +73,8 @@ async def _send(port: int, sender: str, to: str, subject: str, body: str) -> Non
     await aiosmtplib.send(msg, hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
 
 
-async def _play(folder: Path, rules: str, players: list[str], turns: int | None, seed: int) -> int:
+async def _play(folder: Path, rules: str, players: list[str], options: dict, turns: int | None,
+                seed: int) -> int:
     gm_secret = new_secret()
     port = _free_port()
     cfg = load_config(_write_config(folder, gm_secret, port))
@@ -89,12 +86,14 @@ async def _play(folder: Path, rules: str, players: list[str], turns: int | None,
             for p in players}
     await daemon.listener.start()
     try:
-        lines = [f"SIGNON GM@demo {gm_secret}", f"GM CREATE demo RULES {rules} OPTION setup=1880"]
+        create = f"GM CREATE demo RULES {rules}" + "".join(f" OPTION {k}={v}" for k, v in options.items())
+        lines = [f"SIGNON GM@demo {gm_secret}", create]
         lines += [f"GM ADD PLAYER {Game.mail_name(p)} {b.address}" for p, b in bots.items()]
         lines.append("GM START")
         await _send(port, "gm@demo.test", moderator, "new game", "\n".join(lines) + "\n")
         last_label = None
         idle_passes = 0
+        seen_turns: list = []
         while True:
             result = await daemon.run_pass()
             rec = store.find_game(ctx, "demo")
@@ -106,13 +105,15 @@ async def _play(folder: Path, rules: str, players: list[str], turns: int | None,
                 await asyncio.sleep(0.02)
                 continue
             game = rec.rules
-            label = game.phase(rec.state).label
-            if label != last_label:
-                print(f"  {label}", flush=True)
-                last_label = label
+            phase = game.phase(rec.state)
+            if phase.label != last_label:
+                print(f"  {phase.label}", flush=True)
+                last_label = phase.label
             if rec.status == "over":
                 break
-            if turns is not None and rec.state.get("turn", 0) >= _first_turn(rec) + 4 * turns:
+            if phase.turn is not None and phase.turn not in seen_turns:
+                seen_turns.append(phase.turn)
+            if turns is not None and len(seen_turns) > turns:
                 print(f"stopping after {turns} turns as asked")
                 break
             sent = await _bots_act(port, moderator, rec, bots)
@@ -139,10 +140,6 @@ async def _play(folder: Path, rules: str, players: list[str], turns: int | None,
         await daemon.listener.stop()
 
 
-def _first_turn(rec) -> int:
-    return 1880 if rec.row["rules"] == "pax_britannica" else 1
-
-
 async def _bots_act(port: int, moderator: str, rec, bots: dict[str, Bot]) -> int:
     game = rec.rules
     phase = game.phase(rec.state)
@@ -158,8 +155,11 @@ async def _bots_act(port: int, moderator: str, rec, bots: dict[str, Bot]) -> int
                 due = True
         if due and bot.secret and power in phase.owes:
             orders = game.bot_orders(rec.state, power, bot.rng)
-            body = (f"SIGNON {Game.mail_name(power)}@{rec.name} {bot.secret}\nORDERS {phase.name}\n"
-                    + "\n".join(orders) + "\nEND\n")
+            body = f"SIGNON {Game.mail_name(power)}@{rec.name} {bot.secret}\n"
+            if orders:
+                body += f"ORDERS {phase.name}\n" + "\n".join(orders) + "\nEND\n"
+            if phase.done == DONE_EXPLICIT or not orders:
+                body += "DONE\n"
             await _send(port, bot.address, moderator, f"{power} orders", body)
             sent += 1
     return sent
@@ -179,7 +179,7 @@ def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None =
         shutil.rmtree(folder / "var")
     folder.mkdir(parents=True, exist_ok=True)
     game = registry.get(rules)
-    players = DEMO_PLAYERS.get(rules, list(game.powers))[:game.max_players]
+    players, options = game.demo_setup()
     print(f"pbem demo: {game.title}, {len(players)} bot players, mail through the built-in SMTP listener")
     print(f"working folder: {folder}")
-    return asyncio.run(_play(folder, rules, players, turns, seed))
+    return asyncio.run(_play(folder, rules, players, options, turns, seed))

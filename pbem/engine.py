@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from .gameapi import Event, Game, Order, PhaseInfo, State
+from .gameapi import Event, Game, Input, Order, PhaseInfo, State
 
 
 class EngineError(RuntimeError):
@@ -28,15 +28,13 @@ class Step:
     after: State
     events: list[Event]
     dice: list = field(default_factory=list)
+    input: Input | None = None   # set for the step of a typed input (no orders then)
 
 
-def resolve_one(game: Game, state: State, orders: Mapping[str, Sequence[Order]], dice) -> Step:
-    phase = game.phase(state)
-    before = copy.deepcopy(state)
-    drawn_from = len(dice.log)
-    after, events = game.resolve(state, {p: list(o) for p, o in orders.items()}, dice)
+def _checked(game: Game, phase: PhaseInfo, state: State, before: State, after: State,
+             events: list[Event], what: str) -> list[Event]:
     if state != before:
-        raise EngineError(f"{game.name}: resolve() changed its input state in phase {phase.key}")
+        raise EngineError(f"{game.name}: {what} changed its input state in phase {phase.key}")
     # Every event says which phase produced it, so reports and the archive can
     # group events exactly, whatever phases ran between two deadlines.
     events = [e if "phase_key" in e else {**e, "phase_key": phase.key} for e in events]
@@ -44,16 +42,37 @@ def resolve_one(game: Game, state: State, orders: Mapping[str, Sequence[Order]],
         json.dumps(after)
         json.dumps(events)
     except (TypeError, ValueError) as exc:
-        raise EngineError(f"{game.name}: phase {phase.key} produced data that is not JSON: {exc}") from None
+        raise EngineError(f"{game.name}: {what} in phase {phase.key} produced data that is not JSON: "
+                          f"{exc}") from None
+    return events
+
+
+def resolve_one(game: Game, state: State, orders: Mapping[str, Sequence[Order]], dice) -> Step:
+    phase = game.phase(state)
+    before = copy.deepcopy(state)
+    drawn_from = len(dice.log)
+    after, events = game.resolve(state, {p: list(o) for p, o in orders.items()}, dice)
+    events = _checked(game, phase, state, before, after, events, "resolve()")
     return Step(phase, before, {p: list(o) for p, o in orders.items()}, after, list(events),
                 list(dice.log[drawn_from:]))
+
+
+def apply_one(game: Game, state: State, inp: Input, dice) -> Step:
+    """Apply one typed input (a treaty action, a ruling, a GM edit).  Raises
+    :class:`~pbem.gameapi.Refused` when the game refuses it."""
+    phase = game.phase(state)
+    before = copy.deepcopy(state)
+    drawn_from = len(dice.log)
+    after, events = game.apply(state, inp, dice)
+    events = _checked(game, phase, state, before, after, events, "apply()")
+    return Step(phase, before, {}, after, list(events), list(dice.log[drawn_from:]), inp)
 
 
 def run_phases(game: Game, state: State, orders: Mapping[str, Sequence[Order]],
                dice_for: Callable[[PhaseInfo], object], *, one: bool = False,
                max_steps: int = 200) -> list[Step]:
     """Resolve the current phase with ``orders``, then every following phase
-    that owes no orders, stopping at the next phase that owes orders from
+    that takes no orders, stopping at the next phase that takes orders from
     someone (or after one phase when ``one``), or when the game is over."""
     steps: list[Step] = []
     current = orders
@@ -61,7 +80,7 @@ def run_phases(game: Game, state: State, orders: Mapping[str, Sequence[Order]],
         step = resolve_one(game, state, current, dice_for(game.phase(state)))
         steps.append(step)
         state, current = step.after, {}
-        if one or game.is_over(state) or game.phase(state).owes:
+        if one or game.is_over(state) or game.phase(state).open:
             return steps
         if len(steps) >= max_steps:
             raise EngineError(f"{game.name}: {max_steps} phases in a row owed no orders")

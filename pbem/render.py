@@ -3,15 +3,19 @@ the turn reports.  Templates only render what they are given: each power's
 report comes from the game's view of that power alone."""
 from __future__ import annotations
 
+import sys
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from . import store
 from .context import Context
 from .deadlines import format_deadline
 from .engine import Step
+from .gameapi import Game, Report
 from .identity import reply_token
 from .outbox import queue
 
@@ -24,6 +28,27 @@ _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
 
 def render(name: str, **values) -> str:
     return _env.get_template(f"mail/{name}").render(**values)
+
+
+def game_templates(game: Game) -> Path:
+    """``games/<name>/templates``: a game's own body templates."""
+    return Path(sys.modules[type(game).__module__].__file__).resolve().parent / "templates"
+
+
+@lru_cache(maxsize=None)
+def _game_env(folder: str) -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+
+def report_html(game: Game, report: Report) -> Markup:
+    """The HTML body of a report: the game's own template drawn from the
+    structured record, or the plain text when the game has none."""
+    if report.template:
+        html = _game_env(str(game_templates(game))).get_template(report.template).render(data=report.data)
+        return Markup(html)
+    return Markup('<pre style="background: #f6f3ea; padding: 1em; white-space: pre-wrap;">{}</pre>').format(
+        report.text)
 
 
 def deadline_text(rec: store.GameRecord, deadline: datetime | None) -> str:
@@ -44,31 +69,60 @@ def token_for(rec: store.GameRecord, power: str) -> str | None:
     return reply_token(rec.row["token_key"], rec.name, rec.rules.phase(rec.state).key, power)
 
 
-def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], events: list[dict],
-                  deadline: datetime | None) -> None:
+def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None) -> None:
+    """Each player's report of the phases just resolved — only of the phases
+    whose audience includes the player — and the public report to the GM;
+    then the record of every treaty those phases changed, to its readers."""
     game, state = rec.rules, rec.state
     over = game.is_over(state)
-    labels = [s.phase.label for s in steps]
     seq = rec.row["seq"]
     results = game.results(state) if over else []
-    def report(power: str | None) -> tuple[str, str]:
-        values = dict(game=rec.name, title=game.title, power=power, phases=labels,
-                      body=game.report_text(state, events, power), over=over, results=results,
-                      next_phase=game.phase(state).label, deadline=deadline_text(rec, deadline),
-                      site=ctx.site_name, seed=rec.row["seed"] if over else None,
-                      seed_hash=rec.row["seed_hash"])
-        text = render("report.txt.j2", owes=power in game.phase(state).owes,
+    phase = game.phase(state)
+
+    def report(power: str | None, told: list[Step]) -> tuple[str, str]:
+        events = [e for s in told for e in s.events]
+        rep = game.report(state, events, power)
+        values = dict(game=rec.name, title=game.title, power=power, phases=[s.phase.label for s in told],
+                      body=rep.text, over=over, results=results, next_phase=phase.label,
+                      deadline=deadline_text(rec, deadline), site=ctx.site_name,
+                      seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"])
+        text = render("report.txt.j2", owes=power in phase.owes, may=power in phase.may,
                       token=token_for(rec, power) if power and ctx.reply_token else None, **values)
-        return text, render("report.html.j2", **values)
+        return text, render("report.html.j2", body_html=report_html(game, rep), **values)
 
     for row in store.players(ctx, rec.name):
         power = row["power"]
-        text, html = report(power)
+        told = [s for s in steps if s.phase.told(power)]
+        if not told:
+            continue
+        text, html = report(power, told)
         queue(ctx, key=f"report:{rec.name}:{seq}:{power}", to=store.addresses(row), game=rec.name,
               kind="report", subject=subject(rec, power, "turn report"), text=text, html=html)
-    text, html = report(None)
+    text, html = report(None, steps)
     queue(ctx, key=f"report:{rec.name}:{seq}:public", to=[rec.row["gm_address"]], game=rec.name,
           kind="report", subject=subject(rec, None, "public report"), text=text, html=html)
+    treaty_ids = [e["id"] for s in steps for e in s.events if e.get("kind") == "treaty" and e.get("id")]
+    queue_treaty_records(ctx, rec, dict.fromkeys(treaty_ids), f"report:{seq}")
+
+
+def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: str) -> None:
+    """Mail the current record of each treaty to every player who may see it
+    (its parties while it is secret, else everyone)."""
+    if not treaty_ids:
+        return
+    game, state = rec.rules, rec.state
+    players = store.players(ctx, rec.name)
+    for treaty_id in treaty_ids:
+        for row in players:
+            record = next((t for t in game.treaty_records(state, row["power"])
+                           if t["id"].lower() == str(treaty_id).lower()), None)
+            if record is None:
+                continue
+            queue(ctx, key=f"treaty:{rec.name}:{key}:{record['id']}:{row['power']}",
+                  to=store.addresses(row)[:1], game=rec.name, kind="treaty",
+                  subject=f"[{rec.name}] treaty {record['id']}: {record['status']}",
+                  text=render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
+                              reader=row["power"]))
 
 
 def broadcast(ctx: Context, rec: store.GameRecord, key: str, subject_text: str, text: str,

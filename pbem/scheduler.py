@@ -17,7 +17,8 @@ log = logging.getLogger(__name__)
 def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
     if rec.deadline is None:
         return 0
-    labels = warnings_due(rec.policy, rec.deadline, ctx.now(), set(rec.warnings_sent))
+    phase = rec.rules.phase(rec.state)
+    labels = warnings_due(rec.policy_for(phase), rec.deadline, ctx.now(), set(rec.warnings_sent))
     if not labels:
         return 0
     sent = 0
@@ -32,7 +33,7 @@ def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
                   to=store.addresses(row)[:1], game=rec.name, kind="reminder",
                   subject=render.subject(rec, row["power"], f"reminder, {label} left"),
                   text=render.render("reminder.txt.j2", game=rec.name, power=row["power"], left=label,
-                                     phase=rec.rules.phase(rec.state).label,
+                                     phase=phase.label,
                                      deadline=render.deadline_text(rec, rec.deadline),
                                      defaults=rec.rules.describe_defaults(rec.state, row["power"]),
                                      site=ctx.site_name))
@@ -42,15 +43,21 @@ def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
 
 
 def phase_due(ctx: Context, rec: store.GameRecord) -> bool:
+    """Whether the current phase should run now: on the GM's request; at
+    once when it takes no orders; else when its window closes (every owing
+    power done, where the phase and the game allow ending early — a phase
+    nobody owes ends only at its deadline) or at deadline plus grace."""
     if rec.status != "active" or rec.state is None or rec.rules.is_over(rec.state):
         return False
     if rec.row.get("process_requested"):
         return True
+    phase = rec.rules.phase(rec.state)
     if rec.deadline is None:
-        return not rec.rules.phase(rec.state).owes
-    return is_due(rec.deadline, ctx.now(), grace=rec.policy.grace,
-                  all_orders_in=not turns.waiting_for(ctx, rec),
-                  process_early=rec.policy.process_early, paused=False)
+        return not phase.open
+    policy = rec.policy_for(phase)
+    return is_due(rec.deadline, ctx.now(), grace=policy.grace,
+                  all_orders_in=bool(phase.owes) and not turns.waiting_for(ctx, rec),
+                  process_early=policy.process_early and phase.early, paused=False)
 
 
 def tick(ctx: Context) -> list[str]:
@@ -79,7 +86,8 @@ def next_wakeup(ctx: Context) -> timedelta | None:
     for rec in store.list_games(ctx):
         if rec.status != "active" or rec.deadline is None:
             continue
-        moments = [rec.deadline + rec.policy.grace] + [rec.deadline - w for w in rec.policy.warnings]
+        policy = rec.policy_for(rec.rules.phase(rec.state))
+        moments = [rec.deadline + policy.grace] + [rec.deadline - w for w in policy.warnings]
         for moment in moments:
             if moment > now and (soonest is None or moment < soonest):
                 soonest = moment

@@ -12,7 +12,7 @@ from . import registry
 from .context import Context
 from .db import dumps, loads, parse_iso, utcnow_iso
 from .deadlines import DeadlinePolicy
-from .gameapi import Game
+from .gameapi import Game, Roster
 
 
 class NotFound(LookupError):
@@ -59,6 +59,18 @@ class GameRecord:
     def extensions(self) -> list[float]:
         return loads(self.row["extensions"], [])
 
+    @property
+    def roster(self) -> Roster:
+        """The powers of this game: from its options, and its state once started."""
+        return self.rules.roster(self.options, self.state)
+
+    def resolve_power(self, text: str) -> str | None:
+        return self.roster.resolve(text)
+
+    def policy_for(self, phase) -> DeadlinePolicy:
+        """The deadline policy of the phase's order window."""
+        return self.policy.for_window(phase.window)
+
 
 def get_game(ctx: Context, name: str) -> GameRecord:
     rows = list(ctx.db["games"].rows_where("lower(name) = lower(?)", [name]))
@@ -89,12 +101,21 @@ PLATFORM_OPTIONS = frozenset({"address_of_record_only", "reply_token"})
 
 
 def game_settings(rules: Game, deadline_defaults: dict, options: dict) -> tuple[DeadlinePolicy, list[str], list[str]]:
-    """A new game's deadline policy (the defaults, overridden by options of the
-    same name), the options nobody knows, and every option name that is known.
-    Raises ValueError for a deadline option with a bad value."""
+    """A new game's deadline policy, the options nobody knows, and every
+    option name that is known.  The policy is the site's defaults overridden
+    by options of the same name; each order window of the game
+    (:meth:`Game.windows`) takes the game's default duration, then the site's
+    ``windows`` table, then the option ``<window>_duration``.  Raises
+    ValueError for a deadline option with a bad value."""
     settings = dict(deadline_defaults)
-    settings.update({k: v for k, v in options.items() if k in settings})
-    known = set(rules.options()) | set(settings) | PLATFORM_OPTIONS
+    settings.update({k: v for k, v in options.items() if k in settings and k != "windows"})
+    windows = dict(rules.windows())
+    windows.update({k: v for k, v in dict(settings.get("windows") or {}).items() if k in windows})
+    window_options = {f"{w}_duration": w for w in windows}
+    windows.update({window_options[k]: v for k, v in options.items() if k in window_options})
+    settings["windows"] = windows
+    known = set(rules.options()) | set(settings) | set(window_options) | PLATFORM_OPTIONS
+    known.discard("windows")
     return DeadlinePolicy.from_settings(settings), [k for k in options if k not in known], sorted(known)
 
 

@@ -17,8 +17,8 @@ from .crashpoints import reached
 from .db import atomic, dumps, loads, utcnow_iso
 from .deadlines import next_deadline
 from .dice import SeededDice, commitment, new_seed
-from .engine import Step, run_phases
-from .gameapi import Order
+from .engine import Step, apply_one, run_phases
+from .gameapi import DONE_ON_ORDERS, Input, Order, PhaseInfo, input_to_json
 from .outbox import queue
 
 log = logging.getLogger(__name__)
@@ -32,12 +32,34 @@ def dice_for(seed: str, game: str):
 
 def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: list[Order],
                  text: str, message: int | None) -> None:
-    """A new set replaces the power's earlier set for the phase."""
+    """A new set replaces the power's earlier set for the phase (a DONE
+    already sent stands).  An empty set is never stored: a mail whose every
+    order was refused leaves the earlier orders as they were."""
+    if not orders:
+        raise ValueError("an empty set of orders is not stored")
+    done = _current_row(ctx, game, phase_key, power)
     ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ? and power = ?",
                    [game, phase_key, power])
     ctx.db["orders"].insert({"game": game, "phase_key": phase_key, "power": power,
                              "orders": dumps([o.to_json() for o in orders]), "text": text,
-                             "submitted": utcnow_iso(ctx.now()), "message": message, "current": 1})
+                             "submitted": utcnow_iso(ctx.now()), "message": message, "current": 1,
+                             "done": int(bool(done and done["done"]))})
+
+
+def mark_done(ctx: Context, game: str, phase_key: str, power: str, message: int | None) -> None:
+    """``DONE``: nothing more from this power this phase (its orders, if any, stand)."""
+    row = _current_row(ctx, game, phase_key, power)
+    if row:
+        ctx.db["orders"].update(row["id"], {"done": 1})
+        return
+    ctx.db["orders"].insert({"game": game, "phase_key": phase_key, "power": power, "orders": "[]",
+                             "text": "DONE", "submitted": utcnow_iso(ctx.now()), "message": message,
+                             "current": 1, "done": 1})
+
+
+def _current_row(ctx: Context, game: str, phase_key: str, power: str) -> dict | None:
+    return next(ctx.db["orders"].rows_where("game = ? and phase_key = ? and power = ? and current = 1",
+                                            [game, phase_key, power], order_by="id desc", limit=1), None)
 
 
 def clear_orders(ctx: Context, game: str, phase_key: str, power: str) -> None:
@@ -46,20 +68,33 @@ def clear_orders(ctx: Context, game: str, phase_key: str, power: str) -> None:
 
 
 def current_orders(ctx: Context, game: str, phase_key: str) -> dict[str, list[Order]]:
-    out: dict[str, list[Order]] = {}
-    for row in ctx.db["orders"].rows_where("game = ? and phase_key = ? and current = 1",
-                                           [game, phase_key], order_by="id"):
-        out[row["power"]] = [Order.from_json(o) for o in loads(row["orders"], [])]
-    return out
+    """The orders stored for the phase, by the power that sent them."""
+    return {row["power"]: [Order.from_json(o) for o in loads(row["orders"], [])]
+            for row in _current_rows(ctx, game, phase_key)}
+
+
+def _current_rows(ctx: Context, game: str, phase_key: str) -> list[dict]:
+    return list(ctx.db["orders"].rows_where("game = ? and phase_key = ? and current = 1",
+                                            [game, phase_key], order_by="id"))
+
+
+def answered(ctx: Context, rec: store.GameRecord, phase: PhaseInfo) -> set[str]:
+    """Powers that are done with the phase: they sent DONE, or (where orders
+    suffice) have accepted orders stored."""
+    done = set()
+    for row in _current_rows(ctx, rec.name, phase.key):
+        if row["done"] or (phase.done == DONE_ON_ORDERS and loads(row["orders"], [])):
+            done.add(row["power"])
+    return done
 
 
 def waiting_for(ctx: Context, rec: store.GameRecord) -> list[str]:
-    """Powers that owe orders this phase and have sent none (never what others sent)."""
-    if rec.status != "active" or rec.state is None:
+    """Powers that owe an answer this phase and are not done (never what others sent)."""
+    if rec.status not in ("active", "paused") or rec.state is None:
         return []
     phase = rec.rules.phase(rec.state)
-    sent = set(current_orders(ctx, rec.name, phase.key))
-    return [p for p in phase.owes if p not in sent]
+    done = answered(ctx, rec, phase)
+    return [p for p in phase.owes if p not in done]
 
 
 # -- starting --------------------------------------------------------------
@@ -74,14 +109,21 @@ def start_game(ctx: Context, name: str) -> store.GameRecord:
     seed = new_seed()
     dice = SeededDice(seed=seed, context=f"{name}:setup")
     state = game.setup(powers, rec.options, dice)
-    phase = game.phase(state)
-    deadline = next_deadline(rec.policy, ctx.now()) if phase.owes else None
-    store.update_game(ctx, name, status="active", state=state, phase_key=phase.key,
-                      seed=seed, seed_hash=commitment(seed),
-                      deadline=utcnow_iso(deadline) if deadline else None, warnings_sent=[],
+    store.update_game(ctx, name, status="active", state=state, seed=seed, seed_hash=commitment(seed),
                       token_key=new_seed())
     store.gm_log(ctx, name, "GM", "start", f"seed commitment sha256={commitment(seed)}")
-    return store.get_game(ctx, name)
+    return _enter_phase(ctx, store.get_game(ctx, name))
+
+
+def _enter_phase(ctx: Context, rec: store.GameRecord) -> store.GameRecord:
+    """The game stands at a new phase: its key, and the deadline of its order
+    window (none when it takes no orders or the game is over)."""
+    phase = rec.rules.phase(rec.state)
+    over = rec.rules.is_over(rec.state)
+    deadline = None if over or not phase.open else next_deadline(rec.policy_for(phase), ctx.now())
+    store.update_game(ctx, rec.name, phase_key=phase.key, deadline=utcnow_iso(deadline) if deadline else None,
+                      warnings_sent=[], extensions=[], process_requested=0)
+    return store.get_game(ctx, rec.name)
 
 
 # -- running ---------------------------------------------------------------
@@ -89,14 +131,17 @@ def start_game(ctx: Context, name: str) -> store.GameRecord:
 def _orders_with_defaults(ctx: Context, rec: store.GameRecord) -> tuple[dict, list[str]]:
     """The stored orders, grouped by the power each order is for (a player
     may write orders for a power it runs, e.g. Germany for Austria-Hungary),
-    plus the game's defaults for every owing power that sent nothing."""
+    plus the game's defaults for every owing power that sent nothing at all
+    (neither orders nor DONE)."""
     state, game = rec.state, rec.rules
     phase = game.phase(state)
-    submitted = current_orders(ctx, rec.name, phase.key)
-    missing = [p for p in phase.owes if p not in submitted]
+    rows = {row["power"]: row for row in _current_rows(ctx, rec.name, phase.key)}
+    missing = [p for p in phase.owes if p not in rows]
     orders: dict[str, list[Order]] = {}
-    for power, given in submitted.items():
-        for order in given:
+    for power, row in rows.items():
+        if not phase.takes_orders_from(power):
+            continue  # stored while the power was owing in a phase since rolled over
+        for order in (Order.from_json(o) for o in loads(row["orders"], [])):
             orders.setdefault(order.power or power, []).append(order)
     for power in missing:
         for order in game.defaults(state, power):
@@ -104,26 +149,57 @@ def _orders_with_defaults(ctx: Context, rec: store.GameRecord) -> tuple[dict, li
     return orders, missing
 
 
-def _record_steps(ctx: Context, rec: store.GameRecord, steps: list[Step]) -> int:
-    seq = rec.row["seq"]
-    for step in steps:
-        seq += 1
-        ctx.db["snapshots"].insert({
-            "game": rec.name, "seq": seq, "phase_key": step.phase.key, "label": step.phase.label,
-            "before": dumps(step.before),
-            "orders": dumps({p: [o.to_json() for o in os] for p, os in step.orders.items()}),
-            "after": dumps(step.after), "events": dumps(step.events), "dice": dumps(step.dice),
-            "created": utcnow_iso(ctx.now()), "rolled_back": 0,
-        })
-        ctx.db["events"].insert_all(({"game": rec.name, "seq": seq, "kind": e.get("kind", ""),
-                                      "data": dumps(e)} for e in step.events))
-        ctx.db["dice"].insert({"game": rec.name, "seq": seq, "phase_key": step.phase.key,
-                               "rolls": dumps(step.dice)})
-    return seq
+def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
+    kind = "input" if step.input is not None else "phase"
+    label = step.phase.label if kind == "phase" else f"{step.phase.label}: {describe_input(step.input)}"
+    ctx.db["snapshots"].insert({
+        "game": rec.name, "seq": seq, "phase_key": step.phase.key, "label": label, "kind": kind,
+        "before": dumps(step.before),
+        "orders": dumps({p: [o.to_json() for o in os] for p, os in step.orders.items()}),
+        "input": dumps(input_to_json(step.input)) if step.input is not None else None,
+        "after": dumps(step.after), "events": dumps(step.events), "dice": dumps(step.dice),
+        "created": utcnow_iso(ctx.now()), "rolled_back": 0,
+    })
+    ctx.db["events"].insert_all(({"game": rec.name, "seq": seq, "kind": e.get("kind", ""),
+                                  "data": dumps(e)} for e in step.events))
+    ctx.db["dice"].insert({"game": rec.name, "seq": seq, "phase_key": step.phase.key,
+                           "rolls": dumps(step.dice)})
+
+
+def describe_input(inp: Input) -> str:
+    data = input_to_json(inp)
+    if data["type"] == "edit":
+        return f"GM edit {inp.text}"
+    if data["type"] == "ruling":
+        return f"GM ruling on {inp.question}"
+    return f"treaty {inp.treaty} {inp.action} by {inp.power}"
+
+
+def input_dice(seed: str, game: str, seq: int) -> SeededDice:
+    """The dice of a typed input: derived from the seed and the input's place."""
+    return SeededDice(seed=seed or "", context=f"{game}:input:{seq}")
+
+
+def apply_input(ctx: Context, name: str, inp: Input) -> list[dict]:
+    """Apply a treaty action, ruling or GM edit to a running game, as one
+    snapshot: replayable by ``pbem verify`` like any phase.  Raises
+    :class:`~pbem.gameapi.Refused` (nothing is stored) when the game refuses.
+    The caller holds the transaction."""
+    rec = store.get_game(ctx, name)
+    if rec.state is None:
+        raise ValueError(f"game {name} has not started")
+    seq = rec.row["seq"] + 1
+    step = apply_one(rec.rules, rec.state, inp, input_dice(rec.row["seed"], rec.name, seq))
+    _record(ctx, rec, seq, step)
+    store.update_game(ctx, name, state=step.after, seq=seq)
+    rec = store.get_game(ctx, name)
+    if rec.rules.phase(rec.state).key != rec.row["phase_key"]:
+        _enter_phase(ctx, rec)  # an input that settled the phase's question moved the game on
+    return step.events
 
 
 def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step]:
-    """Resolve the current phase (and the phases after it that owe no orders)."""
+    """Resolve the current phase (and the phases after it that take no orders)."""
     with atomic(ctx.db):
         rec = store.get_game(ctx, name)
         if rec.status != "active":
@@ -131,30 +207,28 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
         game = rec.rules
         orders, missing = _orders_with_defaults(ctx, rec)
         steps = run_phases(game, rec.state, orders, dice_for(rec.row["seed"], name))
-        seq = _record_steps(ctx, rec, steps)
+        seq = rec.row["seq"]
+        for step in steps:
+            seq += 1
+            _record(ctx, rec, seq, step)
         after = steps[-1].after
-        phase = game.phase(after)
         over = game.is_over(after)
-        deadline = None if over or not phase.owes else next_deadline(rec.policy, ctx.now())
-        store.update_game(ctx, name, state=after, phase_key=phase.key, seq=seq,
-                          status="over" if over else "active",
-                          deadline=utcnow_iso(deadline) if deadline else None,
-                          warnings_sent=[], extensions=[], process_requested=0,
+        store.update_game(ctx, name, state=after, seq=seq, status="over" if over else "active",
                           seed_revealed=1 if over else rec.row["seed_revealed"])
-        _flag_missing(ctx, rec, missing, steps[0].phase.label)
+        new = _enter_phase(ctx, store.get_game(ctx, name))
+        _flag_missing(ctx, rec, missing, steps[0].phase)
         store.gm_log(ctx, name, "moderator", "process",
                      f"{steps[0].phase.label} resolved ({reason}); defaults for: {', '.join(missing) or 'none'}")
-        events = [e for s in steps for e in s.events]
-        render.queue_reports(ctx, store.get_game(ctx, name), steps, events, deadline)
+        render.queue_reports(ctx, new, steps, new.deadline)
         reached("turns.before_commit")
     reached("turns.after_commit")
     return steps
 
 
-def _flag_missing(ctx: Context, rec: store.GameRecord, missing: list[str], label: str) -> None:
-    limit = rec.policy.missed_before_replacement
+def _flag_missing(ctx: Context, rec: store.GameRecord, missing: list[str], phase: PhaseInfo) -> None:
+    limit, label = rec.policy.missed_before_replacement, phase.label
     for row in store.players(ctx, rec.name):
-        if row["power"] not in rec.rules.phase(rec.state).owes:
+        if row["power"] not in phase.owes:
             continue
         if row["power"] in missing:
             if _absent(row, ctx.now()):
@@ -188,16 +262,16 @@ def preview(ctx: Context, name: str) -> list[Step]:
 
 def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
     """Put the game back to the start of ``phase_key`` (its latest resolution).
-    Later snapshots are kept but marked rolled back.  The orders of the
-    rolled-back phases are withdrawn (kept in the history), so the phase does
-    not simply run again at once: players resend, or the GM edits the state
-    first.  A re-run draws the same dice, since dice follow the seed and the
-    phase key — a rollback can never be used to re-roll."""
+    Later snapshots (phases and inputs) are kept but marked rolled back.  The
+    orders of the rolled-back phases are withdrawn (kept in the history), so
+    the phase does not simply run again at once: players resend, or the GM
+    edits the state first.  A re-run draws the same dice, since dice follow
+    the seed and the phase key — a rollback can never be used to re-roll."""
     with atomic(ctx.db):
         rec = store.get_game(ctx, name)
         rows = list(ctx.db["snapshots"].rows_where(
-            "game = ? and lower(phase_key) = lower(?) and rolled_back = 0", [name, phase_key],
-            order_by="seq desc", limit=1))
+            "game = ? and lower(phase_key) = lower(?) and rolled_back = 0 and kind = 'phase'",
+            [name, phase_key], order_by="seq desc", limit=1))
         if not rows:
             raise ValueError(f"no resolved phase {phase_key!r} in game {name}")
         snap = rows[0]
@@ -206,15 +280,12 @@ def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
         ctx.db.execute("update snapshots set rolled_back = 1 where game = ? and seq >= ?", [name, snap["seq"]])
         for key in keys:
             ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ?", [name, key])
-        state = loads(snap["before"])
-        phase = rec.rules.phase(state)
-        deadline = next_deadline(rec.policy, ctx.now()) if phase.owes else None
-        store.update_game(ctx, name, state=state, phase_key=phase.key, status="active",
-                          deadline=utcnow_iso(deadline) if deadline else None, warnings_sent=[],
-                          extensions=[])
+        store.update_game(ctx, name, state=loads(snap["before"]), status="active")
         store.gm_log(ctx, name, "GM", "rollback", f"back to the start of {snap['label']}")
-        return store.get_game(ctx, name)
+        return _enter_phase(ctx, store.get_game(ctx, name))
 
 
 def history(ctx: Context, name: str) -> list[dict]:
-    return list(ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0", [name], order_by="seq"))
+    """The resolved phases (not the inputs between them), oldest first."""
+    return list(ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0 and kind = 'phase'", [name],
+                                               order_by="seq"))

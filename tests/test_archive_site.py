@@ -10,7 +10,7 @@ import pytest
 
 from pbem import archive, clock, config, context, db, deadlines, identity, registry, store, turns
 from pbem.dice import commitment
-from pbem.gameapi import Order
+from pbem.gameapi import Order, TreatyAction
 
 EMAIL = re.compile(r"[\w.+=-]+@[\w-]+(?:\.[\w-]+)+")
 ADDRESSES = {"North": "north.player@example.test", "South": "south+pbem@example.test"}
@@ -43,12 +43,10 @@ def play_to_end(ctx: context.Context, name: str = "g1") -> None:
 
 
 def add_treaty(ctx: context.Context, treaty_id: str, text: str, secret: bool) -> None:
-    ctx.db["treaties"].insert({
-        "game": "g1", "treaty_id": treaty_id, "proposer": "North", "parties": db.dumps(["North", "South"]),
-        "text": text, "secret": int(secret), "status": "in force",
-        "signatures": db.dumps({"North": "2026-01-05T12:00:00+00:00", "South": "2026-01-06T09:30:00+00:00"}),
-        "refusals": "{}", "created": "2026-01-05T12:00:00+00:00", "updated": "2026-01-06T09:30:00+00:00",
-        "history": "[]"})
+    """A treaty North proposes and South signs, through the game as by mail."""
+    turns.apply_input(ctx, "g1", TreatyAction("propose", "North", treaty_id, "2026-01-05T12:00:00+00:00",
+                                              ("South",), text, secret))
+    turns.apply_input(ctx, "g1", TreatyAction("sign", "South", treaty_id, "2026-01-06T09:30:00+00:00"))
 
 
 def played_game(path: Path) -> context.Context:
@@ -197,7 +195,7 @@ def test_phase_page_shows_public_report_dice_events_and_neighbours(ctx, site):
     tally = history[1]
     page = next((site / "g1").glob(f"{tally['seq']}-*.html")).read_text()
     game = store.get_game(ctx, "g1").rules
-    report = game.report_text(db.loads(tally["after"]), db.loads(tally["events"]), None)
+    report = game.report(db.loads(tally["after"]), db.loads(tally["events"]), None).text
     assert "Tie between North, South" in report
     assert f'<pre class="report">{report}</pre>' in page
     assert "Your gold" not in page  # a power's own report is never shown

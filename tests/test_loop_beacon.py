@@ -99,4 +99,5 @@ def test_reports_have_plain_text_first_and_an_html_alternative(loop):
     parts = [p.get_content_type() for p in report.iter_parts()]
     assert parts == ["text/plain", "text/html"]
     html = report.get_body(("html",)).get_content()
-    assert "report for North" in html and "<pre" in html
+    # the game's own body template draws the scores as a table
+    assert "report for North" in html and "<table>" in html and "<caption>Round 2: scores</caption>" in html

@@ -121,9 +121,11 @@ def test_gm_create_with_an_unknown_option_creates_nothing(tmp_path):
     assert store.find_game(lp.ctx, "g2") is None
 
 
-def test_gm_start_and_rule_are_logged_once(tmp_path):
+def test_gm_start_is_logged_once_and_a_refused_ruling_not_at_all(tmp_path):
     lp = Loop(tmp_path)
     _game(lp)
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM RULE q1 the beacon stands\n")
+    lp.flush()
+    assert "[unknown-question] there is no open question 'q1'" in lp.last_text("gm@example.test")
     actions = [r["action"] for r in store.gm_log_rows(lp.ctx, "g1")]
-    assert actions.count("start") == 1 and actions.count("ruling") == 1
+    assert actions.count("start") == 1 and actions.count("ruling") == 0

@@ -392,6 +392,11 @@ def test_regions_from_the_rules_text(data):
 
 # -- GM override files --------------------------------------------------------------------------
 
+def _frozen(path):
+    from pbem.gamedata import read
+    return read(path.parent, path.name)
+
+
 def test_override_file_merges_over_the_shipped_data(tmp_path):
     path = tmp_path / "house.toml"
     path.write_text(
@@ -400,7 +405,7 @@ def test_override_file_merges_over_the_shipped_data(tmp_path):
         '[unrest_tables]\nletters = { A = "D", B = "C", C = "B", D = "A" }\n'
         '[turn_track.1884]\ngreat_war_penalty = 50\n'
         '[unit_costs]\nassumed = false\n', encoding="utf-8")
-    house = mapdata.load(override=path)
+    house = mapdata.load(override=_frozen(path))
     assert house.areas["Guiana"].ev == 3
     assert house.areas["Guiana"].neighbours == {"Brasil", "Venezuela"}  # merged, not replaced
     assert house.crt[2]["1:2"][1] == "AR"
@@ -416,7 +421,7 @@ def test_override_with_a_typo_fails_loudly(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[areas."Guiana"]\nneighbours = ["Brazil"]\n', encoding="utf-8")
     with pytest.raises(mapdata.DataError, match="Brazil"):
-        mapdata.load(override=path)
+        mapdata.load(override=_frozen(path))
 
 
 def test_deep_merge():

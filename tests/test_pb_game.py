@@ -118,9 +118,9 @@ def test_bot_orders_are_always_accepted_and_reports_render():
                 assert [x for x in problems if x.kind != "warning"] == []
                 orders[p] = parsed.orders
         s, events = GAME.resolve(s, orders, dice)
-        text = GAME.report_text(s, events, "Germany")
+        text = GAME.report(s, events, "Germany").text
         assert "Treasury" in text and "Austria-Hungary" in text
-        assert "Treasury" not in GAME.report_text(s, events, None)
+        assert "Treasury" not in GAME.report(s, events, None).text
 
 
 def test_defaults_are_no_orders_and_mention_a_deficit():

@@ -19,6 +19,10 @@ SOURCE = Path(report.__file__).resolve().parent
 RAW_DUMP = re.compile(r"\b\w+=\S")  # the old "kind: key=value" lines
 
 
+def report_text(state, events, power) -> str:
+    return GAME.report(state, events, power).text
+
+
 def emitted_kinds() -> set[str]:
     """Every event kind written in the rules' code (reports excluded)."""
     kinds = set()
@@ -96,6 +100,7 @@ SAMPLES = {
                "status": "in_force"},
     "war_declared": {"kind": "war_declared", "war": "W1", "sides": [["France"], ["Germany"]]},
     "gm": {"kind": "gm", "text": "vp Britain = 12"},
+    "ruling": {"kind": "ruling", "question": "cb-1", "ruling": "France holds the Casus Belli"},
 }
 
 
@@ -124,7 +129,7 @@ def played():
 def all_texts(played):
     for state, events, _ in played:
         for power in [None] + FOUR:
-            yield power, state, events, GAME.report_text(state, events, power)
+            yield power, state, events, report_text(state, events, power)
 
 
 # -- every kind has a sentence ---------------------------------------------------------
@@ -163,7 +168,7 @@ def test_a_combat_takes_its_consequences_in_one_sentence():
                "to": "none", "established": False, "reason": "colonial combat lost"}
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state["phase"] = "marker_adjustment"
-    text = GAME.report_text(state, [combat, lost, removed], "Britain")
+    text = report_text(state, [combat, lost, removed], "Britain")
     assert ("Colonial Combat in Rhodesia: Britain 3 against 1 (3:1, table 1), die 1: EX "
             "(exchange) - Britain loses Army (3); Britain's Protectorate is removed."
             in " ".join(text.split()))
@@ -174,7 +179,7 @@ def test_an_unknown_or_broken_event_still_reads():
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     odd = [{"kind": "comet_sighted", "area": "Egypt", "brightness": 3, "treasury": 4321},
            {"kind": "colonial_combat"}, {"kind": "marker"}, {"no_kind": True}]
-    text = GAME.report_text(state, odd, None)
+    text = report_text(state, odd, None)
     assert "Comet sighted: area Egypt; brightness 3." in text
     assert "4321" not in text and not RAW_DUMP.search(text)
 
@@ -188,7 +193,7 @@ def test_every_event_is_placed_under_the_phase_it_happened_in(played):
 
 def test_phase_headings_come_in_game_order(played):
     state, events, _ = played[1]
-    text = GAME.report_text(state, events, None)
+    text = report_text(state, events, None)
     headings = [line for line in text.splitlines() if re.match(r"^\d{4} ", line)]
     assert headings[0] == "1880 Movement/Status Change"
     assert "1884 Random Events" in headings and "1884 Minor Powers" == headings[-1]
@@ -198,7 +203,7 @@ def test_phase_headings_come_in_game_order(played):
 def test_gm_edits_have_their_own_section():
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state, events = GAME.gm_command(state, "SET VP Britain 12", None)
-    text = GAME.report_text(state, events, None)
+    text = report_text(state, events, None)
     assert "Changes made by the GM" in text and "The GM set vp Britain = 12." in text
 
 
@@ -219,13 +224,13 @@ def test_no_other_power_s_treasury_or_income_reaches_a_report(played):
 
 def test_a_power_sees_its_own_treasury_and_vp_reason(played):
     state, events, _ = played[0]
-    text = GAME.report_text(state, events, "France")
+    text = report_text(state, events, "France")
     assert f"Treasury £{state['powers']['France']['treasury']}" in text
     state, events, _ = played[1]
     assert re.search(r"France scores \d+ VP from its treasury \(£\d+ / 7\)",
-                     GAME.report_text(state, events, "France"))
-    assert "France scores" in GAME.report_text(state, events, "Britain")
-    assert "from its funds" in GAME.report_text(state, events, "Britain")
+                     report_text(state, events, "France"))
+    assert "France scores" in report_text(state, events, "Britain")
+    assert "from its funds" in report_text(state, events, "Britain")
 
 
 @pytest.mark.parametrize("kind", sorted(report.PRIVATE_KINDS))
@@ -233,21 +238,21 @@ def test_private_events_reach_only_the_powers_concerned(kind):
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state["phase"] = "colonial_combat"
     event = dict(SAMPLES[kind])
-    own = GAME.report_text(state, [event], "France")
+    own = report_text(state, [event], "France")
     assert report_events.sentence(event, frozenset({"France"})) in " ".join(own.split())
     for viewer in ("Germany", None):
-        text = GAME.report_text(state, [event], viewer)
+        text = report_text(state, [event], viewer)
         assert "Elsewhere" not in text and "Events" not in text
     if kind == "money":
-        assert "France gave £20" in GAME.report_text(state, [event], "Britain")
+        assert "France gave £20" in report_text(state, [event], "Britain")
 
 
 def test_gm_treasury_edit_is_private_to_its_power():
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state, events = GAME.gm_command(state, "SET TREASURY France 4444", None)
-    assert "4444" not in GAME.report_text(state, events, None)
-    assert "4444" not in GAME.report_text(state, events, "Britain")
-    assert "4444" in GAME.report_text(state, events, "France")
+    assert "4444" not in report_text(state, events, None)
+    assert "4444" not in report_text(state, events, "Britain")
+    assert "4444" in report_text(state, events, "France")
 
 
 # -- layout -------------------------------------------------------------------------------
@@ -263,13 +268,13 @@ def test_long_sentences_wrap():
     events = [dict(SAMPLES[k]) for k in sorted(SAMPLES)]
     events.append({"kind": "gm_notice", "text": "word " * 60})
     for power in (None, "France", "Germany"):
-        lines = GAME.report_text(state, events, power).splitlines()
+        lines = report_text(state, events, power).splitlines()
         assert max(map(len, lines)) <= 78
 
 
 def test_own_events_come_before_the_rest_of_the_world(played):
     state, events, _ = played[1]
-    text = GAME.report_text(state, events, "Germany")
+    text = report_text(state, events, "Germany")
     mine = text.index("What concerned Germany and Austria-Hungary")
     rest = text.index("Elsewhere in the world")
     assert mine < rest
@@ -283,7 +288,7 @@ def test_the_income_account_adds_up(played):
             income = next((e for e in events if e["kind"] == "income" and e["power"] == power), None)
             if income is None:
                 continue
-            text = GAME.report_text(state, events, power)
+            text = report_text(state, events, power)
             block = text[text.index(f"== {power} =="):]
             block = block[block.index("Income this turn:"):].splitlines()[1:5]
             amounts = [int(re.search(r"(-?)£(\d+)$", line)[1] + re.search(r"£(\d+)$", line)[1])
@@ -297,7 +302,7 @@ def test_the_income_account_adds_up(played):
 def test_an_unrest_event_names_its_area_in_one_sentence():
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state["phase"] = "administrative"
-    text = GAME.report_text(state, [SAMPLES["random_event"], SAMPLES["unrest"]], None)
+    text = report_text(state, [SAMPLES["random_event"], SAMPLES["unrest"]], None)
     assert "Random event 1 (4-4): Unrest in Abyssinia (table B, 4-4)." in text
 
 
@@ -306,7 +311,7 @@ def test_an_index_rise_over_a_power_s_marker_is_its_own_news():
     state["phase"] = "negotiation"
     rise = {"kind": "eti", "delta": 1, "blame": "Belgium", "value": 25,
             "reason": "France's interest in Kongo: conflict with Belgium's Control marker"}
-    text = GAME.report_text(state, [rise], "France")
+    text = report_text(state, [rise], "France")
     assert "What concerned France" in text and "European Tensions +1" in text
     assert "Elsewhere in the world" not in text
-    assert "Elsewhere in the world" in GAME.report_text(state, [rise], "Britain")
+    assert "Elsewhere in the world" in report_text(state, [rise], "Britain")

@@ -104,12 +104,12 @@ def test_preview_stores_nothing(loop):
     assert not [m for m in loop.inbox("north@example.test") if "turn report" in m["Subject"]]
 
 
-def test_rule_without_an_open_question_is_logged_and_announced(loop):
+def test_a_ruling_the_game_refuses_is_neither_logged_nor_announced(loop):
     gm(loop, "GM RULE q7 the bid of 0 counts as a pass")
     loop.flush()
-    assert "no open question" in loop.last_text(GM)
-    assert actions(loop).count("ruling") == 1
-    assert any("the bid of 0 counts as a pass" in t for t in texts(loop, "north@example.test", "GM ruling on q7"))
+    assert "[unknown-question] there is no open question 'q7'" in loop.last_text(GM)
+    assert actions(loop).count("ruling") == 0
+    assert not texts(loop, "north@example.test", "GM ruling on q7")
 
 
 def test_announce_goes_to_every_player_and_the_log(loop):
@@ -144,13 +144,19 @@ def test_verify_accepts_a_gm_edit_between_phases_and_still_checks_the_replay(loo
     loop.tick()
     report = verify(loop.ctx, "g1")
     assert report.ok, report.problems
-    assert report.phases == 4
-    snap = next(loop.db["snapshots"].rows_where("game = 'g1' and seq = 4"))
+    assert report.phases == 5  # four phases and the edit between them
+    snap = next(loop.db["snapshots"].rows_where("game = 'g1' and phase_key = '2/tally'"))
     after = loads(snap["after"])
     after["score"]["North"] += 1
     loop.db["snapshots"].update(snap["id"], {"after": dumps(after)})
     assert verify(loop.ctx, "g1").problems == [
-        "Round 2 Tally: replaying it gives a different result than the one stored"]
+        "Round 2 Tally: replaying it gives a different result than the one stored",
+        "the game's current state is not where its last step ended"]
+    snap["after"] = dumps(after)
+    edit = next(loop.db["snapshots"].rows_where("game = 'g1' and kind = 'input'"))
+    loop.db["snapshots"].update(edit["id"], {"input": dumps({"type": "edit", "text": "SET GOLD South 8"})})
+    assert "Round 2 Orders: GM edit SET GOLD South 9: replaying it gives a different result than the one " \
+           "stored" in verify(loop.ctx, "g1").problems
 
 
 def test_a_player_seated_and_replaced_in_one_mail_each_get_their_secret(loop):

@@ -114,6 +114,7 @@ def test_an_absent_power_missing_a_deadline_is_not_counted(loop):
 
 
 def test_every_problem_is_reported_and_nothing_after_signoff_is_done(loop):
+    send(loop, "North", "ORDERS", "BID 1")
     status = send(loop, "North", "ORDERS", "BIDD 3", "BID 99", "ENDORDERS", "TREATY SIGN nosuch",
                   "SIGNOFF", "CLEAR")
     reply = loop.last_text(NORTH)
@@ -121,7 +122,9 @@ def test_every_problem_is_reported_and_nothing_after_signoff_is_done(loop):
     assert "line 3: [invalid-order]" in reply and "line 4: [insufficient-gold]" in reply
     assert reply.count("[") >= 3 and "line 6" in reply
     assert "withdrawn" not in reply
-    assert loop.db["orders"].count_where("current = 1") == 1  # the CLEAR after SIGNOFF was not done
+    # the CLEAR after SIGNOFF was not done, and the refused orders did not replace BID 1
+    assert [r["text"] for r in loop.db["orders"].rows_where("current = 1")] == ["BID 1"]
+    assert "your earlier orders for Round 1 Orders stand" in reply
 
 
 def test_the_last_reminder_comes_again_before_a_moved_deadline(loop):

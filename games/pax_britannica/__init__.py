@@ -9,7 +9,9 @@ import copy
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pbem.gameapi import Event, Game, GMError, Order, ParseResult, PhaseInfo, Problem, State
+from pbem import treatybook
+from pbem.gameapi import (Event, Game, GMError, Order, ParseResult, PhaseInfo, Problem, Refused, Report,
+                          Roster, Ruling, State, TreatyAction)
 
 from . import state as st
 
@@ -17,14 +19,13 @@ PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", 
 
 
 def load_data(state_or_options: Mapping[str, Any] | None = None):
-    """The map data; a GM may name an override file in the ``data`` option
-    (``OPTION data=<file>``; ``data_override`` is the older spelling)."""
+    """The map data, with the GM's data override when the game has one: the
+    ``data`` option holds the copy frozen into the game when it was created
+    (``OPTION data=<file>``), never a path."""
     from . import mapdata
     options = (state_or_options or {}).get("options", state_or_options or {})
-    override = None
-    if isinstance(options, Mapping):
-        override = options.get("data") or options.get("data_override")
-    return mapdata.load(Path(override) if override else None)
+    override = options.get("data") if isinstance(options, Mapping) else None
+    return mapdata.load(override if isinstance(override, Mapping) else None)
 
 
 class PaxBritannica(Game):
@@ -34,29 +35,31 @@ class PaxBritannica(Game):
     max_players = 7
     powers = st.POWERS
 
+    treaties = True
+
     # -- names ---------------------------------------------------------------
-    def power_aliases(self) -> Mapping[str, str]:
-        cached = self.__dict__.get("_aliases")
-        if cached is not None:
-            return cached
-        aliases = {p.lower(): p for p in self.powers}
-        try:
-            data = load_data()
-        except Exception:  # noqa: BLE001 - names still work from the canonical list
-            return aliases
-        for p, info in data.powers.items():
-            for alias in (p, info.adjective, *info.aliases):
-                if alias:
-                    aliases[" ".join(str(alias).lower().split())] = p
-        self._aliases = aliases
-        return aliases
+    def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:
+        """The seven playable Great Powers (Austria-Hungary is run by the German
+        player: its name resolves, so orders and treaties can name it)."""
+        cached = self.__dict__.get("_roster")
+        if cached is None:
+            aliases = {p.lower(): p for p in self.powers}
+            for p, info in load_data().powers.items():
+                for alias in (p, info.adjective, *info.aliases):
+                    if alias:
+                        aliases[" ".join(str(alias).lower().split())] = p
+            cached = self._roster = Roster(PLAYABLE, aliases)
+        return cached
+
+    def resolve_power(self, text: str) -> str | None:
+        return self.roster({}).resolve(text)
 
     # -- life cycle ----------------------------------------------------------
     def options(self) -> Mapping[str, tuple[Any, str]]:
         return {
             "setup": ("1880", "1880 (the historical start) or empty (a bare board)"),
-            "data": (None, "path of a GM data file (TOML) overriding any table; see data/DATA.md"),
-            "data_override": (None, "older name of the data option"),
+            "data": (None, "a GM data file (TOML) overriding any table, read once when the game is "
+                     "created; see data/DATA.md"),
             "marker_conflicts": ("marker_adjustment", "where marker conflicts are settled: "
                                  "marker_adjustment or negotiation"),
             "garrison_eti": (True, "garrison reductions raise European Tensions"),
@@ -84,8 +87,12 @@ class PaxBritannica(Game):
             raise GMError(f"{name} cannot be played (players choose from {', '.join(PLAYABLE)})")
         return power
 
-    def assumptions(self, state: State) -> list[str]:
-        return list(getattr(load_data(state), "assumptions", []) or [])
+    def assumptions(self, options: Mapping[str, Any]) -> list[str]:
+        from .mapdata import DataError
+        try:
+            return list(load_data(options).assumptions or [])
+        except DataError as exc:
+            raise Refused(f"the data override does not fit the game's tables: {exc}", "bad-data-file") from None
 
     def phase(self, state: State) -> PhaseInfo:
         phase, turn = state["phase"], state["turn"]
@@ -161,9 +168,10 @@ class PaxBritannica(Game):
         from . import report
         return report.report_data(state, [], power, load_data(state))
 
-    def report_text(self, state: State, events: Sequence[Event], power: str | None) -> str:
+    def report(self, state: State, events: Sequence[Event], power: str | None) -> Report:
         from . import report
-        return report.report_text(state, events, power)
+        return Report(text=report.report_text(state, events, power),
+                      data=report.report_data(state, events, power, load_data(state)))
 
     def results(self, state: State) -> list[dict[str, Any]]:
         final = state.get("final") or {}
@@ -184,12 +192,35 @@ class PaxBritannica(Game):
             return "GM commands: " + "; ".join(gm.COMMANDS)
         return orders.HELP
 
-    # -- GM and scenarios ----------------------------------------------------
+    def order_forms(self) -> list[str]:
+        from . import orders
+        return list(orders.FORMS)
+
+    # -- GM, treaties and scenarios ------------------------------------------
     def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
         from . import gm
         new = copy.deepcopy(state)
         events = gm.apply(new, text, dice, load_data(new))
         return new, events
+
+    def rule(self, state: State, ruling: Ruling, dice) -> tuple[State, list[Event]]:
+        """The engine asks no questions yet (Negotiation, Congress and War pass
+        through with a GM notice): a ruling is recorded in the game, so the
+        archive and a replay show it."""
+        new = copy.deepcopy(state)
+        new.setdefault("rulings", []).append({"question": ruling.question, "ruling": ruling.ruling,
+                                              "turn": new["turn"], "phase": new["phase"]})
+        return new, [{"kind": "ruling", "question": ruling.question, "ruling": ruling.ruling}]
+
+    def treaty(self, state: State, action: TreatyAction, dice) -> tuple[State, list[Event]]:
+        """Rules: TREATIES.  The common life cycle; a revealed treaty in force
+        scores the optional ``treaty_vp`` (Victory Point Record)."""
+        new = copy.deepcopy(state)
+        _, events = treatybook.act(new, action, list(new["players"]))
+        return new, events
+
+    def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
+        return treatybook.visible(state, power, gm)
 
     def query(self, state: State, text: str) -> Any:
         from . import queries

@@ -6,6 +6,7 @@ human understands.
 """
 from __future__ import annotations
 
+from pbem import treatybook
 from pbem.gameapi import GMError
 
 from . import board
@@ -250,8 +251,10 @@ def _set_treaty(state, a, data):
     status = "in_force"
     if a.opt("STATUS"):
         status = a.name().lower()
-    state.setdefault("treaties", {})[tid] = {"parties": parties, "secret": secret, "status": status}
-    return [{"kind": "treaty", "id": tid, "parties": parties, "status": status}]
+    record = treatybook.new_record(tid, parties[0] if parties else "", parties, "", secret, "", status)
+    record["signatures"] = {p: "" for p in parties} if status == "in_force" else record["signatures"]
+    state.setdefault("treaties", {})[tid] = record
+    return [{"kind": "treaty", "id": tid, "parties": parties, "status": status, "secret": secret}]
 
 
 def _set_canal(state, a, data):

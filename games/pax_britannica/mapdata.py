@@ -297,21 +297,20 @@ def read_shipped(data_dir: Path = DATA_DIR) -> dict[str, Any]:
     return doc
 
 
-def load(override: Path | str | None = None) -> Data:
-    """The shipped data, with a GM's override file merged over it.  Cached per override file
-    (and its modification time, so an edited override file is read again)."""
+def load(override: Mapping[str, Any] | None = None) -> Data:
+    """The shipped data, with a GM's override merged over it.  ``override`` is
+    the frozen copy the moderator stored with the game (``{"name", "sha256",
+    "text"}``): the game never reads a server file again.  Cached by hash."""
     if not override:
-        return _load_cached(None, 0)
-    path = Path(override).resolve()
-    return _load_cached(str(path), path.stat().st_mtime_ns)
+        return _load_cached(None, None)
+    return _load_cached(str(override.get("sha256") or ""), str(override.get("text") or ""))
 
 
 @lru_cache(maxsize=8)
-def _load_cached(override: str | None, _mtime: int) -> Data:
+def _load_cached(_sha256: str | None, text: str | None) -> Data:
     doc = read_shipped()
-    if override:
-        with open(override, "rb") as fh:
-            doc = deep_merge(doc, tomllib.load(fh))
+    if text is not None:
+        doc = deep_merge(doc, tomllib.loads(text))
     return build(doc)
 
 

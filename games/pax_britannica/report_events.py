@@ -368,6 +368,10 @@ def treaty(e: dict, viewer: Viewer) -> str:
             f"{str(e.get('status') or '').replace('_', ' ')}.")
 
 
+def ruling(e: dict, viewer: Viewer) -> str:
+    return f"The GM ruled on {e.get('question')}: {str(e.get('ruling') or '').rstrip('.')}."
+
+
 def war_declared(e: dict, viewer: Viewer) -> str:
     sides = e.get("sides") or [[], []]
     return f"War {e.get('war')}: {names(sides[0])} against {names(sides[1:])}."
@@ -405,6 +409,7 @@ SENTENCES: dict[str, Callable[[dict, Viewer], str]] = {
     "minor_power": minor_power, "minor_power_reroll": minor_power_reroll,
     "chinese_rebellion": chinese_rebellion, "great_war": great_war, "game_over": game_over,
     "final_record": final_record, "gm_notice": gm_notice, "treaty": treaty,
+    "ruling": ruling,
     "war_declared": war_declared, "gm": gm,
 }
 

@@ -41,7 +41,7 @@ KIND_PHASES: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "vp": {RANDOM, MOVE, VP, FINAL},
     "chinese_rebellion": {CHINA}, "final_record": {FINAL}, "game_over": {FINAL},
 }.items()}
-GM_KINDS = {"gm", "treaty", "war_declared"}
+GM_KINDS = {"gm", "treaty", "war_declared", "ruling"}
 
 #: Reason words that pin an event to one phase (the engine's own wording).
 REASON_HINTS: tuple[tuple[str, str], ...] = (

@@ -33,6 +33,9 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "Orders for this phase, one a line; the block ends at ENDORDERS, END, END ORDERS, "
                 "the next command or the end of the mail. Replaces orders sent earlier.", "player"),
     CommandHelp("CLEAR", "CLEAR", "Withdraw the orders you sent for this phase.", "player"),
+    CommandHelp("DONE", "DONE",
+                "Nothing more from you this phase: your orders (if any) stand, and the phase may "
+                "end early once every power it waits for is done.", "player"),
     CommandHelp("PRESS", "PRESS TO <power>[,<power>...] [GREY] ... ENDPRESS",
                 "Send a message to some powers (or TO ALL); GREY hides who sent it. "
                 "The text is kept exactly as written; it ends at ENDPRESS or END PRESS.",
@@ -60,6 +63,8 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("TREATY WITHDRAW", "TREATY WITHDRAW <id>",
                 "Withdraw a treaty you proposed (or your signature).", "player"),
     CommandHelp("TREATY REVEAL", "TREATY REVEAL <id>", "Make a secret treaty public.", "player"),
+    CommandHelp("TREATY BREACH", "TREATY BREACH <id> <power> [<what they did>]",
+                "Claim that another party broke a treaty in force; the GM rules on it.", "player"),
     CommandHelp("TREATY LIST", "TREATY LIST", "List the treaties you can see.", "player"),
     # -- game master ----------------------------------------------------------
     CommandHelp("GM CREATE", "GM CREATE <game> RULES <rules> [OPTION <key>=<value> ...]",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Union
 
+from pbem import deadlines
 from pbem.gameapi import Problem
 
 MASK = "****"
@@ -37,29 +38,20 @@ class BadValue(ValueError):
         self.code, self.message = code, message
 
 
-_DURATION = re.compile(r"(?:(\d{1,6})w)?(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", re.I)
-
-
 def parse_duration(text: str) -> timedelta:
-    """``48h``, ``2d``, ``1d12h``, ``90m``, ``1w``; raises BadValue."""
-    found = _DURATION.fullmatch(text)
-    if not text or not found:
-        raise BadValue("bad-duration",
-                       f"{text!r} is not a duration (write it as 48h, 2d, 1d12h, 90m or 1w)")
-    weeks, days, hours, minutes = (int(g or 0) for g in found.groups())
-    duration = timedelta(weeks=weeks, days=days, hours=hours, minutes=minutes)
+    """``48h``, ``2d``, ``1d12h``, ``90m``, ``45s``, ``1w``: the one duration
+    reader of pbem (:func:`pbem.deadlines.parse_duration`), with its error as a
+    :class:`BadValue` for a reply.  A command's duration is never zero."""
+    try:
+        duration = deadlines.parse_duration(text)
+    except ValueError as exc:
+        raise BadValue("bad-duration", str(exc)) from None
     if not duration:
         raise BadValue("bad-duration", f"{text!r} is no time at all")
     return duration
 
 
-def format_duration(d: timedelta) -> str:
-    """``1d12h`` style, the form durations are written in (minutes at most)."""
-    minutes = int(d.total_seconds() // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, mins = divmod(rest, 60)
-    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (mins, "m")) if n]
-    return "".join(parts) or "0m"
+format_duration = deadlines.format_duration
 
 
 class _Command:
@@ -111,6 +103,12 @@ class Orders(_Command):
     def canonical(self) -> str:
         header = f"ORDERS {self.phase}" if self.phase else "ORDERS"
         return _block(header, "\n".join(self.texts), "ENDORDERS")
+
+
+@dataclass(frozen=True)
+class Done(_Command):
+    WORDS = "DONE"
+    line: int | None = _line()
 
 
 @dataclass(frozen=True)
@@ -255,6 +253,17 @@ class TreatyReveal(_Command):
 
     def canonical(self) -> str:
         return f"TREATY REVEAL {self.id}"
+
+
+@dataclass(frozen=True)
+class TreatyBreach(_Command):
+    id: str
+    against: str
+    text: str = ""
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"TREATY BREACH {self.id} {self.against}" + (f" {self.text}" if self.text else "")
 
 
 @dataclass(frozen=True)
@@ -405,9 +414,9 @@ class GmEdit(_Command):
 
 
 Command = Union[
-    SignOff, Orders, Clear, Press, Status, Help, History, Resend, SetAddress, SetPassword,
+    SignOff, Orders, Done, Clear, Press, Status, Help, History, Resend, SetAddress, SetPassword,
     SetAbsence, Join, TreatyPropose, TreatySign, TreatyRefuse, TreatyWithdraw, TreatyReveal,
-    TreatyList, GmCreate, GmAddPlayer, GmStart, GmPause, GmResume, GmExtend, GmSetDeadline,
+    TreatyBreach, TreatyList, GmCreate, GmAddPlayer, GmStart, GmPause, GmResume, GmExtend, GmSetDeadline,
     GmProcess, GmPreview, GmRollback, GmReplace, GmBecome, GmRule, GmAnnounce, GmRevealSeed,
     GmEdit,
 ]

@@ -176,6 +176,7 @@ _BUILD = {
     "treaty_refuse": lambda c: m.TreatyRefuse(str(c[0])),
     "treaty_withdraw": lambda c: m.TreatyWithdraw(str(c[0])),
     "treaty_reveal": lambda c: m.TreatyReveal(str(c[0])),
+    "treaty_breach": lambda c: m.TreatyBreach(str(c[0]), str(c[1]), _phrase(c[2]) or ""),
     "gm_create": lambda c: m.GmCreate(str(c[0]), str(c[1]), tuple(
         _option(str(w)) for opt in c[2:] for w in opt.children)),
     "gm_add_player": lambda c: m.GmAddPlayer(str(c[0]), _address(str(c[1]))),
@@ -191,7 +192,7 @@ _BUILD = {
 
 # Commands without arguments: the grammar's rule is the command's words in snake case.
 _BUILD.update({cls.WORDS.lower().replace(" ", "_"): (lambda c, cls=cls: cls())
-               for cls in (m.SignOff, m.Clear, m.Status, m.History, m.TreatyList, m.GmStart,
+               for cls in (m.SignOff, m.Done, m.Clear, m.Status, m.History, m.TreatyList, m.GmStart,
                            m.GmPause, m.GmResume, m.GmPreview, m.GmRevealSeed)})
 
 _WHAT = {"NAME": "a name", "WORD": "a value", "ADDR": "an email address", "TEXT": "some text",

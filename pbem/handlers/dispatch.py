@@ -17,8 +17,8 @@ log = logging.getLogger(__name__)
 _OPEN = (m.Help, m.Join, m.SignOff)
 
 # Commands that act for a power: a GM mail needs GM BECOME <power> before them.
-_FOR_A_POWER = (m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.TreatyPropose, m.TreatySign,
-                m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal)
+_FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.TreatyPropose, m.TreatySign,
+                m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal, m.TreatyBreach)
 
 HANDLERS = {**player.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
 
@@ -83,7 +83,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
                         _suggest_game(session, signon.game))
         session.outcome = "unknown game"
         return False
-    power = rec.rules.resolve_power(signon.power)
+    power = rec.resolve_power(signon.power)
     row = store.player(ctx, rec.name, power) if power else None
     if row is None:
         names = [p["power"] for p in store.players(ctx, rec.name)]

@@ -5,13 +5,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from .. import deadlines, render, registry, store, turns
+from pathlib import Path
+
+from .. import deadlines, gamedata, render, registry, store, turns
 from ..commands import model as m
 from ..db import parse_iso, utcnow_iso
 from ..deadlines import DeadlineError
-from ..dice import SeededDice
-from ..gameapi import GMError
+from ..gameapi import Edit, Refused, Ruling
 from ..identity import hash_secret, new_secret, normalize_address
+from ..mail.attachments import toml_files
 from .session import Session
 
 
@@ -60,23 +62,46 @@ def create(session: Session, cmd: m.GmCreate) -> None:
                         cmd.line, ", ".join(known))
     if unknown:
         return
+    if options.get("data"):
+        try:
+            options["data"] = _data_file(session, options["data"])
+        except gamedata.DataFileError as exc:
+            session.problem("bad-data-file", f"{exc}; the game was not created", cmd.line)
+            return
+    try:
+        assumed = rules.assumptions(options)
+    except Refused as exc:
+        session.problem("bad-data-file", f"{exc}; the game was not created", cmd.line)
+        return
     session.game = store.create_game(ctx, cmd.game, rules.name, options, policy, session.mail.sender)
     _log(session, "create", cmd.canonical())
     lines = [f"{cmd.game}: {rules.title}, forming. Add players with GM ADD PLAYER or let them JOIN."]
-    assumed = rules.assumptions({"options": options})
+    frozen = gamedata.describe(options.get("data"))
+    if frozen:
+        lines.append(f"Uses the {frozen}, stored with the game.")
     if assumed:
         lines.append("Values this game assumes (override with OPTION data=<file>):")
         lines.extend(f"- {a}" for a in assumed)
     session.section("Game created:", lines)
 
 
+def _data_file(session: Session, name: str) -> dict:
+    """The GM's data file, from the mail's attachments or the site's game data folder."""
+    raw = session.ctx.db["messages"].get(session.msg_id)["raw"]
+    attached = toml_files(raw)
+    if name in attached:
+        return gamedata.freeze(name, attached[name])
+    return gamedata.read(Path(session.ctx.game_data_dir), name)
+
+
 def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     if not _need_game(session, cmd, "forming", "active", "paused"):
         return
     rec, ctx = session.game, session.ctx
-    power = rec.rules.resolve_power(cmd.power)
+    power = rec.resolve_power(cmd.power)
     if power is None:
-        session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line)
+        session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line,
+                        rec.roster.nearest(cmd.power))
         return
     if store.player(ctx, rec.name, power):
         session.problem("power-taken", f"{power} already has a player; use GM REPLACE", cmd.line)
@@ -97,7 +122,7 @@ def start(session: Session, cmd: m.GmStart) -> None:
         return
     try:
         rec = turns.start_game(session.ctx, session.game.name)
-    except (ValueError, GMError) as exc:
+    except (ValueError, Refused) as exc:
         session.problem("cannot-start", str(exc), cmd.line)
         return
     session.game = rec
@@ -204,7 +229,7 @@ def preview(session: Session, cmd: m.GmPreview) -> None:
     events = [e for s in steps for e in s.events]
     after = steps[-1].after
     lines = [f"Would resolve: {', '.join(s.phase.label for s in steps)}", ""]
-    lines += rec.rules.report_text(after, events, None).splitlines()
+    lines += rec.rules.report(after, events, None).text.splitlines()
     _log(session, "preview")
     session.section("Preview (nothing was stored):", lines)
 
@@ -228,7 +253,7 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
     if not _need_game(session, cmd):
         return
     rec, ctx = session.game, session.ctx
-    power = rec.rules.resolve_power(cmd.power)
+    power = rec.resolve_power(cmd.power)
     row = store.player(ctx, rec.name, power) if power else None
     if row is None:
         session.problem("unknown-power", f"{cmd.power!r} has no player to replace", cmd.line)
@@ -251,7 +276,7 @@ def become(session: Session, cmd: m.GmBecome) -> None:
     if not _need_game(session, cmd):
         return
     rec = session.game
-    power = rec.rules.resolve_power(cmd.power)
+    power = rec.resolve_power(cmd.power)
     row = store.player(session.ctx, rec.name, power) if power else None
     if row is None:
         session.problem("unknown-power", f"{cmd.power!r} is not played in {rec.name}", cmd.line)
@@ -267,35 +292,33 @@ def become(session: Session, cmd: m.GmBecome) -> None:
     session.section(f"Acting as {power} for the rest of this mail.", [])
 
 
-def _edit(session: Session, text: str, line, action: str) -> None:
-    rec = session.game
-    dice = SeededDice(seed=rec.row["seed"] or "", context=f"{rec.name}:gm:{session.msg_id}:{line}")
+def _apply(session: Session, inp, line) -> list[dict] | None:
+    """A ruling or an edit, through the game as a typed input (a snapshot
+    ``pbem verify`` replays); None when the game refused it."""
     try:
-        state, events = rec.rules.gm_command(rec.state, text, dice)
-    except GMError as exc:
-        session.problem("gm-edit", str(exc), line)
-        return
-    store.update_game(session.ctx, rec.name, state=state)
-    _log(session, action, text)
-    session.section(f"{action.title()} applied:", [text] + [str(e) for e in events])
+        events = turns.apply_input(session.ctx, session.game.name, inp)
+    except Refused as exc:
+        session.problems.append(exc.problem(line))
+        return None
+    session.reload()
+    return events
 
 
 def rule(session: Session, cmd: m.GmRule) -> None:
     if not _need_game(session, cmd, "active", "paused"):
         return
-    rec = session.game
-    text = f"RULE {cmd.question} {cmd.ruling}"
-    dice = SeededDice(seed=rec.row["seed"] or "", context=f"{rec.name}:gm:{session.msg_id}:{cmd.line}")
-    try:
-        state, _ = rec.rules.gm_command(rec.state, text, dice)
-    except (GMError, TypeError, AttributeError):
-        session.note("The rules engine has no open question by that id; the ruling is logged and announced.")
-    else:
-        store.update_game(session.ctx, rec.name, state=state)
-        session.reload()
+    events = _apply(session, Ruling(cmd.question, cmd.ruling), cmd.line)
+    if events is None:
+        return
     _log(session, "ruling", f"{cmd.question}: {cmd.ruling}")
     _announce(session, cmd.line, f"GM ruling on {cmd.question}", cmd.ruling)
+    _treaties_changed(session, events, cmd.line)
     session.section("Ruling recorded:", [f"{cmd.question}: {cmd.ruling}"])
+
+
+def _treaties_changed(session: Session, events: list[dict], line) -> None:
+    ids = dict.fromkeys(e["id"] for e in events if e.get("kind") == "treaty" and e.get("id"))
+    render.queue_treaty_records(session.ctx, session.game, ids, f"{session.msg_id}:{line}")
 
 
 def announce(session: Session, cmd: m.GmAnnounce) -> None:
@@ -320,7 +343,16 @@ def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
 def edit(session: Session, cmd: m.GmEdit) -> None:
     if not _need_game(session, cmd, "active", "paused"):
         return
-    _edit(session, cmd.text, cmd.line, "state edit")
+    events = _apply(session, Edit(cmd.text), cmd.line)
+    if events is None:
+        return
+    _log(session, "state edit", cmd.text)
+    _treaties_changed(session, events, cmd.line)
+    session.section("State edit applied:", [cmd.text] + [_event_line(e) for e in events])
+
+
+def _event_line(event: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in event.items() if k != "phase_key")
 
 
 HANDLERS = {m.GmCreate: create, m.GmAddPlayer: add_player, m.GmStart: start, m.GmPause: pause,

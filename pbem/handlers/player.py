@@ -24,7 +24,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
     rec, power = session.game, session.power
     game, state = rec.rules, rec.state
     phase = game.phase(state)
-    if power not in phase.owes:
+    if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
         return
     if cmd.phase and cmd.phase.lower() not in {phase.name.lower(), phase.key.lower(), phase.label.lower()}:
@@ -35,14 +35,39 @@ def orders(session: Session, cmd: m.Orders) -> None:
     problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
     refused = {p.line for p in problems if p.kind != "warning"}
     accepted = [o for o in parsed.orders if o.line not in refused]
+    session.problems.extend(problems)
+    before = turns.current_orders(session.ctx, rec.name, phase.key).get(power)
+    if not accepted:
+        # Nothing is stored: orders sent earlier stand, and the power is not
+        # counted as having ordered (the phase does not run early on this mail).
+        if before:
+            session.section(f"No order of this mail was accepted; your earlier orders for {phase.label} "
+                            "stand:", [o.canonical for o in before])
+        elif power in phase.owes:
+            session.section(f"No orders stored for {phase.label}.", [
+                f"Until you send orders that are accepted, the default applies at the deadline: "
+                f"{game.describe_defaults(state, power)}"])
+        else:
+            session.section(f"No orders stored for {phase.label}.", [])
+        return
     text = "\n".join(t for _, t in cmd.lines)
     turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id)
-    session.problems.extend(problems)
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    [o.canonical for o in accepted] or ["(none accepted)"])
-    if not accepted:
-        session.note(f"With no accepted orders, the default applies at the deadline: "
-                     f"{game.describe_defaults(state, power)}")
+                    [o.canonical for o in accepted])
+
+
+def done(session: Session, cmd: m.Done) -> None:
+    if not _running(session, cmd):
+        return
+    rec, power = session.game, session.power
+    phase = rec.rules.phase(rec.state)
+    if not phase.takes_orders_from(power):
+        session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
+        return
+    turns.mark_done(session.ctx, rec.name, phase.key, power, session.msg_id)
+    mine = turns.current_orders(session.ctx, rec.name, phase.key).get(power)
+    session.section(f"Done for {phase.label}:", [
+        "your orders stand: " + "; ".join(o.canonical for o in mine) if mine else "you send no orders this phase"])
 
 
 def clear(session: Session, cmd: m.Clear) -> None:
@@ -51,8 +76,9 @@ def clear(session: Session, cmd: m.Clear) -> None:
     rec = session.game
     phase = rec.rules.phase(rec.state)
     turns.clear_orders(session.ctx, rec.name, phase.key, session.power)
-    session.section(f"Orders for {phase.label} withdrawn.",
-                    [f"Default at the deadline: {rec.rules.describe_defaults(rec.state, session.power)}"])
+    lines = ([f"Default at the deadline: {rec.rules.describe_defaults(rec.state, session.power)}"]
+             if session.power in phase.owes else [])
+    session.section(f"Orders for {phase.label} withdrawn.", lines)
 
 
 def press(session: Session, cmd: m.Press) -> None:
@@ -66,9 +92,10 @@ def press(session: Session, cmd: m.Press) -> None:
     else:
         to = []
         for name in cmd.to:
-            power = rec.rules.resolve_power(name)
+            power = rec.resolve_power(name)
             if power not in everyone:
-                session.problem("unknown-power", f"press to {name!r}: no such power in this game", cmd.line)
+                session.problem("unknown-power", f"press to {name!r}: no such power in this game", cmd.line,
+                                rec.roster.nearest(name))
                 return
             to.append(power)
     sender = "an anonymous power" if cmd.grey else (session.power or "the GM")
@@ -127,7 +154,7 @@ def resend(session: Session, cmd: m.Resend) -> None:
         session.problem("nothing-to-resend", "no resolved phase matches", cmd.line)
         return
     snap = rows[-1]
-    body = rec.rules.report_text(loads(snap["after"]), loads(snap["events"], []), session.power)
+    body = rec.rules.report(loads(snap["after"]), loads(snap["events"], []), session.power).text
     row = store.player(ctx, rec.name, session.power)
     session.notify(key=f"resend:{session.msg_id}:{snap['seq']}", to=store.addresses(row)[:1], kind="report",
                    subject=f"[{rec.name}] {session.power} report again: {snap['label']}", text=body)
@@ -170,10 +197,11 @@ def join(session: Session, cmd: m.Join) -> None:
     if rec.status != "forming":
         session.problem("game-not-forming", f"{rec.name} is {rec.status}; it takes no new players", cmd.line)
         return
-    power = rec.rules.resolve_power(cmd.power)
-    if power is None or power not in rec.rules.powers:
+    roster = rec.roster
+    power = roster.resolve(cmd.power)
+    if power is None or power not in roster.powers:
         session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line,
-                        ", ".join(rec.rules.powers))
+                        ", ".join(roster.powers))
         return
     if store.player(ctx, rec.name, power):
         session.problem("power-taken", f"{power} is already taken in {rec.name}", cmd.line)
@@ -184,6 +212,6 @@ def join(session: Session, cmd: m.Join) -> None:
     session.section("Joined:", [f"you play {power} in {rec.name}; the GM starts the game."])
 
 
-HANDLERS = {m.Orders: orders, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
+HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
             m.History: history, m.Resend: resend, m.SetAddress: set_address,
             m.SetPassword: set_password, m.SetAbsence: set_absence, m.Join: join}

@@ -13,8 +13,8 @@ from typing import TextIO
 
 from .. import registry
 from ..dice import DiceExhausted, ScriptedDice
-from ..engine import EngineError, run_phases
-from ..gameapi import Game, GMError, Order, Problem
+from ..engine import EngineError, apply_one, run_phases
+from ..gameapi import Edit, Game, GMError, Order, Problem, Refused, Ruling
 from .compare import compare, event_matches
 from .parser import Case, ScenarioSyntaxError, Statement, parse_file, scenario_files
 
@@ -42,8 +42,8 @@ class _Run:
     def __init__(self, case: Case, game: Game):
         self.case, self.game = case, game
         self.dice = ScriptedDice()
-        options = {"setup": case.setup or "empty", "scenario": True}
-        self.state = game.setup(case.players, options, self.dice)
+        self.options = {"setup": case.setup or "empty", "scenario": True}
+        self.state = game.setup(case.players, self.options, self.dice)
         self.events: list[dict] = []
         self.orders: dict[str, _Orders] = {}
         # Orders stay answerable to EXPECT PROBLEM after a PROCESS cleared them.
@@ -56,7 +56,7 @@ class _Run:
     def power(self, name: str) -> str:
         if name.upper() == "GM":
             return "GM"
-        resolved = self.game.resolve_power(name)
+        resolved = self.game.roster(self.options, self.state).resolve(name)
         if resolved is None:
             raise GMError(f"unknown power {name!r}")
         return resolved
@@ -68,11 +68,17 @@ class _Run:
     def do_phase(self, st: Statement) -> None:
         self.state = self.game.set_phase(self.state, st.args["phase"], st.args["turn"])
         if st.args.get("step"):
-            self.state = self.game.gm_command(self.state, f"SET STEP {st.args['step']}", self.dice)[0]
+            self.state = self.game.apply(self.state, Edit(f"SET STEP {st.args['step']}"), self.dice)[0]
 
     def do_gm(self, st: Statement) -> None:
-        self.state, events = self.game.gm_command(self.state, st.args["text"], self.dice)
-        self.events.extend(events)
+        """A GM line goes through the game as the daemon sends it: ``RULE <id>
+        <ruling>`` as a ruling, anything else as a state edit."""
+        text = st.args["text"]
+        words = text.split(None, 2)
+        inp = Ruling(words[1], words[2]) if len(words) == 3 and words[0].upper() == "RULE" else Edit(text)
+        step = apply_one(self.game, self.state, inp, self.dice)
+        self.state = step.after
+        self.events.extend(step.events)
 
     def do_dice(self, st: Statement) -> None:
         self.dice.push(st.args["values"])
@@ -155,7 +161,7 @@ def run_case(case: Case) -> CaseResult:
         return result
     try:
         run = _Run(case, game)
-    except (GMError, DiceExhausted) as exc:
+    except (Refused, DiceExhausted) as exc:
         result.failures.append(f"line {case.line}: set-up failed: {exc}")
         return result
     for st in case.statements:
@@ -165,7 +171,7 @@ def run_case(case: Case) -> CaseResult:
         except DiceExhausted as exc:
             run.fail(st, f"dice: {exc}")
             break
-        except GMError as exc:
+        except Refused as exc:
             run.fail(st, str(exc))
             break
         except EngineError as exc:
