@@ -94,7 +94,7 @@ def _process(ctx: Context, msg_id: int) -> str:
         session.tokens = tokens
         parsed = parse_mail(text)
         if mail.attachments:
-            session.note(f"Attachments were ignored ({', '.join(mail.attachments)}): "
+            session.note(f"Attachments are not read as orders ({', '.join(mail.attachments)}): "
                          "write orders in the body of the mail.")
         if mail.html_only:
             session.note("Your mail had no plain-text part; it was read from its HTML.")

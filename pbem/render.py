@@ -71,8 +71,10 @@ def token_for(rec: store.GameRecord, power: str) -> str | None:
 
 def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None) -> None:
     """Each player's report of the phases just resolved — only of the phases
-    whose audience includes the player — and the public report to the GM;
-    then the record of every treaty those phases changed, to its readers."""
+    whose audience includes the player; a player told of none of them still
+    gets the report when the new phase asks something of them — and the
+    public report to the GM; then the record of every treaty those phases
+    changed, to its readers."""
     game, state = rec.rules, rec.state
     over = game.is_over(state)
     seq = rec.row["seq"]
@@ -93,7 +95,7 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
     for row in store.players(ctx, rec.name):
         power = row["power"]
         told = [s for s in steps if s.phase.told(power)]
-        if not told:
+        if not told and not (phase.takes_orders_from(power) and not over):
             continue
         text, html = report(power, told)
         queue(ctx, key=f"report:{rec.name}:{seq}:{power}", to=store.addresses(row), game=rec.name,

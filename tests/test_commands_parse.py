@@ -102,9 +102,21 @@ def test_shouted_near_miss_before_the_first_command_is_reported():
     assert (p.code, p.suggestion) == ("unknown-command", "SIGNON")
 
 
-def test_text_after_a_command_is_reported():
-    p = problem(SIGN + "STATUS\nThanks a lot")
+def test_text_after_a_command_is_reported_when_no_player_signed_on():
+    p = problem("HELP\nThanks a lot")
+    assert (p.code, p.line, p.suggestion) == ("unknown-command", 2, None)
+    p = problem("SIGNON GM@pax1 s3cret\nGM START\nThanks a lot")
     assert (p.code, p.line, p.suggestion) == ("unknown-command", 3, None)
+
+
+def test_a_player_s_lines_that_are_no_command_are_an_implicit_orders_block():
+    """As the classic judges read them: orders after the sign-on, no ORDERS line.
+    The game decides which are orders (tests/test_loop_implicit_orders.py)."""
+    parsed = parse_mail(SIGN + "BUY INFLUENCE Tunis\nSTATUS\nBUILD ARMY 3\ncheers, Alice")
+    assert parsed.problems == []
+    assert parsed.commands == [m.Orders(((2, "BUY INFLUENCE Tunis"), (4, "BUILD ARMY 3"),
+                                         (5, "cheers, Alice"))), m.Status()]
+    assert parsed.commands[0].implicit and parsed.commands[0].line == 2
 
 
 def test_comments():
@@ -273,9 +285,6 @@ def test_parse_line_alone():
 # -- problems ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("line,code,suggestion", [
-    ("ODERS", "unknown-command", "ORDERS"),
-    ("STATSU", "unknown-command", "STATUS"),
-    ("Banana", "unknown-command", None),
     ("SET ADRESS a@b.c", "unknown-command", "SET ADDRESS"),
     ("TREATY SINE t1", "unknown-command", "TREATY SIGN"),
     ("TREATY", "missing-argument", None),
@@ -323,10 +332,16 @@ def test_a_shouted_broken_command_before_any_other_is_reported():
     assert (p.code, p.line) == ("missing-argument", 1)
 
 
+@pytest.mark.parametrize("line, suggestion", [("ODERS", "ORDERS"), ("STATSU", "STATUS"), ("Banana", None)])
+def test_an_unknown_command_in_a_gm_mail_is_named_with_the_nearest(line, suggestion):
+    p = problem("SIGNON GM@pax1 s3cret\nGM START\n" + line)
+    assert (p.code, p.line, p.suggestion) == ("unknown-command", 3, suggestion)
+
+
 def test_every_problem_is_reported_in_one_pass():
     parsed = parse_mail(SIGN + "ODERS\nGM EXTEND 2x\nSET ADDRESS nobody\nSTATUS")
-    assert [p.code for p in parsed.problems] == ["unknown-command", "bad-duration", "bad-address"]
-    assert parsed.commands == [m.Status()]
+    assert [p.code for p in parsed.problems] == ["bad-duration", "bad-address"]
+    assert parsed.commands == [m.Orders(((2, "ODERS"),)), m.Status()]
 
 
 # -- help: one table for the parser, HELP and the README ---------------------------------

@@ -52,13 +52,32 @@ def test_every_template_is_documented():
     assert not missing, f"README lacks: {missing}"
 
 
-def test_pax_britannica_orders_options_and_gm_edits_are_documented():
-    from games.pax_britannica import gm, orders
+def builtin_games():
+    import pkgutil
+
+    import games
     from pbem import registry
 
-    forms = [line.strip() for line in orders.HELP.splitlines()[1:] if line.strip()]
-    assert len(forms) >= 15
-    missing = [f for f in forms if f not in README]
-    missing += [f"OPTION {k}" for k in registry.get("pax_britannica").options() if f"`{k}`" not in README]
-    missing += [c for c in gm.COMMANDS if f"`{c}`" not in README]
+    return [registry.get(i.name) for i in pkgutil.iter_modules(games.__path__) if not i.name.startswith("_")]
+
+
+def test_every_game_s_order_forms_and_options_are_documented():
+    """Read from each game itself, so a new order form or option cannot go undocumented."""
+    found = builtin_games()
+    assert "pax_britannica" in [g.name for g in found]
+    missing = []
+    for game in found:
+        forms = game.order_forms()
+        assert forms, f"{game.name} lists no order forms"
+        missing += [f"{game.name}: {f}" for f in forms if f not in README]
+        missing += [f"{game.name}: OPTION {k}" for k in game.options() if f"`{k}`" not in README]
+        missing += [f"{game.name}: window {w}" for w in game.windows() if f"`{w}_duration`" not in README]
+    assert not missing, f"README lacks: {missing}"
+
+
+def test_pax_britannica_gm_edits_are_documented():
+    from games.pax_britannica import gm
+
+    assert len(gm.COMMANDS) >= 15
+    missing = [c for c in gm.COMMANDS if f"`{c}`" not in README]
     assert not missing, f"README lacks: {missing}"

@@ -92,9 +92,14 @@ class SignOff(_Command):
 
 @dataclass(frozen=True)
 class Orders(_Command):
+    """An orders block; ``implicit`` when the lines were written after the
+    sign-on without an ORDERS line (as the classic judges accept): the game
+    then decides which of them are orders."""
+
     lines: tuple[tuple[int, str], ...]
     phase: str | None = None
     line: int | None = _line()
+    implicit: bool = field(default=False, compare=False)
 
     @property
     def texts(self) -> tuple[str, ...]:

@@ -302,6 +302,7 @@ class _Reader:
         self.parts: dict[str, _Part] = {}
         self.commands: list = []
         self.problems: list[Problem] = []
+        self.loose: list[tuple[int, str]] = []   # lines that are no command, after the first one
 
     def problem(self, code: str, message: str, line: int | None, suggestion: str | None = None):
         self.problems.append(Problem(code, message, line, suggestion, kind="invalid"))
@@ -322,10 +323,13 @@ class _Reader:
                 self.problem("unexpected-end", f"{line!r} does not close anything", n)
             return None
         if words[0].upper() not in TOP_KEYWORDS:
+            if self.started:
+                self.take_loose(line, n)
+                return None
             found = _unknown(words, n)
             # Before the first command only a shouted near-miss ("ODERS") is
             # worth a word: everything else there is greeting.
-            if self.started or (words[0].isupper() and found.suggestion):
+            if words[0].isupper() and found.suggestion:
                 self.problems.append(found)
             return None
         result = parse_line(line, n)
@@ -353,6 +357,14 @@ class _Reader:
             if isinstance(cmd, m.SignOff):
                 return "stop"
         return None
+
+    def take_loose(self, line: str, n: int) -> None:
+        """A line after the first command that is no command may be an order
+        written without ORDERS: the mail's loose lines become one implicit
+        orders block, at the place of the first (the game judges them)."""
+        if not self.loose:
+            self.commands.append(m.Orders((), line=n, implicit=True))
+        self.loose.append((n, line))
 
     def add_part(self, part: _Part) -> None:
         if self.signon or part.kind in self.parts:
@@ -412,6 +424,7 @@ class _Reader:
                 return
             p = self.parts
             self.signon = m.SignOn(p["power"].value, p["game"].value, p["password"].value, first)
+        self.settle_loose()
         needy = [c for c in self.commands if not isinstance(c, _NO_SIGNON_NEEDED)]
         if self.signon is None and needy:
             self.problem("no-signon", "sign on first: SIGNON <power>@<game> <secret>",
@@ -419,6 +432,19 @@ class _Reader:
         elif self.signon is None and not self.commands and not self.problems:
             self.problem("no-commands", "no command found in this mail; send HELP for the list",
                          None)
+
+
+    def settle_loose(self) -> None:
+        """Loose lines are orders only for a signed-on player; otherwise each
+        is what it always was: an unknown command."""
+        if not self.loose:
+            return
+        at = next(i for i, c in enumerate(self.commands) if isinstance(c, m.Orders) and c.implicit)
+        if self.signon is not None and not self.signon.is_gm:
+            self.commands[at] = replace(self.commands[at], lines=tuple(self.loose))
+            return
+        del self.commands[at]
+        self.problems.extend(_unknown(line.split(), n) for n, line in self.loose)
 
 
 def parse_mail(text: str) -> m.ParsedMail:

@@ -1,9 +1,13 @@
 """Player commands: orders, press, status, help, history, account settings."""
 from __future__ import annotations
 
+import difflib
+
 from .. import render, store, turns
 from ..commands import model as m
 from ..commands.help import help_text
+from ..commands.help import top_keywords as help_keywords
+from ..gameapi import Problem
 from ..db import dumps, loads, utcnow_iso
 from ..identity import hash_secret, normalize_address
 from .session import Session
@@ -24,6 +28,12 @@ def orders(session: Session, cmd: m.Orders) -> None:
     rec, power = session.game, session.power
     game, state = rec.rules, rec.state
     phase = game.phase(state)
+    parsed = game.parse_orders(state, power, list(cmd.lines))
+    if cmd.implicit:
+        parsed.problems = _implicit_problems(game, phase, cmd, parsed.problems)
+        if not parsed.orders:  # a greeting or a signature, not orders: hints only
+            session.problems.extend(parsed.problems)
+            return
     if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
         return
@@ -31,7 +41,6 @@ def orders(session: Session, cmd: m.Orders) -> None:
         session.problem("wrong-phase", f"these orders are written for {cmd.phase}, but the current phase "
                         f"is {phase.label}; nothing was stored", cmd.line)
         return
-    parsed = game.parse_orders(state, power, list(cmd.lines))
     problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
     refused = {p.line for p in problems if p.kind != "warning"}
     accepted = [o for o in parsed.orders if o.line not in refused]
@@ -54,6 +63,31 @@ def orders(session: Session, cmd: m.Orders) -> None:
     turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id)
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
                     [o.canonical for o in accepted])
+
+
+def _implicit_problems(game, phase, cmd: m.Orders, problems: list) -> list:
+    """Lines written without ORDERS that the game could not read: a line
+    that starts like one of the game's orders keeps the game's own problem
+    (it is an order with a mistake); any other line gets one short hint with
+    the nearest command or order form, never a grammar lecture."""
+    verbs = {form.split()[0].upper(): form for form in game.order_forms()}
+    texts = dict(cmd.lines)
+    out = []
+    for problem in problems:
+        line = texts.get(problem.line, "")
+        first = (line.split() or [""])[0].upper()
+        if problem.kind != "invalid" or first in verbs:
+            out.append(problem)
+            continue
+        out.append(Problem("not-understood", f"{line[:60]!r} is neither a command nor an order of "
+                           f"{phase.label}", problem.line, _nearest_form(first, verbs), "invalid"))
+    return out
+
+
+def _nearest_form(word: str, verbs: dict[str, str]) -> str | None:
+    choices = {**{k: k for k in help_keywords()}, **verbs}
+    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+    return choices[near[0]] if near else None
 
 
 def done(session: Session, cmd: m.Done) -> None:

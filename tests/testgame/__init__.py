@@ -255,7 +255,8 @@ class Beacon(Game):
         if question is None or not question["open"]:
             known = ", ".join(q for q, v in state["questions"].items() if v["open"]) or "none"
             raise Refused(f"there is no open question {ruling.question!r} (open: {known})", "unknown-question")
-        verdict = ruling.ruling.split()[0].upper() if ruling.ruling.split() else ""
+        found = re.match(r"\s*([A-Za-z]+)", ruling.ruling)
+        verdict = found.group(1).upper() if found else ""
         if verdict not in ("UPHELD", "DISMISSED"):
             raise Refused("rule UPHELD (the point is taken away) or DISMISSED", "bad-ruling")
         state = copy.deepcopy(state)
