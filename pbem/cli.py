@@ -221,7 +221,8 @@ def cmd_verify(args) -> int:
     report = verify(ctx, args.game)
     for problem in report.problems:
         print(f"DIFFERENT: {problem}")
-    print(f"{report.game}: {report.phases} phases re-run, "
+    inputs = f" and {report.inputs} treaty actions, rulings and GM edits" if report.inputs else ""
+    print(f"{report.game}: {report.phases - report.inputs} phases{inputs} re-run, "
           + ("all identical" if report.ok else f"{len(report.problems)} differences"))
     return 0 if report.ok else 1
 

@@ -18,7 +18,8 @@ from .turns import input_dice
 @dataclass
 class Report:
     game: str
-    phases: int = 0
+    phases: int = 0      # every replayed step: phases and inputs
+    inputs: int = 0      # of which treaty actions, rulings and GM edits
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -41,6 +42,7 @@ def verify(ctx: Context, name: str) -> Report:
     previous_after = None
     for snap in ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0", [rec.name], order_by="seq"):
         report.phases += 1
+        report.inputs += snap["kind"] == "input"
         before = loads(snap["before"])
         if previous_after is not None and dumps(before) != previous_after:
             report.problems.append(f"{snap['label']}: its starting state is not where the previous step ended")

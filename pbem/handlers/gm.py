@@ -348,11 +348,7 @@ def edit(session: Session, cmd: m.GmEdit) -> None:
         return
     _log(session, "state edit", cmd.text)
     _treaties_changed(session, events, cmd.line)
-    session.section("State edit applied:", [cmd.text] + [_event_line(e) for e in events])
-
-
-def _event_line(event: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in event.items() if k != "phase_key")
+    session.section("State edit applied:", [cmd.text])
 
 
 HANDLERS = {m.GmCreate: create, m.GmAddPlayer: add_player, m.GmStart: start, m.GmPause: pause,
