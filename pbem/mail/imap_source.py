@@ -225,7 +225,8 @@ class ImapSource:
         self._failures += 1
         delay = min(self.backoff_max, self.backoff_min * 2 ** (self._failures - 1))
         self._retry_at = asyncio.get_running_loop().time() + delay
-        log.warning("IMAP %s:%s %s; next attempt in %.1fs", self.host, self.port, reason, delay)
+        # The caller reports the TemporaryFailure raised with this reason; one line is enough.
+        log.debug("IMAP %s:%s %s; next attempt in %.1fs", self.host, self.port, reason, delay)
         self._drop(reason)
 
     def _drop(self, reason: str | None) -> None:
