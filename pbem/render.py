@@ -4,7 +4,6 @@ report comes from the game's view of that power alone."""
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 import jinja2
 
@@ -14,8 +13,9 @@ from .deadlines import format_deadline
 from .engine import Step
 from .identity import reply_token
 from .outbox import queue
+from .resources import resource
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = resource("templates")
 
 _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                           undefined=jinja2.StrictUndefined, autoescape=jinja2.select_autoescape(["html", "html.j2"]),
