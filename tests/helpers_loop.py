@@ -86,8 +86,8 @@ class Loop:
         (default north@ and south@example.test)."""
         addresses = addresses or {p: f"{p.lower()}@example.test" for p in ("North", "South")}
         status = self.mail("gm@example.test", f"SIGNON GM@{name} {GM_SECRET}\nGM CREATE {name} RULES testgame\n"
-                           f"GM ADD PLAYER North {addresses['North']}\nGM ADD PLAYER South {addresses['South']}\n"
-                           "GM START\n")
+                           f"GM ADD PLAYER North {addresses['North']}\n"
+                           f"GM ADD PLAYER South {addresses['South']}\nGM START\n")
         assert status == "done", self.db["messages"].get(1)
         self.flush()
         self.secrets = {}
