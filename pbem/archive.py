@@ -29,10 +29,11 @@ from . import store, turns
 from .context import Context
 from .db import loads, utcnow_iso
 from .gameapi import Game
+from .resources import resource
 
 log = logging.getLogger(__name__)
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "archive"
+TEMPLATES = resource("templates") / "archive"
 EMAIL = re.compile(r"[A-Za-z0-9._%+=-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 WITHHELD = "[address withheld]"
 _ANGLED = re.compile(r"<[^<>]*>")

@@ -42,12 +42,13 @@ def cmd_init(args) -> int:
     from .config import load_config
     from .db import open_db
     from .identity import hash_secret, new_secret
+    from .resources import resource
 
     target = Path(args.config or DEFAULT_CONFIG)
     secret = new_secret()
     if target.exists():
         raise CliError(f"{target} exists already; edit it, or give another path with --config")
-    example = Path(__file__).resolve().parent.parent / "config.example.toml"
+    example = resource("config.example.toml")
     text = example.read_text(encoding="utf-8")
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
     target.write_text(text, encoding="utf-8")

@@ -168,9 +168,11 @@ SETTINGS: tuple[Setting, ...] = (
     S("imap", "ssl", bool, True, "Connect with TLS from the start (IMAPS)."),
     S("imap", "mailbox", str, "INBOX", "Mailbox read for new mail.", _not_empty),
     S("imap", "processed_folder", str, "Processed",
-      'Folder stored mail is moved to; "" keeps it in the mailbox, flagged as seen.'),
+      'Folder stored mail is moved to; "" keeps it in the mailbox, flagged as seen '
+      "(pbem then reads only unseen mail there)."),
     S("imap", "rejected_folder", str, "Rejected",
-      'Folder for mail that is not processed (auto-replies, too large); "" flags it only.'),
+      'Folder for mail that is not processed (auto-replies, too large); "" keeps it in the '
+      "mailbox, flagged as seen (pbem then reads only unseen mail there)."),
     S("imap", "idle", bool, True, "Wait for new mail with IMAP IDLE, polling as a fallback."),
     S("imap", "poll_interval", float, 60.0, "Seconds between polls when IDLE is off or fails.",
       at_least(1)),
@@ -182,7 +184,8 @@ SETTINGS: tuple[Setting, ...] = (
       one_of("maildir", "smtp"), kind='"maildir" or "smtp"'),
     S("outbound", "maildir", Path, "var/mail/out",
       "Root of local delivery: one Maildir per recipient (kind = \"maildir\")."),
-    S("outbound", "max_attempts", int, 8, "Attempts to send one mail before giving up on it.",
+    S("outbound", "max_attempts", int, 8,
+      "Attempts to send one mail before giving up on it; an unreachable server does not count.",
       at_least(1)),
     S("outbound", "retry_base_seconds", float, 30.0,
       "First retry delay in seconds; it doubles after every failed attempt.", at_least(0)),

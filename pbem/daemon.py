@@ -7,12 +7,19 @@ intake copies (move to Processed/Rejected) -> reminders and due phases ->
 deliver queued mail.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
+
+The three steps (intake, deadlines, outbox) are independent: a step that
+fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
+line and sits out a growing, capped pause, while the other two go on; its
+first success resets the pause.  Everything a failed step left undone is
+still stored, so its next try picks it up.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import intake, outbox, registry, scheduler
@@ -20,8 +27,11 @@ from .clock import Clock, SystemClock
 from .context import Context
 from .crashpoints import reached
 from .db import open_db
+from .mail.source import PermanentFailure, TemporaryFailure
 
 log = logging.getLogger(__name__)
+
+STEPS = ("intake", "deadlines", "outbox")
 
 
 @dataclass
@@ -30,16 +40,52 @@ class PassResult:
     handled: int = 0
     resolved: int = 0
     sent: int = 0
+    failed: list[str] = field(default_factory=list)  # the steps that failed in this pass
+
+
+class Backoff:
+    """The pause of one step after failures: ``first`` seconds, doubling up to ``cap``;
+    a success resets it.  ``now`` is a monotonic clock in seconds."""
+
+    def __init__(self, first: float = 1.0, cap: float = 60.0, now=time.monotonic):
+        self.first, self.cap, self._now = first, cap, now
+        self.failures = 0
+        self.retry_at: float | None = None
+
+    def ready(self) -> bool:
+        return self.retry_at is None or self._now() >= self.retry_at
+
+    def remaining(self) -> float | None:
+        """Seconds until the step may run again; None when it is not paused."""
+        return None if self.retry_at is None else max(0.0, self.retry_at - self._now())
+
+    def failed(self) -> float:
+        """Count one failure; returns the pause before the next try."""
+        self.failures += 1
+        delay = min(self.cap, self.first * 2 ** (self.failures - 1))
+        self.retry_at = self._now() + delay
+        return delay
+
+    def succeeded(self) -> None:
+        self.failures, self.retry_at = 0, None
 
 
 class Daemon:
     def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
-                 retry_base: float = 30.0, poll_interval: float = 5.0):
+                 retry_base: float = 30.0, poll_interval: float = 5.0,
+                 backoff: tuple[float, float] = (1.0, 60.0)):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
+        self.backoff = {name: Backoff(*backoff) for name in STEPS}
 
     async def run_pass(self) -> PassResult:
         result = PassResult()
+        await self._step("intake", self._intake, result)
+        await self._step("deadlines", self._deadlines, result)
+        await self._step("outbox", self._outbox, result)
+        return result
+
+    async def _intake(self, result: PassResult) -> None:
         batch = await self.source.fetch(100)
         result.fetched = len(batch)
         for raw in batch:
@@ -53,10 +99,63 @@ class Daemon:
             await self.source.ack(raw.key, outcome)
         if batch:
             reached("daemon.after_ack")
+
+    async def _deadlines(self, result: PassResult) -> None:
         result.resolved = len(scheduler.tick(self.ctx))
+
+    async def _outbox(self, result: PassResult) -> None:
         result.sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
                                                retry_base=self.retry_base)
-        return result
+
+    async def _step(self, name: str, action, result: PassResult) -> None:
+        """Run one step unless it is pausing after failures; a failure never leaves it."""
+        backoff = self.backoff[name]
+        if not backoff.ready():
+            return
+        try:
+            await action(result)
+        except Exception as exc:  # any failure of one step must leave the others running
+            self._failed(name, exc)
+            result.failed.append(name)
+            return
+        if backoff.failures:
+            log.info("%s works again after %d failed tries", name, backoff.failures)
+        backoff.succeeded()
+
+    def _failed(self, name: str, exc: Exception) -> None:
+        backoff = self.backoff[name]
+        delay = backoff.failed()
+        others = " and ".join(s for s in STEPS if s != name)
+        # Transport failures are expected and say all in their message; anything else is
+        # a bug whose traceback is logged once per run of failures, not on every try.
+        trace = not isinstance(exc, (TemporaryFailure, PermanentFailure)) and backoff.failures == 1
+        log.error("%s failed: %s: %s; %s go on; next try in %.0fs", name, type(exc).__name__, exc,
+                  others, delay, exc_info=exc if trace else None)
+
+    def _next_timeout(self) -> float:
+        """How long to wait for mail: the poll interval, cut short by the next deadline or
+        warning, or by the end of a failed step's pause."""
+        timeout = self.poll_interval
+        try:
+            wake = scheduler.next_wakeup(self.ctx)
+        except Exception:  # the deadlines step reports what is wrong; wait the poll interval
+            wake = None
+        if wake is not None:
+            timeout = min(timeout, wake.total_seconds())
+        for backoff in self.backoff.values():
+            remaining = backoff.remaining()
+            if remaining is not None:
+                timeout = min(timeout, remaining)
+        return max(0.05, timeout)
+
+    async def _wait_for_mail(self, timeout: float) -> None:
+        if not self.backoff["intake"].ready():
+            await asyncio.sleep(timeout)  # the source failed: leave it alone for its pause
+            return
+        try:
+            await self.source.wait(timeout)
+        except Exception as exc:  # waiting is part of the intake step
+            self._failed("intake", exc)
 
     async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> None:
         stop = stop or asyncio.Event()
@@ -64,22 +163,14 @@ class Daemon:
             await self.listener.start()
         try:
             while not stop.is_set():
-                try:
-                    result = await self.run_pass()
-                except Exception:  # the loop survives anything one pass throws
-                    log.exception("pass failed; retrying after the poll interval")
-                    result = PassResult()
+                result = await self.run_pass()
                 if once:
                     if result.fetched or result.resolved or result.sent:
                         continue  # drain: replies of this pass, phases they made due
                     break
                 if result.fetched:
                     continue
-                timeout = self.poll_interval
-                wake = scheduler.next_wakeup(self.ctx)
-                if wake is not None:
-                    timeout = max(0.05, min(timeout, wake.total_seconds()))
-                waiter = asyncio.ensure_future(self.source.wait(timeout))
+                waiter = asyncio.ensure_future(self._wait_for_mail(self._next_timeout()))
                 stopper = asyncio.ensure_future(stop.wait())
                 await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
                 for task in (waiter, stopper):

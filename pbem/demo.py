@@ -27,6 +27,7 @@ from .config import load_config
 from .daemon import build
 from .gameapi import DONE_EXPLICIT, Game
 from .identity import hash_secret, new_secret
+from .resources import resource
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -35,7 +36,7 @@ def _free_port() -> int:
 
 
 def _write_config(folder: Path, gm_secret: str, port: int) -> Path:
-    example = Path(__file__).resolve().parent.parent / "config.example.toml"
+    example = resource("config.example.toml")
     text = example.read_text(encoding="utf-8")
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(gm_secret)}"', 1)
     text = text.replace("port = 2525", f"port = {port}", 1)

@@ -110,15 +110,18 @@ def _split_tokens(text: str) -> tuple[str, list[str]]:
 
 
 def _reply(ctx: Context, session: Session, row: dict) -> None:
+    """Queue the reply and every notice the mail caused.  The rate limit holds back only
+    the reply to the sender: press, warnings and the copy to the address of record go to
+    other addresses, and the copy is how a player learns of mail sent in their name."""
     mail = session.mail
+    cc = [a for a in session.cc if a != mail.sender]
+    to = [mail.sender]
     if ctx.reply_rate_per_hour and recent_count(ctx, mail.sender) >= ctx.reply_rate_per_hour:
         log.warning("reply to %s suppressed: over %d replies this hour", mail.sender, ctx.reply_rate_per_hour)
         session.outcome += " (reply suppressed: rate limit)"
-        return
-    cc = [a for a in session.cc if a != mail.sender]
-    queue(ctx, key=f"reply:{row['source_key']}", to=[mail.sender], cc=cc, subject=session.subject(),
+        to, cc = cc, []
+    queue(ctx, key=f"reply:{row['source_key']}", to=to, cc=cc, subject=session.subject(),
           text=session.reply_text(), game=session.game_name, kind="reply",
           in_reply_to=mail.message_id, references=mail.references, source=session.msg_id)
     for notice in session.notices:
         queue(ctx, source=session.msg_id, in_reply_to=None, **notice)
-

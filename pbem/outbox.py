@@ -14,7 +14,7 @@ from .context import Context
 from .crashpoints import reached
 from .db import dumps, loads, utcnow_iso
 from .mail.compose import build_message, make_message_id
-from .mail.source import PermanentFailure, TemporaryFailure
+from .mail.source import PermanentFailure, ServerUnavailable, TemporaryFailure
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +58,22 @@ def due(ctx: Context, limit: int = 50) -> list[dict]:
 
 
 async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base: float = 30.0) -> int:
-    """Send what is due.  Returns how many were sent."""
+    """Send what is due.  Returns how many were sent.
+
+    Raises ServerUnavailable when the server cannot be reached: the rest of the
+    queue would fail the same way, so it is left for the caller's next try, and
+    the outage is not charged to the mail as one of its attempts."""
+    from email import message_from_bytes, policy
+
     sent = 0
     for row in due(ctx):
-        from email import message_from_bytes, policy
-
         msg = message_from_bytes(row["raw"], policy=policy.default)
         recipients = loads(row["recipients"], [])
         try:
             await sender.send(msg, recipients)
+        except ServerUnavailable as exc:
+            ctx.db["outbox"].update(row["id"], {"last_error": str(exc)[:500]})
+            raise
         except TemporaryFailure as exc:
             attempts = row["attempts"] + 1
             status = "failed" if attempts >= max_attempts else "queued"

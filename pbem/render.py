@@ -18,8 +18,9 @@ from .engine import Step
 from .gameapi import Game, Report
 from .identity import reply_token
 from .outbox import queue
+from .resources import resource
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = resource("templates")
 
 _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                           undefined=jinja2.StrictUndefined, autoescape=jinja2.select_autoescape(["html", "html.j2"]),

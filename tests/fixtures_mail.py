@@ -297,6 +297,22 @@ class MailServers:
         finally:
             client.logout()
 
+    def flags(self, user: str, mailbox: str = "INBOX") -> list[set[str]]:
+        """The flags of every message in mailbox, oldest first."""
+        client = self.imap(user)
+        try:
+            client.select(f'"{mailbox}"', readonly=True)
+            typ, data = client.uid("FETCH", "1:*", "(FLAGS)")
+            found = []
+            for line in data:
+                m = re.search(rb"UID (\d+).*FLAGS \(([^)]*)\)|FLAGS \(([^)]*)\).*UID (\d+)", line or b"")
+                if m:
+                    uid, names = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+                    found.append((int(uid), set(names.decode().split())))
+            return [f for _, f in sorted(found)]
+        finally:
+            client.logout()
+
     def wait_for_messages(self, user: str, n: int, timeout: float = 10,
                           mailbox: str = "INBOX") -> list[bytes]:
         """Poll until mailbox holds at least n messages; fail the test otherwise."""

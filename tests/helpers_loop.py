@@ -79,17 +79,20 @@ class Loop:
     def last_text(self, address: str) -> str:
         return self.inbox(address)[-1].get_body(("plain",)).get_content()
 
-    def start_beacon(self, name: str = "g1") -> dict[str, str]:
+    def start_beacon(self, name: str = "g1", addresses: dict[str, str] | None = None) -> dict[str, str]:
         """A running two-player Beacon game created by GM mail; the players'
-        secrets are read from their welcome mails (kept in ``self.secrets``)."""
+        secrets are read from their welcome mails (kept in ``self.secrets``).
+        ``addresses`` maps North and South to their players' addresses
+        (default north@ and south@example.test)."""
+        addresses = addresses or {p: f"{p.lower()}@example.test" for p in ("North", "South")}
         status = self.mail("gm@example.test", f"SIGNON GM@{name} {GM_SECRET}\nGM CREATE {name} RULES testgame\n"
-                           "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\n"
-                           "GM START\n")
+                           f"GM ADD PLAYER North {addresses['North']}\n"
+                           f"GM ADD PLAYER South {addresses['South']}\nGM START\n")
         assert status == "done", self.db["messages"].get(1)
         self.flush()
         self.secrets = {}
         for power in ("North", "South"):
-            welcome = [m for m in self.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"]]
+            welcome = [m for m in self.inbox(addresses[power]) if "you play" in m["Subject"]]
             text = welcome[0].get_body(("plain",)).get_content()
             self.secrets[power] = secret_in(text)
         return self.secrets

@@ -67,9 +67,10 @@ def test_duplicate_signon_keeps_the_first(text):
     assert parsed.signon is not None and parsed.signon.game in ("pax1", "a")
 
 
-def test_no_signon():
-    p = problem("ORDERS\nA Par H")
-    assert (p.code, p.line) == ("no-signon", 1)
+def test_a_missing_signon_is_left_to_the_dispatcher():
+    parsed = parse_mail("ORDERS\nA Par H")
+    assert parsed.signon is None and parsed.problems == []
+    assert [type(c) for c in parsed.commands] == [m.Orders]
 
 
 def test_help_and_join_need_no_signon():

@@ -35,10 +35,10 @@ def _help_mail(sender: str, to: str) -> EmailMessage:
     return msg
 
 
-@pytest.mark.mail
-def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_mailboxes, tmp_path):
+def _production(mail_servers, tmp_path, **extra: str) -> Path:
+    """The example configuration set for IMAP in and SMTP out against the test servers."""
     moderator = mail_servers.address("moderator")
-    cfg = load_config(_config(tmp_path, {
+    return _config(tmp_path, {
         'address = "pbem@localhost"': f'address = "{moderator}"',
         'kind = "maildir"                    # production: "imap"': 'kind = "imap"',
         'enabled = true ': 'enabled = false',
@@ -51,8 +51,14 @@ def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_ma
         'host = ""                           # e.g. "smtp.example.org"': 'host = "127.0.0.1"',
         "port = 587": f"port = {mail_servers.smtp_port}",
         "starttls = true": "starttls = false",
-    }))
-    daemon = build(cfg)
+        **extra,
+    })
+
+
+@pytest.mark.mail
+def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_mailboxes, tmp_path):
+    moderator = mail_servers.address("moderator")
+    daemon = build(load_config(_production(mail_servers, tmp_path)))
     alice = mail_servers.address("alice")
     mail_servers.send(_help_mail(alice, moderator), alice, [moderator])
 
@@ -66,6 +72,37 @@ def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_ma
     replies = mail_servers.wait_for_messages("alice", 1)
     assert b"Help:" in replies[0]
     assert len(mail_servers.messages("moderator", "Processed")) == 1
+
+
+@pytest.mark.mail
+def test_empty_imap_folders_keep_handled_mail_in_the_mailbox_and_never_handle_it_again(
+        mail_servers, clean_mailboxes, tmp_path):
+    moderator = mail_servers.address("moderator")
+    path = _production(mail_servers, tmp_path, **{
+        'processed_folder = "Processed"': 'processed_folder = ""',
+        'rejected_folder = "Rejected"': 'rejected_folder = ""',
+        "max_message_bytes = 1_000_000": "max_message_bytes = 5_000"})
+    alice = mail_servers.address("alice")
+    mail_servers.send(_help_mail(alice, moderator), alice, [moderator])
+    too_large = _help_mail(alice, moderator)
+    too_large.set_content("HELP\n" + "x" * 8_000 + "\n")
+    mail_servers.send(too_large, alice, [moderator])
+
+    def serve_once():  # a daemon as started by `pbem serve --once`, then stopped
+        daemon = build(load_config(path))
+        asyncio.run(daemon.serve(once=True))
+        assert daemon.backoff["intake"].failures == 0
+        return daemon.ctx.db
+
+    db = serve_once()
+    assert [m["status"] for m in db["messages"].rows] == ["done", "rejected"]
+    assert len(mail_servers.wait_for_messages("alice", 2)) == 2
+    assert mail_servers.flags("moderator") == [{"\\Seen"}, {"\\Seen"}]
+    db = serve_once()  # a restart: the flagged mail is not fetched, stored or answered again
+    assert db["messages"].count == 2 and db["outbox"].count == 2
+    assert len(mail_servers.messages("alice")) == 2
+    assert len(mail_servers.messages("moderator")) == 2  # nothing moved or deleted
+    assert mail_servers.mailboxes("moderator") == ["INBOX"]
 
 
 def test_embedded_wiring_listener_to_maildir_to_local_delivery(tmp_path):

@@ -102,6 +102,30 @@ def test_refusals_name_their_code(tmp_path, body, code):
     assert f"[{code}]" in lp.last_text("north@example.test")
 
 
+@pytest.mark.parametrize("body,line", [
+    ("ORDERS\nBID 1\n", 1),
+    ("Hello there\nSTATUS\nHISTORY\nORDERS\nBID 1\n", 2),
+    ("HELP orders\nPRESS TO South\nhi\nENDPRESS\nSTATUS\n", 2),
+])
+def test_a_mail_without_a_signon_is_told_once_at_the_first_command_that_needs_one(tmp_path, body, line):
+    lp = Loop(tmp_path)
+    _game(lp)
+    assert lp.mail("stranger@example.test", body) == "done"
+    lp.flush()
+    told = [row for row in lp.last_text("stranger@example.test").splitlines() if "[no-signon]" in row]
+    assert len(told) == 1 and told[0].strip().startswith(f"line {line}: [no-signon]"), told
+    assert not lp.db["orders"].count and not lp.db["press"].count
+
+
+def test_an_incomplete_signon_is_not_also_reported_as_a_missing_one(tmp_path):
+    lp = Loop(tmp_path)
+    _game(lp)
+    lp.mail("north@example.test", "GAME g1\nPOWER North\nSTATUS\n")
+    lp.flush()
+    reply = lp.last_text("north@example.test")
+    assert "line 1: [incomplete-signon]" in reply and "[no-signon]" not in reply
+
+
 def test_gm_become_tells_the_power_without_copying_it_on_the_gm_reply(tmp_path):
     lp = Loop(tmp_path)
     _game(lp)

@@ -146,6 +146,60 @@ def test_without_move_the_source_copies_flags_and_expunges(clean_mailboxes):
     assert subjects(servers.messages("moderator", "Processed")) == ["old server"]
 
 
+def test_empty_folders_keep_mail_in_the_mailbox_flagged_seen(clean_mailboxes):
+    servers = clean_mailboxes
+    deliver(servers, "handled", "refused", "still to do")
+
+    async def run():
+        source = source_for(servers, processed="", rejected="")
+        try:
+            mails = await source.fetch()
+            await source.ack(mails[0].key, "processed")
+            await source.ack(mails[1].key, "rejected")
+            await source.ack(mails[1].key, "rejected")  # repeated ack: harmless
+            return mails, await source.fetch()
+        finally:
+            await source.close()
+
+    async def restarted():
+        source = source_for(servers, processed="", rejected="")
+        try:
+            await source.wait(0.1)
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    mails, again = asyncio.run(run())
+    assert subjects(mails) == ["handled", "refused", "still to do"]
+    assert again == [mails[2]]
+    assert asyncio.run(restarted()) == [mails[2]]  # a new connection skips flagged mail too
+    # Nothing moved, nothing deleted, no folder made.
+    assert subjects(servers.messages("moderator")) == ["handled", "refused", "still to do"]
+    assert servers.flags("moderator") == [{"\\Seen"}, {"\\Seen"}, set()]
+    assert servers.mailboxes("moderator") == ["INBOX"]
+
+
+def test_with_folders_mail_read_elsewhere_is_still_fetched(clean_mailboxes):
+    # Only when handled mail stays in the mailbox does \Seen mean "handled".
+    servers = clean_mailboxes
+    deliver(servers, "read in a mail client")
+    client = servers.imap("moderator")
+    try:
+        client.select("INBOX")
+        client.store("1", "+FLAGS", r"(\Seen)")
+    finally:
+        client.logout()
+
+    async def run():
+        source = source_for(servers)
+        try:
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    assert subjects(asyncio.run(run())) == ["read in a mail client"]
+
+
 async def wait_until(predicate, timeout: float = 10.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

@@ -38,8 +38,6 @@ _COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _END_TOKENS = {"$END", "<END-OF-FILE>"}
 _SUGGEST_CUTOFF = 0.7
-# Commands that make sense without signing on: the rest need a sign-on.
-_NO_SIGNON_NEEDED = (m.Help, m.Join, m.SignOff)
 
 
 @functools.cache
@@ -425,11 +423,8 @@ class _Reader:
             p = self.parts
             self.signon = m.SignOn(p["power"].value, p["game"].value, p["password"].value, first)
         self.settle_loose()
-        needy = [c for c in self.commands if not isinstance(c, _NO_SIGNON_NEEDED)]
-        if self.signon is None and needy:
-            self.problem("no-signon", "sign on first: SIGNON <power>@<game> <secret>",
-                         needy[0].line)
-        elif self.signon is None and not self.commands and not self.problems:
+        # A missing sign-on is the dispatcher's to report: it is a guard, like a wrong secret.
+        if self.signon is None and not self.commands and not self.problems:
             self.problem("no-commands", "no command found in this mail; send HELP for the list",
                          None)
 

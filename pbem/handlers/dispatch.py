@@ -32,12 +32,18 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
         return
     if not parsed.commands and not parsed.signon:
         session.outcome = "no commands"
+    # One "no-signon" per mail, at the first command refused for it; an incomplete
+    # sign-on (GAME/POWER/PASSWORD) was reported by the parser and says the same.
+    told = any(p.code == "incomplete-signon" for p in parsed.problems)
     for cmd in parsed.commands:
         if isinstance(cmd, m.SignOff):
             break
         if not signed_on and not isinstance(cmd, _OPEN) and not isinstance(cmd, m.GmCreate):
-            session.problem("no-signon", f"{cmd.canonical().splitlines()[0]}: sign on first with "
-                            "SIGNON <power>@<game> <secret>", cmd.line, kind="invalid")
+            if not told:
+                session.problem("no-signon", f"{cmd.canonical().splitlines()[0]}: sign on first with "
+                                "SIGNON <power>@<game> <secret>; nothing in this mail that needs it "
+                                "was done", cmd.line, kind="invalid")
+                told = True
             continue
         handler = HANDLERS.get(type(cmd))
         if handler is None:

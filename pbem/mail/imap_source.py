@@ -1,5 +1,10 @@
 """IMAP intake (aioimaplib): the mailbox is the queue, processed mail is moved, never deleted.
 
+A folder named "" keeps its mail in the mailbox, flagged \\Seen.  When either folder is "",
+\\Seen therefore means "handled": the source only fetches mail not flagged \\Seen.  With both
+folders set, the mailbox holds only unhandled mail and \\Seen means nothing to pbem (someone
+may have read the mailbox with a mail client).
+
 Keys are ``imap:<mailbox>:<uidvalidity>:<uid>``; when the server changes UIDVALIDITY every older
 key is void and the same mail comes back under new keys (the caller's Message-ID dedupe catches
 it).  Every aioimaplib call runs under a timeout and is raced against the loss of the
@@ -86,7 +91,8 @@ def parse_key(key: str) -> tuple[str, int, int]:
 
 
 class ImapSource:
-    """MailSource on one IMAP mailbox; ``ack`` moves mail to the processed/rejected folder."""
+    """MailSource on one IMAP mailbox; ``ack`` moves mail to the processed/rejected folder,
+    or flags it \\Seen where that folder is ""."""
 
     def __init__(self, host: str, port: int, user: str, password: str, *,
                  ssl_context: ssl.SSLContext | None = None, mailbox: str = "INBOX",
@@ -94,12 +100,14 @@ class ImapSource:
                  poll_interval: float = 60.0, timeout: float = 30.0, batch_size: int = 50,
                  backoff: tuple[float, float] = (1.0, 60.0)):
         for name in (mailbox, processed, rejected):
-            quote_mailbox(name)
+            if name or name == mailbox:
+                quote_mailbox(name)
         self.host, self.port, self.user = host, port, user
         self._password = password
         self.ssl_context = ssl_context
         self.mailbox = mailbox
         self.folders = {"processed": processed, "rejected": rejected}
+        self._flag_only = not (processed and rejected)  # \\Seen then marks handled mail
         self.idle = idle
         self.poll_interval = poll_interval
         self.timeout = timeout
@@ -158,7 +166,11 @@ class ImapSource:
                 log.warning("not moving %s: UIDVALIDITY is now %s, the key is void",
                             key, self._uidvalidity)
                 return
-            await self._move(uid, folder)
+            if folder:
+                await self._move(uid, folder)
+            else:
+                await self._call("UID STORE", self._client.uid(
+                    "store", str(uid), "+FLAGS.SILENT", r"(\Seen)"))
             self._acked.add(uid)
             self._returned.discard(uid)
 
@@ -225,7 +237,8 @@ class ImapSource:
         self._failures += 1
         delay = min(self.backoff_max, self.backoff_min * 2 ** (self._failures - 1))
         self._retry_at = asyncio.get_running_loop().time() + delay
-        log.warning("IMAP %s:%s %s; next attempt in %.1fs", self.host, self.port, reason, delay)
+        # The caller reports the TemporaryFailure raised with this reason; one line is enough.
+        log.debug("IMAP %s:%s %s; next attempt in %.1fs", self.host, self.port, reason, delay)
         self._drop(reason)
 
     def _drop(self, reason: str | None) -> None:
@@ -272,7 +285,8 @@ class ImapSource:
         await self._call("CAPABILITY", self._client.protocol.capability(), must_succeed=False)
         self._capabilities = set(self._client.protocol.capabilities)
         for folder in self.folders.values():
-            await self._create(folder)
+            if folder:
+                await self._create(folder)
         self._failures = 0
         log.info("IMAP connected to %s:%s as %s", self.host, self.port, self.user)
 
@@ -310,7 +324,8 @@ class ImapSource:
                      for m in [_EXISTS.match(line)] if m), 0)
 
     async def _search(self) -> list[int]:
-        answer = await self._call("UID SEARCH", self._client.uid_search("UNDELETED", charset=None))
+        criteria = "UNSEEN UNDELETED" if self._flag_only else "UNDELETED"
+        answer = await self._call("UID SEARCH", self._client.uid_search(criteria, charset=None))
         return parse_search(answer.lines)
 
     async def _has_new(self) -> bool:

@@ -12,7 +12,7 @@ import ssl
 import aiosmtplib
 
 from pbem.mail.maildir_source import MaildirDelivery, read_maildir
-from pbem.mail.source import PermanentFailure, TemporaryFailure
+from pbem.mail.source import PermanentFailure, ServerUnavailable, TemporaryFailure
 
 __all__ = ["SmtpSender", "MaildirDelivery", "read_maildir", "classify_smtp_error"]
 
@@ -20,7 +20,9 @@ log = logging.getLogger(__name__)
 
 
 def _failure_for_code(code: int, text: str, refused=None) -> Exception:
-    kind = PermanentFailure if 500 <= code < 600 else TemporaryFailure
+    # 421: "service not available, closing transmission channel" (RFC 5321, 3.8).
+    kind = (PermanentFailure if 500 <= code < 600 else ServerUnavailable if code == 421
+            else TemporaryFailure)
     return kind(f"SMTP {code} {text}".strip(), refused=refused)
 
 
@@ -33,10 +35,14 @@ def classify_smtp_error(exc: BaseException) -> Exception:
         return TemporaryFailure(f"every recipient refused: {refused}", refused=refused)
     if isinstance(exc, aiosmtplib.SMTPResponseException) and exc.code > 0:
         return _failure_for_code(exc.code, exc.message)
-    if isinstance(exc, (aiosmtplib.SMTPException, OSError, TimeoutError)):
-        # Connection refused or dropped, timeouts, a missing extension: nothing was accepted,
-        # and retrying later (perhaps after the configuration is fixed) is safe.
-        return TemporaryFailure(f"SMTP unavailable: {type(exc).__name__}: {exc}")
+    if isinstance(exc, (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPServerDisconnected,
+                        aiosmtplib.SMTPTimeoutError, OSError, TimeoutError)):
+        # Connection refused or dropped, timeouts, TLS failures: the server, not this mail.
+        return ServerUnavailable(f"SMTP unavailable: {type(exc).__name__}: {exc}")
+    if isinstance(exc, aiosmtplib.SMTPException):
+        # E.g. a missing extension: nothing was accepted, and retrying later (perhaps after
+        # the configuration is fixed) is safe.
+        return TemporaryFailure(f"SMTP refused this mail for now: {type(exc).__name__}: {exc}")
     raise TypeError(f"not a mail transport error: {exc!r}")
 
 
@@ -80,7 +86,8 @@ class SmtpSender:
                     msg, sender=self.sender_address, recipients=list(recipients))
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             failure = classify_smtp_error(exc)
-            log.warning("sending %s failed: %s", msg.get("Message-ID", "(no id)"), failure)
+            # The caller reports the failure; a second line here would say the same.
+            log.debug("sending %s failed: %s", msg.get("Message-ID", "(no id)"), failure)
             raise failure from exc
         if refused:
             self._raise_partial(msg, refused)

@@ -59,6 +59,12 @@ class TemporaryFailure(Exception):
         self.refused = dict(refused or {})
 
 
+class ServerUnavailable(TemporaryFailure):
+    """The server itself cannot be reached or will not talk now (refused or dropped
+    connection, timeout, TLS failure, 421): every other mail would fail the same way, so the
+    caller stops and retries later instead of charging each mail an attempt."""
+
+
 class PermanentFailure(Exception):
     """The operation will never succeed as it is (5xx answer, bad address, refused login)."""
 
