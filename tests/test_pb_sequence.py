@@ -1,14 +1,16 @@
 """Pax Britannica Movement/Status Change Phase: a power's orders in the order written.
 
 What the reply says about a line (judged after which lines, legal if written elsewhere,
-needing a refused line), that what the reply accepts is what the phase does, and agreements
-between powers."""
+needing a refused line), that what the reply accepts is what the phase does, agreements
+between powers, and garrisons recorded when Movement ends."""
 from __future__ import annotations
+
+import copy
 
 from hypothesis import given, settings, strategies as hs
 
 from games.pax_britannica import GAME, board, load_data
-from games.pax_britannica.phases import movement_validate
+from games.pax_britannica.phases import marker_adjustment as ma, movement, movement_validate
 from pbem.dice import ScriptedDice, SeededDice
 
 FOUR = ["Britain", "France", "Germany", "United States"]
@@ -182,3 +184,34 @@ def test_what_the_reply_accepts_the_phase_carries_out_whatever_the_other_power_d
     assert [e for e in events if e["kind"] == "order_failed"] == []
     for power in orders:
         assert pieces(after, power) == expected[power]
+
+
+# -- garrisons judged when Movement ends ---------------------------------------------------
+def test_movement_records_bare_control_markers_and_marker_adjustment_uses_the_record():
+    state = board_at("empty", "SET MARKER Britain possession Egypt", "SET MARKER Spain protectorate Aden",
+                     "SET ARMY Spain 1 Aden")
+    after, _ = resolve(state, {})
+    assert after["garrison_record"] == {"turn": 1884, "bare": {"Britain": ["Egypt"]}}
+    # an army arriving after Movement (as by a retreat) changes nothing
+    board.add_unit(after, "Britain", "army", 1, "Egypt")
+    after["phase"] = "marker_adjustment"
+    ma.resolve(after, {}, ScriptedDice(), DATA)
+    assert board.status_of(after, "Egypt", "Britain") == "influence"
+    assert "garrison_record" not in after
+
+
+def test_option_garrison_eti_off_reduces_a_recorded_bare_marker_without_tension():
+    for setting, eti in ((True, 2), (False, 0)):
+        state = copy.deepcopy(board_at("empty", "SET MARKER Britain possession Egypt"))
+        state["options"]["garrison_eti"] = setting
+        movement.resolve(state, {}, ScriptedDice(), DATA)
+        ma.resolve(state, {}, ScriptedDice(), DATA)
+        assert board.status_of(state, "Egypt", "Britain") == "influence" and state["eti"] == eti
+
+
+def test_a_record_of_another_turn_is_not_used():
+    state = board_at("empty", "SET MARKER Britain possession Egypt", "SET ARMY Britain 1 Egypt")
+    state["garrison_record"] = {"turn": 1880, "bare": {"Britain": ["Egypt"]}}
+    state["phase"] = "marker_adjustment"
+    ma.resolve(state, {}, ScriptedDice(), DATA)
+    assert board.status_of(state, "Egypt", "Britain") == "possession"

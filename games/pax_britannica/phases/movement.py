@@ -22,7 +22,7 @@ placed on the map)".  By email the orders arrive together, so:
 5. when every sequence is done: placement effects (Casus Belli, Chinese Resentment, Ottoman
    War) are judged against every other power's markers after all purchases; the first
    canal's 15 VP go to its builder (several at once: a die each, highest wins, ties roll
-   again).
+   again); garrison compliance is recorded for the Marker Adjustment Phase.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from pbem.gameapi import Order
 
 from .. import board
 from ..state import take_merchants
-from . import movement_steps as steps
+from . import marker_adjustment, movement_steps as steps
 
 CANAL_VP = 15  # Rules: BUILDING CARIBBEAN-SOUTH PACIFIC CANALS
 RECEIVING = ("accept_money", "accept")
@@ -50,6 +50,9 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     events += run.run()
     events += finish_placements(state, data, run.ledger.placed)
     events += canal_race(state, run, dice)
+    # Rules: STATUS CHANGE (Important Note) - the garrison is judged "at the end of each
+    # Movement/Status Change Phase" and applied in the ensuing Marker Adjustment Phase.
+    marker_adjustment.record_garrisons(state)
     return events
 
 

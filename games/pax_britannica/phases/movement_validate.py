@@ -196,7 +196,8 @@ def garrisons(sim: dict, power: str, accepted: list[Order]) -> list[Problem]:
         status = board.status_of(sim, area, power)
         out.append(Problem("no-garrison", f"no Army Unit of {power} will be in {area} when the "
                            f"Movement/Status Change Phase ends: the {status.title()} is reduced at "
-                           "the Marker Adjustment Phase", lines[-1] if lines else None, kind="warning"))
+                           "the Marker Adjustment Phase (an army arriving later, by a retreat, "
+                           "does not count)", lines[-1] if lines else None, kind="warning"))
     return out
 
 
