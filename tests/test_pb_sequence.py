@@ -89,6 +89,24 @@ def test_money_is_spent_in_the_order_written_and_the_reply_names_the_spender():
            "above it (line 1)" in problems[2].message
 
 
+def test_moving_a_purchase_that_lacks_money_is_not_offered_as_a_cure():
+    state = board_at("empty", "SET TREASURY Germany 25", 'SET MERCHANT Germany "North Atlantic Ocean"')
+    _, problems, refused = reply(state, "Germany", "BUY INFLUENCE Marocco", "BUILD ARMY 10")
+    assert refused == {2}
+    assert "would be legal" not in problems[2].message  # above line 1 it would refuse line 1
+
+
+def test_a_very_long_mail_gets_its_verdicts_without_explanations():
+    lines = ["BUY INTEREST Persia"] * (movement_validate.EXPLAIN_UP_TO + 1)
+    _, problems, refused = reply(board_at("empty", "SET TREASURY Britain 50"), "Britain", *lines)
+    assert refused == set(range(1, len(lines) + 1))
+    assert "would be legal" not in problems[1].message
+    every = GAME.validate(board_at("empty"), "Britain",
+                          GAME.parse_orders(board_at("empty"), "Britain",
+                                            list(enumerate(lines, 1))).orders)
+    assert "no-explanations" in {p.code for p in every}
+
+
 def test_a_purchase_paid_with_accepted_money_warns_that_it_depends_on_the_giver():
     state = board_at("empty", 'SET MERCHANT Britain "North Atlantic Ocean"')
     _, problems, refused = reply(state, "Britain", "ACCEPT 25 FROM France", "BUY INFLUENCE Marocco")

@@ -25,6 +25,11 @@ from . import movement_rules as rules, movement_steps as steps, movement_units
 
 Verdict = tuple[Order, steps.Fail]
 WRITTEN = "orders take effect in the order written"
+#: the explanations replay the orders; beyond this many a reply gives the verdicts alone,
+#: so one huge mail cannot hold up the moderator
+EXPLAIN_UP_TO = 60
+#: places tried per direction when looking for where a refused line would be legal
+TRIES = 3
 
 
 def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Problem]:
@@ -47,7 +52,13 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
         verdicts, sim = sequence(state, data, p, own, boards)
         accepted = [o for o, fail in verdicts if fail is None]
         problems += side_orders(state, data, p, own)
-        problems += explain(state, data, p, verdicts, boards)
+        if len(verdicts) <= EXPLAIN_UP_TO:
+            problems += explain(state, data, p, verdicts, boards)
+        else:
+            problems += [Problem(fail[0], fail[1], o.line) for o, fail in verdicts if fail]
+            problems.append(Problem("no-explanations", f"{p} has more than {EXPLAIN_UP_TO} orders: "
+                                    "the reply gives each refusal without saying where it would "
+                                    "be legal", None, kind="warning"))
         problems += forced(state, data, p, accepted)
         problems += garrisons(sim, p, accepted)
         problems += rebuild(state, sim, data, p)
@@ -106,7 +117,8 @@ def reliance(state: dict, data, power: str, verdicts: list[Verdict], boards: lis
         return None
     # boards[j + 1] is the board after line j; lines below the first after which this one is
     # legal cannot be what it needs
-    legal_from = next(j for j in range(k) if steps.judge(boards[j + 1], data, power, o) is None)
+    legal_from = next((j for j in range(k) if steps.judge(boards[j + 1], data, power, o) is None),
+                      k - 1)
     prior = [q for q, fail in verdicts[:legal_from + 1] if fail is None]
     needed = [q for q in prior
               if replay(state, data, power, [(x, True) for x in prior if x is not q], o) is not None]
@@ -120,19 +132,27 @@ def reliance(state: dict, data, power: str, verdicts: list[Verdict], boards: lis
 
 
 def hint(state: dict, data, power: str, verdicts: list[Verdict], boards: list[dict], k: int) -> str:
-    """What a refused line would need: to be written lower down or higher up, or a refused
-    line above it."""
+    """What a refused line would need: to be written lower down or higher up (only where the
+    lines it passes over, and those below, stay legal: moving a purchase that lacks money
+    only moves the shortage), or a refused line above it."""
     o = verdicts[k][0]
+    accepted = [(i, q) for i, (q, fail) in enumerate(verdicts) if fail is None]
     sim, ledger = copy.deepcopy(boards[k]), steps.Ledger()
-    for q, fail in verdicts[k + 1:]:
-        if fail is None:
-            steps.carry_out(sim, data, power, q, ledger)
-            if steps.judge(sim, data, power, o) is None:
+    tries = TRIES
+    for i, q in accepted:
+        if i < k:
+            continue
+        steps.carry_out(sim, data, power, q, ledger)
+        if tries and steps.judge(sim, data, power, o) is None:
+            tries -= 1
+            if all_legal(sim, data, power, [o] + [x for j, x in accepted if j > i]):
                 return f"; written below line {q.line} ({q.canonical}) it would be legal: {WRITTEN}"
-    for j in range(k - 1, -1, -1):
-        q, fail = verdicts[j]
-        if fail is None and steps.judge(boards[j], data, power, o) is None:
-            return f"; written above line {q.line} ({q.canonical}) it would be legal: {WRITTEN}"
+    tries = TRIES
+    for j, q in reversed([(i, q) for i, q in accepted if i < k]):
+        if tries and steps.judge(boards[j], data, power, o) is None:
+            tries -= 1
+            if all_legal(boards[j], data, power, [o] + [x for i, x in accepted if i >= j]):
+                return f"; written above line {q.line} ({q.canonical}) it would be legal: {WRITTEN}"
     for j, (q, fail) in enumerate(verdicts[:k]):
         if fail is None:
             continue
@@ -141,6 +161,12 @@ def hint(state: dict, data, power: str, verdicts: list[Verdict], boards: list[di
         if replay(state, data, power, trial, o) is None:
             return f"; it needs line {q.line} ({q.canonical}), which is refused above"
     return ""
+
+
+def all_legal(board_: dict, data, power: str, orders: list[Order]) -> bool:
+    """Whether ``orders``, carried out in turn on a copy of ``board_``, are all legal."""
+    sim, ledger = copy.deepcopy(board_), steps.Ledger()
+    return all(steps.carry_out(sim, data, power, q, ledger)[0] is None for q in orders)
 
 
 def side_orders(state: dict, data, power: str, orders: list[Order]) -> list[Problem]:
