@@ -115,6 +115,16 @@ def test_a_purchase_paid_with_accepted_money_warns_that_it_depends_on_the_giver(
     assert "if France does not hand it over" in problems[2].message
 
 
+def test_a_purchase_each_affordable_alone_but_not_after_the_others_names_the_gift():
+    state = board_at("empty", "SET TREASURY Britain 30", 'SET MERCHANT Britain "North Atlantic Ocean"')
+    _, problems, refused = reply(state, "Britain", "ACCEPT 20 FROM France", "BUY PROTECTORATE Marocco",
+                                 "BUILD ARMY 10")
+    assert refused == set()
+    assert 2 not in problems or problems[2].code == "no-garrison"
+    assert problems[3].code == "uses-earlier-order"
+    assert "paid with the 20 accepted from France on line 1" in problems[3].message
+
+
 def test_a_gift_that_fails_fails_the_accept_and_the_purchase_that_needed_it():
     state = board_at("empty", "SET TREASURY France 5", 'SET MERCHANT Britain "North Atlantic Ocean"')
     b, _, _ = reply(state, "Britain", "ACCEPT 25 FROM France", "BUY INFLUENCE Marocco")

@@ -113,15 +113,24 @@ def reliance(state: dict, data, power: str, verdicts: list[Verdict], boards: lis
     needs are the lines without which it would be refused."""
     o = verdicts[k][0]
     alone = steps.judge(state, data, power, o)
+    prior = [q for q, fail in verdicts[:k] if fail is None]
     if alone is None:
-        return None
-    # boards[j + 1] is the board after line j; lines below the first after which this one is
-    # legal cannot be what it needs
-    legal_from = next((j for j in range(k) if steps.judge(boards[j + 1], data, power, o) is None),
-                      k - 1)
-    prior = [q for q, fail in verdicts[:legal_from + 1] if fail is None]
-    needed = [q for q in prior
-              if replay(state, data, power, [(x, True) for x in prior if x is not q], o) is not None]
+        # legal on the board as the phase began; but the money left for it may be money
+        # accepted above (each purchase alone fits the Treasury, together they need the gift)
+        gifts = [q for q in prior if q.kind == "accept_money"]
+        needed = [q for q in gifts
+                  if replay(state, data, power, [(x, True) for x in prior if x is not q], o)]
+        if not needed:
+            return None
+        alone = ("insufficient-funds", "")
+    else:
+        # boards[j + 1] is the board after line j; lines below the first after which this one
+        # is legal cannot be what it needs
+        legal_from = next((j for j in range(k)
+                           if steps.judge(boards[j + 1], data, power, o) is None), k - 1)
+        prior = [q for q, fail in verdicts[:legal_from + 1] if fail is None]
+        needed = [q for q in prior
+                  if replay(state, data, power, [(x, True) for x in prior if x is not q], o)]
     what = " and ".join(steps.provides(q) for q in needed) or "the orders written above it"
     text = f"{o.canonical} is judged after your earlier orders: {steps.need_phrase(o, alone[0])} {what}"
     others = sorted({q.args["from"] for q in needed if q.kind in ("accept_money", "accept")})
