@@ -9,7 +9,8 @@ is gone below.  Where it matters the reply says what a line was judged against:
 
 * an accepted line that is legal only thanks to lines above it names them
   (``uses-earlier-order``, a note that refuses nothing);
-* a refused line that would be legal written lower down says below which line;
+* a refused line that would be legal written lower down (or higher up) says below (above)
+  which line, when the rest of the mail stays legal so;
 * a refused line that needed a line above it that was itself refused says which.
 """
 from __future__ import annotations
