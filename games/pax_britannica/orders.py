@@ -130,8 +130,9 @@ FORMS = (
     "ELIMINATE ARMY <strength> <area>",
     "FOR Austria-Hungary / FOR Germany (the German player's two powers)",
 )
-HELP = ("Pax Britannica orders (Movement/Status Change Phase), one per line; names need no "
-        "quotes; HOME is your Home Country:\n" + "\n".join("  " + f for f in FORMS))
+HELP = ("Pax Britannica orders (Movement/Status Change Phase), one per line, carried out in the "
+        "order written (build or move what a later line needs first); names need no quotes; "
+        "HOME is your Home Country:\n" + "\n".join("  " + f for f in FORMS))
 
 
 class _Shape(Transformer):

@@ -13,8 +13,9 @@ The steps, in the order the phase lists them:
 2. unestablished Interest and Influence markers are established;
 3. Control markers still unestablished (no successful Colonial Combat) are removed and their
    Army Units retreat;
-4. garrisons: a Control marker without an Army Unit drops to Influence (in a Codominion it goes,
-   leaving an Interest where no Possession stands);
+4. garrisons: a Control marker that had no Army Unit when the Movement/Status Change Phase
+   ended (recorded then) drops to Influence (in a Codominion it goes, leaving an Interest where
+   no Possession stands);
 5. marker conflicts: Influence beside an established Control marker, and Interest beside an
    established Possession, are downgraded (European Tensions, the newcomer blamed);
 6. units left in an Area where their power no longer has Control retreat.
@@ -155,18 +156,52 @@ def downgrade(state: dict, power: str, area: str, new: str | None, blame: str | 
 
 
 # -- 4. garrisons ---------------------------------------------------------------------------
+def record_garrisons(state: dict) -> None:
+    """Rules: STATUS CHANGE (Important Note) - "you must have at least one Army Unit in an
+    Area that contains one of your Control markers - whether it is established or not - at
+    the end of each Movement/Status Change Phase"; GARRISONS - "If, at the end of any Movement
+    / Status Change Phase, a Controlled Area does not meet this requirement ...".
+
+    Called when the Movement/Status Change Phase ends: every power's (Minor Powers too)
+    Control markers with no Army Unit of that power beside them, for :func:`garrisons`."""
+    bare: dict[str, list[str]] = {}
+    for area, marks in sorted(state.get("markers", {}).items()):
+        for power, mark in sorted(marks.items()):
+            if mark["status"] in CONTROL and not board.army_strength(state, power, area):
+                bare.setdefault(power, []).append(area)
+    state["garrison_record"] = {"turn": state.get("turn"), "bare": bare}
+
+
+def bare_at_movement_end(state: dict) -> set[tuple[str, str]] | None:
+    """(power, area) pairs recorded bare when this turn's Movement Phase ended, or None when
+    nothing was recorded.  Choice: with no record (the game was put at this phase by a GM
+    edit), the units standing now are taken as those that stood when Movement ended."""
+    record = state.pop("garrison_record", None)
+    if not record or record.get("turn") != state.get("turn"):
+        return None
+    return {(p, a) for p, areas in record.get("bare", {}).items() for a in areas}
+
+
 def garrisons(state: dict, data) -> list[dict]:
-    """Rules: GARRISONS - a Control marker without an Army Unit becomes an Influence marker;
-    Rules: CODOMINIONS - in a Codominion it is removed, not replaced by Influence (an Interest
-    may stay where no Possession stands).  Choice (option garrison_eti, default on): this is a
-    forced reduction, so it raises European Tensions, blamed on the power itself."""
+    """Rules: STATUS CHANGE (Important Note) - without an Army Unit at the end of the
+    Movement/Status Change Phase "your Control marker is reduced, during the ensuing Marker
+    Adjustment Phase, to an Influence marker"; so an army that retreats in later (after a
+    Colonial Combat) saves nothing, and one there when Movement ended keeps the marker even if
+    it is lost later in the turn.  Rules: CODOMINIONS - in a Codominion it is removed, not
+    replaced by Influence (an Interest may stay where no Possession stands).  Choice (option
+    garrison_eti, default on, as EUROPEAN TENSION INCREASES: "whenever markers are removed or
+    downgraded, whether forcibly or via negotiation"): it raises European Tensions, blamed on
+    the power itself."""
     events: list[dict] = []
     with_eti = bool(option(state, "garrison_eti", True))
+    recorded = bare_at_movement_end(state)
     short: dict[str, dict[str, str]] = {}
     for area in sorted(state.get("markers", {})):
         ctrl = board.controllers(state, area)
         for power in ctrl:
-            if board.army_strength(state, power, area) > 0:
+            if recorded is None and board.army_strength(state, power, area) > 0:
+                continue
+            if recorded is not None and (power, area) not in recorded:
                 continue
             short.setdefault(power, {})[area] = board.status_of(state, area, power)
             if len(ctrl) >= 2:
@@ -175,7 +210,8 @@ def garrisons(state: dict, data) -> list[dict]:
                 new = None if heavy else "interest"
             else:
                 new = "influence"
-            events += downgrade(state, power, area, new, power, "no garrison", with_eti)
+            events += downgrade(state, power, area, new, power,
+                                "no garrison when the Movement Phase ended", with_eti)
     for power, areas in sorted(short.items()):
         notice = garrison_order_notice(state, data, power, areas)
         if notice:

@@ -1,49 +1,58 @@
-"""The Movement/Status Change Phase: every power's orders resolved at once.
+"""The Movement/Status Change Phase: each power's orders carried out in the order written.
 
-Rules: MOVEMENT/STATUS CHANGE ("all players engage in the following activities in
-any order").  By email the orders arrive together, so the engine fixes one order
-of resolution and documents it (Choice):
+Rules: MOVEMENT/STATUS CHANGE - "all players engage in the following activities in any
+order, reacting to one another as they wish" and "Activities during this Phase are
+performed in no particular order (except that a piece must be purchased before it is
+placed on the map)".  By email the orders arrive together, so:
 
-1. every accepted order is stored in ``state["turn_orders"]`` (later phases read
-   SUPPRESS and ELIMINATE from there); this turn's Merchant Fleets are taken from
-   the Game Turn Track;
-2. deficits left by the Administrative Phase are settled (the player's REMOVE
-   orders first, then the documented default);
-3. voluntary downgrades, then money (GIVE matched by ACCEPT), then marker
-   transfers (TRANSFER matched by ACCEPT);
-4. marker purchases, each power in its own order sequence, stopping at the first
-   it cannot afford; Casus Belli and Chinese Resentment are judged once all
-   purchases stand, so the order powers are taken in does not matter;
-5. unit builds (same stopping rule); 6. Merchant Fleets; 7. army and naval moves;
-8. canals last: every builder pays, the first canal's 15 VP go to its builder
-   (several at once: a die each, highest wins, ties roll again).
-Powers are taken in alphabetical order inside each step.  An order that became
-illegal by the time it is reached is skipped with an ``order_failed`` event.
+1. every accepted order is stored in ``state["turn_orders"]`` (later phases read SUPPRESS
+   and ELIMINATE from there); this turn's Merchant Fleets are taken from the Game Turn Track;
+2. deficits left by the Administrative Phase are settled (the player's REMOVE orders first,
+   then the documented default): the Administrative Phase's bookkeeping comes first;
+3. each power's orders are carried out one at a time **in the order its player wrote them**
+   (:func:`.movement_steps.carry_out`), on the board its own earlier orders left: the same
+   judgement the reply to the mail made;
+4. between powers (Choice, "simultaneous"): a power's orders see the board as it stood when
+   the phase began, changed by its own earlier orders and by the agreements it made (GIVE
+   and ACCEPT, TRANSFER and ACCEPT); what other powers do in the same phase counts for it
+   when the phase ends.  Another power's canal joins the seas for it then; another power's
+   upgrade counts from then; two powers placing markers in one Area both place them (a new
+   marker is unestablished and blocks nobody).  So the order powers are taken in (alphabetical)
+   changes nothing a power ordered, and no power's sequence is refused for another's;
+5. when every sequence is done: placement effects (Casus Belli, Chinese Resentment, Ottoman
+   War) are judged against every other power's markers after all purchases; the first
+   canal's 15 VP go to its builder (several at once: a die each, highest wins, ties roll
+   again); garrison compliance is recorded for the Marker Adjustment Phase.
 """
 from __future__ import annotations
+
+import copy
 
 from pbem.gameapi import Order
 
 from .. import board
 from ..state import take_merchants
-from . import movement_rules as rules
+from . import marker_adjustment, movement_steps as steps
 
 CANAL_VP = 15  # Rules: BUILDING CARIBBEAN-SOUTH PACIFIC CANALS
-STAGES = (("downgrade",), ("give", "accept_money"), ("transfer", "accept"), ("buy",),
-          ("build_army", "build_navy"), ("place_merchant", "move_merchant"),
-          ("move_army", "move_navy"), ("build_canal",))
+RECEIVING = ("accept_money", "accept")
+Key = tuple[str, int]
 
 
 def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
-    events: list[dict] = []
     orders = {p: [o if isinstance(o, Order) else Order.from_json(o) for o in os]
               for p, os in (orders or {}).items()}
     state["turn_orders"] = {p: [o.to_json() for o in os] for p, os in sorted(orders.items()) if os}
     for power in board.great_powers(state):
         take_merchants(state, data, power)
-    events += settle_deficits(state, data, orders)
-    for kinds in STAGES:
-        events += run_stage(state, data, orders, kinds, dice)
+    events = settle_deficits(state, data, orders)
+    run = Sequences(state, data, orders)
+    events += run.run()
+    events += finish_placements(state, data, run.ledger.placed)
+    events += canal_race(state, run, dice)
+    # Rules: STATUS CHANGE (Important Note) - the garrison is judged "at the end of each
+    # Movement/Status Change Phase" and applied in the ensuing Marker Adjustment Phase.
+    marker_adjustment.record_garrisons(state)
     return events
 
 
@@ -58,282 +67,197 @@ def settle_deficits(state: dict, data, orders: dict) -> list[dict]:
     return events
 
 
-def _of(orders: dict, kinds: tuple[str, ...]) -> list[tuple[str, Order]]:
-    return [(p, o) for p in sorted(orders) for o in orders[p] if o.kind in kinds]
-
-
 def failed(power: str, order: Order, code: str, reason: str) -> dict:
     return {"kind": "order_failed", "power": power, "order": order.canonical, "code": code,
             "reason": reason}
 
 
-def run_stage(state: dict, data, orders: dict, kinds: tuple[str, ...], dice) -> list[dict]:
-    if kinds == ("give", "accept_money"):
-        return money(state, data, orders)
-    if kinds == ("transfer", "accept"):
-        return transfers(state, data, orders)
-    if kinds == ("build_canal",):
-        return canals(state, data, orders, dice)
-    events: list[dict] = []
-    placed: list[tuple[str, str, str | None, str]] = []
-    for power in sorted(orders):
-        broke = False
-        for o in orders[power]:
-            if o.kind not in kinds:
+def pair_agreements(queues: dict[str, list[Order]]) -> dict[Key, Key]:
+    """Rules: TRANSFERRING MONEY; ALTERING EXISTING STATUS MARKERS (Transferring Status) -
+    "Both powers must be in agreement": each GIVE or TRANSFER is paired with the first
+    matching ACCEPT of the other side (the same amount, or the same marker and Area)."""
+    partner: dict[Key, Key] = {}
+    for giver, queue in queues.items():
+        for i, o in enumerate(queue):
+            if o.kind not in ("give", "transfer"):
                 continue
-            price = rules.cost(state, data, power, o.kind, o.args)
-            if broke or price > board.treasury(state, power):
-                broke = broke or o.kind in ("buy", "build_army", "build_navy")
-                events.append(failed(power, o, "insufficient-funds",
-                                     f"{power} has {board.treasury(state, power)}, needs {price}"))
+            taker = o.args["to"]
+            for j, a in enumerate(queues.get(taker, [])):
+                if (taker, j) not in partner and _agrees(o, a, giver):
+                    partner[(giver, i)], partner[(taker, j)] = (taker, j), (giver, i)
+                    break
+    return partner
+
+
+def _agrees(o: Order, a: Order, giver: str) -> bool:
+    if a.args.get("from") != giver:
+        return False
+    if o.kind == "give":
+        return a.kind == "accept_money" and a.args["amount"] == o.args["amount"]
+    return a.kind == "accept" and a.args["area"] == o.args["area"] \
+        and a.args["status"] == o.args["status"]
+
+
+def unmatched(power: str, o: Order) -> tuple[str, str]:
+    a = o.args
+    other = {"give": lambda: f"{a['to']} did not order ACCEPT {a['amount']} FROM {power}",
+             "accept_money": lambda: f"{a['from']} did not order GIVE {power} {a['amount']}",
+             "transfer": lambda: (f"{a['to']} did not order ACCEPT {str(a['status']).upper()} "
+                                  f"{a['area']} FROM {power}"),
+             "accept": lambda: (f"{a['from']} did not order TRANSFER {str(a['status']).upper()} "
+                                f"{a['area']} TO {power}")}[o.kind]()
+    return "unmatched", other
+
+
+class Sequences:
+    """Every power's orders, each power's carried out in the order written (steps 3 and 4 of
+    the module docstring).  Powers are taken alphabetically, each as far as it can go; a
+    power stops at an ACCEPT until the other side's GIVE or TRANSFER has been carried out,
+    so what it accepted is there for the lines below, as the reply assumed.
+
+    Choice: when every power still under way waits at such an ACCEPT (each wrote its ACCEPT
+    above its own GIVE or TRANSFER to the other), the waiting ACCEPTs go on at once and the
+    money or marker arrives when the other side's line is reached; a line between that
+    needed it fails, and says so."""
+
+    def __init__(self, state: dict, data, orders: dict[str, list[Order]]):
+        self.state, self.data = state, data
+        self.queues = {p: [o for o in os if o.kind in steps.SEQUENCED]
+                       for p, os in sorted(orders.items())}
+        self.pos = {p: 0 for p in self.queues}
+        self.outcome: dict[Key, tuple[str, str] | None] = {}
+        self.partner = pair_agreements(self.queues)
+        self.escrow: dict[Key, int] = {}   # money given, held for the ACCEPT line
+        self.late: set[Key] = set()        # ACCEPT lines passed before the goods came
+        self.ledger = steps.Ledger()
+        self.start_canals = list(state.get("canals", []))
+
+    def run(self) -> list[dict]:
+        events: list[dict] = []
+        while any(self.pos[p] < len(q) for p, q in self.queues.items()):
+            moved = False
+            for p, queue in self.queues.items():
+                while self.pos[p] < len(queue) and not self.waiting(p):
+                    events += self.step(p, self.pos[p])
+                    self.pos[p] += 1
+                    moved = True
+            if not moved:
+                for p, queue in self.queues.items():
+                    if self.pos[p] < len(queue):
+                        self.late.add((p, self.pos[p]))
+                        self.outcome[(p, self.pos[p])] = None
+                        self.pos[p] += 1
+        self.state["canals"] = _unique(self.start_canals + [a for _, a in self.ledger.canals])
+        return events
+
+    def waiting(self, power: str) -> bool:
+        i = self.pos[power]
+        o = self.queues[power][i]
+        other = self.partner.get((power, i))
+        return o.kind in RECEIVING and other is not None and other not in self.outcome
+
+    def canals_seen_by(self, power: str) -> list[str]:
+        """Canals standing when the phase began and those this power built since."""
+        return _unique(self.start_canals + [a for p, a in self.ledger.canals if p == power])
+
+    def step(self, power: str, i: int) -> list[dict]:
+        o = self.queues[power][i]
+        self.state["canals"] = self.canals_seen_by(power)
+        events: list[dict] = []
+        if o.kind in steps.AGREEMENTS and (power, i) not in self.partner:
+            fail = unmatched(power, o)
+        elif o.kind in RECEIVING:
+            fail = self.receive(power, i, o)
+        else:
+            fail, events = steps.carry_out(self.state, self.data, power, o, self.ledger)
+            if fail is None and o.kind == "give":
+                self.pay_over(power, i, o)
+        self.outcome[(power, i)] = fail
+        if fail:
+            return [failed(power, o, fail[0], fail[1] + self.cause(power, i, o))]
+        return events
+
+    def receive(self, power: str, i: int, o: Order) -> tuple[str, str] | None:
+        giver, j = self.partner[(power, i)]
+        fail = self.outcome[(giver, j)]
+        if fail:
+            return "agreement-failed", (f"{giver}'s {self.queues[giver][j].canonical} failed "
+                                        f"({fail[1]})")
+        if o.kind == "accept_money":
+            board.add_money(self.state, power, self.escrow.pop((power, i), 0))
+        return None  # a marker changed hands at the TRANSFER line
+
+    def pay_over(self, giver: str, i: int, o: Order) -> None:
+        taker = self.partner[(giver, i)]
+        if taker in self.late:
+            board.add_money(self.state, taker[0], o.args["amount"])
+        else:
+            self.escrow[taker] = o.args["amount"]
+
+    def cause(self, power: str, i: int, o: Order) -> str:
+        """Rules: MOVEMENT/STATUS CHANGE - a line that fails because an earlier line of the
+        same power failed (or its goods had not arrived) says which one."""
+        for j in range(i):
+            key = (power, j)
+            if self.outcome.get(key) is None and key not in self.late:
                 continue
-            fail = rules.check(state, data, power, o.kind, dict(o.args))
-            if fail is None and o.kind in ("build_army", "build_navy"):
-                fail = spend_cap(state, power, price)
-            if fail:
-                events.append(failed(power, o, *fail))
-                continue
-            board.add_money(state, power, -price)
-            if o.kind == "buy":
-                placed.append((power, o.args["area"],
-                               board.status_of(state, o.args["area"], power), o.args["status"]))
-            events += apply(state, data, power, o.kind, dict(o.args), price)
-    if placed:
-        events += finish_placements(state, data, placed)
-    return events
+            trial = copy.deepcopy(self.state)
+            earlier = self.queues[power][j]
+            steps.assume(trial, self.data, power, earlier)
+            if steps.judge(trial, self.data, power, o) is None:
+                what = (f"had not arrived: {earlier.args['from']} wrote its own GIVE or TRANSFER "
+                        f"below its ACCEPT from {power}" if key in self.late
+                        else f"failed: {self.outcome[key][1]}")
+                return f"; it needed line {earlier.line} ({earlier.canonical}), which {what}"
+        return ""
 
 
-def spend_cap(state: dict, power: str, price: int) -> rules.Fail:
-    """Rules: HEADLINE EVENTS (Liberal Victory in Britain) - a cap on unit purchases."""
-    cap = state.get("turn_effects", {}).get("spend_cap", {}).get(power)
-    if cap is None:
-        return None
-    spent = state.setdefault("turn_effects", {}).setdefault("unit_spent", {}).get(power, 0)
-    if spent + price > cap:
-        return "spend-cap", f"{power} may spend no more than {cap} on units this turn"
-    state["turn_effects"]["unit_spent"][power] = spent + price
-    return None
-
-
-def apply(state: dict, data, power: str, kind: str, a: dict, price: int = 0) -> list[dict]:
-    """Carry out one legal order (money already paid)."""
-    if kind == "buy":
-        return [buy(state, data, power, a, price)]
-    if kind == "downgrade":
-        # Rules: EUROPEAN TENSION INCREASES - voluntary reductions raise no tension.
-        if a["to"] == "none":
-            return [board.remove_marker(state, power, a["area"], "downgrade")]
-        est = board.is_established(state, a["area"], power)
-        return [board.set_marker(state, power, a["area"], a["to"], est, "downgrade")]
-    if kind in ("build_army", "build_navy"):
-        return build(state, data, power, kind[6:], a, price)
-    if kind == "place_merchant":
-        state["merchant_pool"][power] = state["merchant_pool"].get(power, 0) - 1
-        _fleet(state, a["sea"], power, add=True)
-        return [{"kind": "merchant", "power": power, "sea": a["sea"], "from": None,
-                 "action": "placed"}]
-    if kind == "move_merchant":
-        _fleet(state, a["from"], power, add=False)
-        _fleet(state, a["to"], power, add=True)
-        return [{"kind": "merchant", "power": power, "sea": a["to"], "from": a["from"],
-                 "action": "moved"}]
-    if kind == "move_army":
-        path = rules.army_path(state, data, power, a)
-        unit = board.find_unit(state, power, "army", a["strength"], a["from"])
-        unit["where"], unit["sea"] = a["to"], None
-        return [{"kind": "unit_moved", "power": power, "type": "army", "strength": a["strength"],
-                 "from": a["from"], "to": a["to"], "path": path}]
-    if kind == "move_navy":
-        unit = rules.navy_unit(state, data, power, a["strength"], a["from"])
-        where, sea = rules.navy_target(state, data, power, a["to"])
-        before = unit["where"]
-        unit["where"], unit["sea"] = where, sea
-        return [{"kind": "unit_moved", "power": power, "type": "navy", "strength": a["strength"],
-                 "from": before, "to": where, "sea": sea}]
-    return []  # suppress, eliminate, remove: read by later phases from turn_orders
-
-
-def _fleet(state: dict, sea: str, power: str, add: bool) -> None:
-    fleets = state.setdefault("merchants", {}).setdefault(sea, [])
-    if add and power not in fleets:
-        fleets.append(power)
-        fleets.sort()
-    elif not add and power in fleets:
-        fleets.remove(power)
-    if not fleets:
-        state["merchants"].pop(sea, None)
-
-
-def buy(state: dict, data, power: str, a: dict, price: int) -> dict:
-    """Rules: ESTABLISHING A STATUS MARKER - a new marker gets a Status Change marker
-    (unestablished).  Rules: ALTERING EXISTING STATUS MARKERS - upgrading an established
-    Protectorate to Possession, State or Dominion needs no Colonial Combat.
-    Choice: such an upgrade (and a State/Dominion over an established Possession) is
-    established at once, since nothing is left to establish it; it is marked
-    ``pending_establish`` until every purchase of the phase stands."""
-    area, status = a["area"], a["status"]
-    if rules.needs_permission(state, data, power, area, status):
-        used = state.setdefault("turn_effects", {}).setdefault("permission_used", {})
-        if area not in used.setdefault(power, []):
-            used[power].append(area)
-    old = board.status_of(state, area, power)
-    no_combat = old in ("protectorate", "possession") and board.is_established(state, area, power) \
-        and status in ("possession", "state", "dominion")
-    ev = board.set_marker(state, power, area, status, False, "bought")
-    mark = state["markers"][area][power]
-    if old:
-        mark["was"] = old  # what the marker was before this upgrade, for a failed combat
-    if no_combat:
-        mark["pending_establish"] = True
-    ev["cost"] = price
-    return ev
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
 
 
 def finish_placements(state: dict, data, placed: list) -> list[dict]:
     """Placement effects (Casus Belli, Chinese Resentment, Ottoman War).
     Choice: each is judged against every other power's markers as they stand after all
-    purchases, so the order powers are taken in does not matter."""
+    purchases, so the order powers are taken in does not matter.  A marker its buyer no
+    longer holds (handed on, or downgraded, later in its orders) is judged as it now stands."""
     from .. import summaries
     events: list[dict] = []
     for power, area, old, new in placed:
-        mark = state["markers"][area][power]
+        mark = board.markers_in(state, area).get(power)
+        if mark is None:
+            continue
         saved = dict(mark)
         if old is None:
             del state["markers"][area][power]
         else:
             state["markers"][area][power] = {"status": old, "established": True}
-        effects = summaries.placement_effects(state, data, power, area, new)
+        effects = summaries.placement_effects(state, data, power, area, saved["status"])
         state["markers"][area][power] = saved
         events += summaries.apply_effects(state, effects)
-    for power, area, _old, _new in placed:
-        mark = state["markers"][area][power]
-        if mark.pop("pending_establish", False):
-            mark["established"] = True
-            mark.pop("was", None)
+    for marks in state.get("markers", {}).values():
+        for mark in marks.values():
+            if mark.pop("phase_from", None) is not None:
+                mark.pop("was", None)  # established at once: nothing to fall back to
     return events
 
 
-def build(state: dict, data, power: str, kind: str, a: dict, price: int) -> list[dict]:
-    """Rules: MOVEMENT/STATUS CHANGE - units are bought and placed at home (navies in a
-    Home Area sea box).  Rules: EUROPEAN TENSION INCREASES - a Naval (1)/(3) built by a
-    power other than the USA, Britain or Japan raises tensions 1, a Naval (10) 3."""
-    home = board.home_name(data, power)
-    unit = board.add_unit(state, power, kind, a["strength"], home,
-                          a.get("sea") if kind == "navy" else None)
-    events = [{"kind": "unit_built", "power": power, "type": kind, "strength": a["strength"],
-               "where": home, "sea": unit["sea"], "cost": price}]
-    if kind == "navy" and power not in rules.NAVAL_ETI_EXEMPT:
-        delta = 3 if a["strength"] == 10 else 1
-        blame = None if required_fleet(state, power, price) else power
-        events.append(board.add_eti(state, delta, f"{power} built a Naval ({a['strength']})", blame))
-    return events
-
-
-def required_fleet(state: dict, power: str, price: int) -> bool:
-    """Rules: Forced Expenditures and Tension Increases (clarification) - "should required
-    German Fleet purchases drive ETI over 99 then Germany will only be held responsible
-    ... for fleets built in excess of those required by the Random Event".
-
-    The tension still rises; only the blame is lifted.  Choice: a fleet is required when
-    the event demands naval spending (German Navy League Agitation, the only naval-only
-    forced expenditure) and the forced amount left after maintenance was not yet met
-    before it was bought; fleets bought after that are in excess."""
-    forced = state.get("turn_effects", {}).get("forced", {}).get(power)
-    if not forced or not forced.get("naval_only"):
-        return False
-    remaining = int(forced.get("remaining", forced.get("amount", 0)))
-    spent = int(forced.get("naval_built", 0))
-    forced["naval_built"] = spent + price
-    return spent < remaining
-
-
-def money(state: dict, data, orders: dict) -> list[dict]:
-    """Rules: TRANSFERRING MONEY - both powers must agree: GIVE matched by ACCEPT.
-    Choice: the receiver's ACCEPT names the same amount."""
-    events = []
-    for power, o in _of(orders, ("give",)):
-        to, amount = o.args["to"], o.args["amount"]
-        match = any(a.args["from"] == power and a.args["amount"] == amount
-                    for a in orders.get(to, []) if a.kind == "accept_money")
-        fail = rules.check(state, data, power, "give", dict(o.args))
-        if not match:
-            fail = ("unmatched", f"{to} did not order ACCEPT {amount} FROM {power}")
-        elif fail is None and amount > board.treasury(state, power):
-            fail = ("insufficient-funds", f"{power} has only {board.treasury(state, power)}")
-        if fail:
-            events.append(failed(power, o, *fail))
-            continue
-        board.add_money(state, power, -amount)
-        board.add_money(state, to, amount)
-        events.append({"kind": "money", "power": power, "to": to, "amount": amount,
-                       "from": power})
-    for power, o in _of(orders, ("accept_money",)):
-        giver = o.args["from"]
-        if not any(g.args["to"] == power and g.args["amount"] == o.args["amount"]
-                   for g in orders.get(giver, []) if g.kind == "give"):
-            events.append(failed(power, o, "unmatched", f"{giver} did not order the GIVE"))
-    return events
-
-
-def transfers(state: dict, data, orders: dict) -> list[dict]:
-    """Rules: ALTERING EXISTING STATUS MARKERS (Transferring Status) - both powers must
-    agree; the marker keeps its level (and whether it is established)."""
-    events = []
-    matched = set()
-    for power, o in _of(orders, ("transfer",)):
-        a = o.args
-        acc = next((x for x in orders.get(a["to"], []) if x.kind == "accept"
-                    and x.args["from"] == power and x.args["area"] == a["area"]
-                    and x.args["status"] == a["status"]), None)
-        fail = rules.check(state, data, power, "transfer", dict(a)) or (
-            rules.check(state, data, a["to"], "accept", dict(acc.args)) if acc else
-            ("unmatched", f"{a['to']} did not order ACCEPT {a['status'].upper()} {a['area']} FROM {power}"))
-        if fail:
-            events.append(failed(power, o, *fail))
-            continue
-        matched.add((a["to"], a["area"]))
-        est = board.is_established(state, a["area"], power)
-        events.append(board.remove_marker(state, power, a["area"], f"transferred to {a['to']}"))
-        events.append(board.set_marker(state, a["to"], a["area"], a["status"], est,
-                                       f"transferred from {power}"))
-    for power, o in _of(orders, ("accept",)):
-        if (power, o.args["area"]) not in matched:
-            events.append(failed(power, o, "unmatched", f"no matching TRANSFER from {o.args['from']}"))
-    return events
-
-
-def canals(state: dict, data, orders: dict, dice) -> list[dict]:
-    """Rules: BUILDING CARIBBEAN-SOUTH PACIFIC CANALS; CANALS AND STRAITS - 30£, an
-    established Influence or Control marker, not in Unrest; the first builder gains
-    15 VP; simultaneous builders all pay and dice decide who was first.
-    Choice: a die each in alphabetical order of the powers, ties roll again."""
-    events, builders = [], []
-    first_possible = not state.get("canals") and not state.get("canal_vp_awarded")
-    for power, o in _of(orders, ("build_canal",)):
-        fail = rules.check(state, data, power, "build_canal", dict(o.args))
-        if fail is None and board.treasury(state, power) < rules.CANAL_COST:
-            fail = ("insufficient-funds", f"a canal costs {rules.CANAL_COST}")
-        if fail and not (fail[0] == "canal-exists" and o.args["area"] in
-                         [b[1] for b in builders]):
-            events.append(failed(power, o, *fail))
-            continue
-        board.add_money(state, power, -rules.CANAL_COST)
-        builders.append((power, o.args["area"]))
-        if o.args["area"] not in state.setdefault("canals", []):
-            state["canals"].append(o.args["area"])
-        events.append({"kind": "canal", "power": power, "area": o.args["area"],
-                       "cost": rules.CANAL_COST})
-    if builders and first_possible:
-        winner = _first_builder(sorted({p for p, _ in builders}), dice, events)
-        state["canal_vp_awarded"] = True
-        events.append(board.add_vp(state, winner, CANAL_VP, "first Caribbean-South Pacific canal"))
-    return events
-
-
-def _first_builder(powers: list[str], dice, events: list[dict]) -> str:
+def canal_race(state: dict, run: Sequences, dice) -> list[dict]:
+    """Rules: BUILDING CARIBBEAN-SOUTH PACIFIC CANALS - "The first player to build a canal
+    ... gains 15 Victory Points immediately"; "If two or more players attempt to build a
+    Canal simultaneously ... all powers attempting to build Canals shall spend the 30£.
+    Roll dice to determine which was first".  Choice: every power that built one this phase
+    built it simultaneously; a die each in alphabetical order of the powers, ties roll again."""
+    builders = sorted({p for p, _ in run.ledger.canals})
+    if not builders or run.start_canals or state.get("canal_vp_awarded"):
+        return []
+    events: list[dict] = []
+    powers = builders
     while len(powers) > 1:
         rolls = {p: dice.d6(f"canal: who built first ({p})") for p in powers}
         events.append({"kind": "canal_race", "rolls": rolls})
         best = max(rolls.values())
         powers = [p for p in powers if rolls[p] == best]
-    return powers[0]
+    state["canal_vp_awarded"] = True
+    events.append(board.add_vp(state, powers[0], CANAL_VP, "first Caribbean-South Pacific canal"))
+    return events

@@ -95,9 +95,14 @@ def check_buy(state: dict, data, power: str, a: dict) -> Fail:
         return "not-an-upgrade", f"{power} already has a {old} marker in {area}"
     if old is not None and not board.is_established(state, area, power):
         # Choice: a marker still under its Status Change marker cannot be upgraded again
-        # until it is established ("left in the Area until it is either established or
-        # eliminated").
+        # until it is established ("it must be left in the Area until it is either
+        # established or eliminated").
         return "not-established", f"{power}'s {old} in {area} is not yet established"
+    if old is not None and board.markers_in(state, area)[power].get("phase_from"):
+        # Choice: the same holds for an upgrade established at once this phase ("Whenever a
+        # Status marker is placed ... it must have a Status Change marker placed on top of it").
+        return "not-established", (f"{power}'s {old} in {area} was placed this phase; it can be "
+                                   "upgraded again from the next Movement/Status Change Phase")
     if status in SPECIAL:
         if SPECIAL[status] != power:
             return "wrong-power", f"only {SPECIAL[status]} can place a {status.title()} marker"
@@ -108,7 +113,9 @@ def check_buy(state: dict, data, power: str, a: dict) -> Fail:
     if not board.comm_link(state, data, power, area):
         return "no-communication-link", f"{power} has no Communication Link to {area}"
     rivals = others(state, area, power)
-    est = {p: m["status"] for p, m in rivals.items() if m.get("established")}
+    # Choice (simultaneous between powers): another power's upgrade of this phase counts
+    # for this power when the phase ends, so its marker blocks as it stood at the start.
+    est = {p: m.get("phase_from") or m["status"] for p, m in rivals.items() if m.get("established")}
     if status in SPECIAL and any(s in board.CONTROL for s in est.values()):
         # Rules: CODOMINIONS (clarification) - "States and Dominions cannot be part of
         # Codominions".
