@@ -95,7 +95,9 @@ class Daemon:
             reached("daemon.before_ack")
         for raw in batch:
             row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key]), None)
-            outcome = "rejected" if row and row["status"] in ("rejected", "error") else "processed"
+            # Mail that was not acted on (auto-replies, bounces, too large,
+            # refused, broken) goes to the rejected folder, as the setting says.
+            outcome = "rejected" if row and row["status"] in ("rejected", "error", "ignored") else "processed"
             await self.source.ack(raw.key, outcome)
         if batch:
             reached("daemon.after_ack")
