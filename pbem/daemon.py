@@ -1,10 +1,11 @@
 """The daemon: the only impure part.  It reads the intake, hands each mail to
-the intake module, ticks the clock, and delivers the outbox.
+the intake module, ticks the clock, delivers the outbox and keeps the archive
+up to date.
 
 Order of one pass: fetch -> store each mail verbatim (commit) -> handle
 every stored, unhandled mail (one transaction each) -> acknowledge the
 intake copies (move to Processed/Rejected) -> reminders and due phases ->
-deliver queued mail.  A crash anywhere repeats at most the last step of the
+deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
 """
@@ -15,7 +16,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import intake, outbox, registry, scheduler
+from . import archive, intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
 from .context import Context
 from .crashpoints import reached
@@ -56,6 +57,8 @@ class Daemon:
         result.resolved = len(scheduler.tick(self.ctx))
         result.sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
                                                retry_base=self.retry_base)
+        # Last, after the mail is out: the public site follows the games it shows.
+        archive.refresh(self.ctx)
         return result
 
     async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> None:

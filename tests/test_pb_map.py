@@ -58,7 +58,7 @@ def test_the_map_is_valid_svg_with_a_title_a_description_and_a_legend(start):
     root = ET.fromstring(drawing)
     assert root.tag == f"{SVG}svg" and root.get("role") == "img"
     title = root.find(f"{SVG}title").text
-    assert title == "Pax Britannica, 1880 Random Events"
+    assert title == "Pax Britannica, at the start of 1880 Random Events"
     desc = root.find(f"{SVG}desc").text
     assert "104 Areas, 12 Home Countries and 12 Sea Zones" in desc
     assert "Guiana: Britain Possession, France Possession, Netherlands Possession" in desc
@@ -127,7 +127,7 @@ def test_a_power_map_rings_its_own_places(start):
     assert f'fill="{mapdraw.YOU}"' not in public
     assert germany.count(f'fill="{mapdraw.YOU}"') > 2
     assert "where Austria-Hungary and Germany have a marker or an army" in germany
-    assert "Pax Britannica, 1880 Random Events: the map for Germany" in germany
+    assert "Pax Britannica, at the start of 1880 Random Events: the map for Germany" in germany
 
 
 def test_charts_keep_treasuries_for_the_end(start):

@@ -180,7 +180,7 @@ class PaxBritannica(Game):
         from . import mapdraw, mapview, report
         view = mapview.board_view(state, load_data(state))
         mine = report.own_powers(state, power) if power else []
-        title = f"Pax Britannica, {state['turn']} {st.label(state['phase'])}" + (
+        title = f"Pax Britannica, at the start of {state['turn']} {st.label(state['phase'])}" + (
             f": the map for {power}" if power else "")
         return mapdraw.draw(view, load_data(state), title=title, mine=mine)
 
