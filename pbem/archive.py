@@ -321,6 +321,8 @@ def refresh(ctx: Context) -> bool:
     """After a daemon pass: bring the archive up to date when a game changed.
     Returns whether anything was rebuilt.  A game that cannot be archived is
     logged (with its traceback) and tried again on the next pass."""
+    if not ctx.archive_dir:
+        return False
     out = Path(ctx.archive_dir)
     before = _read_built(out)
     try:
