@@ -61,11 +61,13 @@ def board_view(state: dict, data) -> dict[str, Any]:
         homes[power] = {"name": home.name, "great": board.is_great(state, power),
                         "armies": _strength([u for u in armies if u["where"] == home.name
                                              or u["where"] == power])}
+    # Choice: a navy is shown in the box of the Sea Zone it sits in, at home or abroad.
     seas = {}
     merchants = state.get("merchants", {})
     for name in sorted(data.seas, key=lambda s: data.seas[s].number):
         seas[name] = {"merchants": sorted(merchants.get(name, [])),
                       "navies": _strength([u for u in navies if u.get("sea") == name])}
+    # Choice: the Suez canal is always open; a canal site is open once built (choices/map.md).
     canals = [{"area": area, "seas": sorted(seas_), "kind": kind, "open": kind != "canal_site"
                or area in state.get("canals", [])}
               for area, seas_, kind in _straits(data)]

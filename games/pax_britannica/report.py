@@ -190,7 +190,7 @@ def sheet_lines(sheet: dict, income: dict | None) -> list[str]:
 def position_label(d: dict, events: Sequence[dict]) -> str:
     """The position a report shows: after the last phase its events come from
     (a phase's page in the archive names that phase, not the next), else the
-    start of the current phase."""
+    start of the current phase.  Choice: see choices/map.md."""
     keys = [e["phase_key"] for e in events if isinstance(e.get("phase_key"), str) and "/" in e["phase_key"]]
     if keys:
         turn, phase = keys[-1].split("/", 1)
