@@ -374,6 +374,29 @@ class Game:
         """The report for one reader after phases resolved (None: the public)."""
         raise NotImplementedError
 
+    def map_svg(self, state: State, power: str | None) -> str | None:
+        """The board as ``power`` may see it (None: the public), drawn as one
+        standalone SVG document, or None for a game without a map.  Drawn from
+        the same facts as ``view(state, power)``, never more; pure, like
+        every method here.  The SVG names itself (``<title>``, ``<desc>``),
+        and :meth:`map_text` says the same in words.  The moderator embeds
+        it in the HTML report and puts it on the archive's phase pages."""
+        return None
+
+    def map_text(self, state: State, power: str | None) -> list[str]:
+        """The text equivalent of :meth:`map_svg`, one line per place worth
+        naming (shown beside the map for readers who cannot see it)."""
+        return []
+
+    def charts(self, state: State, final: bool = False) -> dict[str, dict[str, float]]:
+        """Public figures of this state worth following over the game, for the
+        archive's charts: ``{chart title: {series name: value}}``, e.g.
+        ``{"Victory Points": {"Britain": 12, ...}, "European Tensions": {...}}``.
+        ``final``: the game is over, so figures kept secret only while it is
+        played (a treasury) may be included.  The archive calls this on the
+        state after every resolved phase."""
+        return {}
+
     def results(self, state: State) -> list[dict[str, Any]]:
         """Final standings, best first: [{"power":..., "score":..., "rank":...}]."""
         raise NotImplementedError

@@ -17,8 +17,10 @@ from .deadlines import format_deadline
 from .engine import Step
 from .gameapi import Game, Report
 from .identity import reply_token
+from .mail.compose import Inline, content_id
 from .outbox import queue
 from .resources import resource
+from .sitepaths import game_url
 
 TEMPLATES = resource("templates")
 
@@ -82,30 +84,48 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
     results = game.results(state) if over else []
     phase = game.phase(state)
 
-    def report(power: str | None, told: list[Step]) -> tuple[str, str]:
+    def report(power: str | None, told: list[Step], key: str) -> tuple[str, str, list[Inline]]:
         events = [e for s in told for e in s.events]
         rep = game.report(state, events, power)
         values = dict(game=rec.name, title=game.title, power=power, phases=[s.phase.label for s in told],
                       body=rep.text, over=over, results=results, next_phase=phase.label,
                       deadline=deadline_text(rec, deadline), site=ctx.site_name,
-                      seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"])
+                      seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
+                      archive_url=game_url(ctx.base_url, rec.name))
         text = render("report.txt.j2", owes=power in phase.owes, may=power in phase.may,
                       token=token_for(rec, power) if power and ctx.reply_token else None, **values)
-        return text, render("report.html.j2", body_html=report_html(game, rep), **values)
+        board, parts = report_map(ctx, game, state, power, key)
+        return text, render("report.html.j2", body_html=report_html(game, rep), map=board, **values), parts
 
     for row in store.players(ctx, rec.name):
         power = row["power"]
         told = [s for s in steps if s.phase.told(power)]
         if not told and not (phase.takes_orders_from(power) and not over):
             continue
-        text, html = report(power, told)
-        queue(ctx, key=f"report:{rec.name}:{seq}:{power}", to=store.addresses(row), game=rec.name,
-              kind="report", subject=subject(rec, power, "turn report"), text=text, html=html)
-    text, html = report(None, steps)
-    queue(ctx, key=f"report:{rec.name}:{seq}:public", to=[rec.row["gm_address"]], game=rec.name,
-          kind="report", subject=subject(rec, None, "public report"), text=text, html=html)
+        key = f"report:{rec.name}:{seq}:{power}"
+        text, html, parts = report(power, told, key)
+        queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
+              subject=subject(rec, power, "turn report"), text=text, html=html, related=parts)
+    key = f"report:{rec.name}:{seq}:public"
+    text, html, parts = report(None, steps, key)
+    queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
+          subject=subject(rec, None, "public report"), text=text, html=html, related=parts)
     treaty_ids = [e["id"] for s in steps for e in s.events if e.get("kind") == "treaty" and e.get("id")]
     queue_treaty_records(ctx, rec, dict.fromkeys(treaty_ids), f"report:{seq}")
+
+
+def report_map(ctx: Context, game: Game, state: dict, power: str | None,
+               key: str) -> tuple[dict | None, list[Inline]]:
+    """The reader's map as an inline image of the HTML report (``None`` and no
+    part for a game without a map), with its text equivalent for the page."""
+    drawing = game.map_svg(state, power)
+    if drawing is None:
+        return None, []
+    cid = content_id(ctx.domain, f"{key}:map")
+    label = game.phase(state).label
+    board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
+             "lines": game.map_text(state, power)}
+    return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
 
 
 def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: str) -> None:

@@ -2,6 +2,7 @@
 starts with the two set-up commands (settings are checked in test_config_docs)."""
 import argparse
 import os
+import re
 from pathlib import Path
 
 from pbem.cli import build_parser
@@ -81,3 +82,14 @@ def test_pax_britannica_gm_edits_are_documented():
     assert len(gm.COMMANDS) >= 15
     missing = [c for c in gm.COMMANDS if f"`{c}`" not in README]
     assert not missing, f"README lacks: {missing}"
+
+
+def test_readme_pictures_exist_and_a_script_makes_them():
+    text = README
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)
+    assert {"docs/images/map.png", "docs/images/phase-page.png", "docs/images/report.png"} <= set(pictures)
+    root = ROOT
+    for picture in pictures:
+        assert (root / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
+    script = (root / "scripts" / "screenshots").read_text(encoding="utf-8")
+    assert "`scripts/screenshots`" in text and all(p in script for p in pictures)

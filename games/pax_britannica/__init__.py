@@ -173,6 +173,37 @@ class PaxBritannica(Game):
         return Report(text=report.report_text(state, events, power),
                       data=report.report_data(state, events, power, load_data(state)))
 
+    def map_svg(self, state: State, power: str | None) -> str | None:
+        """Rules: THE MAP - the board is open, so every reader sees the same
+        pieces; a power's own map rings its places (with Austria-Hungary for
+        the German player)."""
+        from . import mapdraw, mapview, report
+        view = mapview.board_view(state, load_data(state))
+        mine = report.own_powers(state, power) if power else []
+        title = f"Pax Britannica, at the start of {state['turn']} {st.label(state['phase'])}" + (
+            f": the map for {power}" if power else "")
+        return mapdraw.draw(view, load_data(state), title=title, mine=mine)
+
+    def map_text(self, state: State, power: str | None) -> list[str]:
+        from . import mapview
+        return mapview.text_lines(mapview.board_view(state, load_data(state)))
+
+    def charts(self, state: State, final: bool = False) -> dict[str, dict[str, float]]:
+        """Victory Points and the two indices are public (Rules: VICTORY POINT
+        RECORD, the tracks on the map).  Choice: a treasury is private while
+        the game is played (ADMINISTRATIVE RECORD SHEETS), so it is charted
+        only once the game is over."""
+        players = list(state.get("players", []))
+        out: dict[str, dict[str, float]] = {
+            "Victory Points": {p: state["powers"][p].get("vp", 0) for p in players},
+            "European Tensions and Chinese Resentment": {
+                "European Tensions Index": state.get("eti", 0),
+                "Chinese Resentment Index": state.get("cri", 0)},
+        }
+        if final:
+            out["Treasury (£)"] = {p: state["powers"][p].get("treasury", 0) for p in players}
+        return out
+
     def results(self, state: State) -> list[dict[str, Any]]:
         final = state.get("final") or {}
         scores = (final.get("vp") or final.get("scores")) if isinstance(final, dict) else None

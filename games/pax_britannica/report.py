@@ -187,8 +187,19 @@ def sheet_lines(sheet: dict, income: dict | None) -> list[str]:
     return lines
 
 
-def header_lines(d: dict) -> list[str]:
-    title = f"Pax Britannica - {d['turn']} {d['phase_label']}"
+def position_label(d: dict, events: Sequence[dict]) -> str:
+    """The position a report shows: after the last phase its events come from
+    (a phase's page in the archive names that phase, not the next), else the
+    start of the current phase.  Choice: see choices/map.md."""
+    keys = [e["phase_key"] for e in events if isinstance(e.get("phase_key"), str) and "/" in e["phase_key"]]
+    if keys:
+        turn, phase = keys[-1].split("/", 1)
+        return f"after {turn} {label(phase)}"
+    return f"{d['turn']} {d['phase_label']}"
+
+
+def header_lines(d: dict, events: Sequence[dict] = ()) -> list[str]:
+    title = f"Pax Britannica - {position_label(d, events)}"
     lines = [title + (" - the game is over" if d["game_over"] else ""),
              f"European Tensions Index {d['eti']}; Chinese Resentment Index {d['cri']}"]
     lines += wrap("Victory Points: " + ", ".join(f"{p} {v}" for p, v in d["vp"].items()), "", "    ")
@@ -265,7 +276,7 @@ def event_block(title: str, groups: list[tuple[Any, list[dict]]], viewer: frozen
 
 def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
     d = report_data(state, events, power)
-    lines = header_lines(d)
+    lines = header_lines(d, events)
     mine = set(own_powers(state, power)) if power else set()
     viewer = frozenset(mine)
     for sheet in d.get("sheets", []):
