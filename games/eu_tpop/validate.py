@@ -1,0 +1,145 @@
+"""Which orders a realm may send now, checked read-only against the current
+state: every refusal carries a stable code, its line and a reason."""
+from __future__ import annotations
+
+from pbem.gameapi import Problem, Refused
+
+from . import diplomacy, flow, resolution
+from . import state as st
+from . import victory as vc
+from . import war
+
+REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight")}
+PEACE = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
+
+
+def _p(code: str, message: str, o, suggestion: str | None = None, kind: str = "illegal") -> Problem:
+    return Problem(code, message, o.line, suggestion, kind)
+
+
+def validate(state: dict, power: str, given: list) -> list[Problem]:
+    problems: list[Problem] = []
+    phase = state["phase"]
+    rest = [o for o in given if o.kind != "standing"]
+    if state.get("over"):
+        return [_p("game-over", "the game is over", o) for o in rest]
+    if phase == "action":
+        problems += _action(state, power, rest)
+    elif phase == "reaction":
+        problems += _reaction(state, power, rest)
+    elif phase == "p3" and state["step"] == "D":
+        problems += _peace(state, power, rest)
+    else:
+        problems += [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
+                     for o in rest]
+    return problems
+
+
+def _action(state: dict, power: str, given: list) -> list[Problem]:
+    out = []
+    active = state["active"]
+    if power != active:
+        for o in given:
+            if o.kind == "diplomacy":
+                try:
+                    diplomacy.check_deal(state, power, o.args["realm"], o.args["lines"])
+                except Refused as exc:
+                    out.append(_p(exc.code, str(exc), o))
+            else:
+                out.append(_p("not-your-turn", f"it is {active}'s turn: now you may send only STANDING orders "
+                              "and DIPLOMACY offers", o))
+        return out
+    main = [o for o in given if o.kind in flow.MAIN]
+    for o in given:
+        if o.kind not in flow.MAIN and o.kind != "cta":
+            out.append(_p("wrong-phase", f"{o.canonical} is not an action; it belongs to "
+                          + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
+    declare = main[0] if main and main[0].kind == "declare" else None
+    extra = main[1:]
+    if declare and extra and extra[0].kind in ("activate", "recruit"):
+        extra = extra[1:]   # the free Activate or Recruit after a Declare War
+    for o in extra:
+        out.append(_p("one-action", "one action a turn: this line is not taken (a Declare War may add one "
+                      "ACTIVATE or RECRUIT as its free action)", o))
+    for o in given:
+        if o.kind != "cta":
+            continue
+        if not declare:
+            out.append(_p("cta-needs-declare", "a Call to Arms goes with your own DECLARE WAR (the defender's "
+                          "calls are sent by the engine: STANDING CALL)", o))
+        elif not st.alliance(state, power, o.args["realm"]):
+            out.append(_p("cta-not-ally", f"{o.args['realm']} is not your ally", o))
+        elif st.kind(state, o.args["realm"]) == "NPR":
+            try:
+                war.check_call_npr(state, power, o.args["realm"], declare.args["targets"], False)
+            except Refused as exc:
+                out.append(_p(exc.code, str(exc), o))
+    if main:
+        try:
+            if main[0].kind == "declare":
+                war.check_declare(state, power, main[0].args["targets"], main[0].args["cb"])
+            elif main[0].kind != "pass":
+                flow.check_one(state, power, main[0])
+        except Refused as exc:
+            out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
+    return out
+
+
+def _reaction(state: dict, power: str, given: list) -> list[Problem]:
+    pending = state["pending"]
+    allowed = REACTION[pending["kind"]] if power == pending["realm"] else ()
+    out = []
+    for o in given:
+        if o.kind not in allowed:
+            what = (f"{pending['realm']} is deciding" if power != pending["realm"] else
+                    f"answer {' or '.join(a.upper() for a in allowed)}")
+            out.append(_p("wrong-phase", f"{o.canonical} is not taken now: {what}", o))
+        elif o.kind == "retreat" and o.args.get("to"):
+            from . import combat
+            options = combat.retreat_options(state, state["queue"][0], power)
+            if o.args["to"] not in options:
+                out.append(_p("bad-retreat", f"you may retreat to {', '.join(options) or 'nowhere'}", o,
+                              options[0] if options else None))
+    return out
+
+
+def _peace(state: dict, power: str, given: list) -> list[Problem]:
+    out = []
+    if power not in resolution.owes(state):
+        return [_p("not-at-war", "you have no war to resolve", o) for o in given]
+    for o in given:
+        if o.kind not in PEACE:
+            out.append(_p("wrong-phase", f"{o.canonical}: Peace Resolution takes ENFORCE, OFFER WHITE PEACE, "
+                          "SURRENDER, NEGOTIATE and KEEP WAR", o))
+            continue
+        enemy = o.args["realm"]
+        if not st.at_war(state, power, enemy):
+            out.append(_p("not-at-war", f"you are not at war with {enemy}", o,
+                          ", ".join(st.enemies(state, power)) or None))
+            continue
+        if o.kind == "enforce":
+            why = vc.why_not(state, power, enemy, o.args["term"])
+            if o.args["term"] == "negotiated_peace":
+                why = "a negotiated peace is agreed with NEGOTIATE <realm> ... ENDNEGOTIATE from both sides"
+            if why:
+                allowed = vc.terms(state, power, enemy)
+                out.append(_p("term-not-allowed", why, o, allowed[0] if allowed else None))
+        elif o.kind == "surrender" and state.get("no_surrender"):
+            out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
+        elif o.kind == "negotiate":
+            try:
+                if not (st.is_human(state, power) and st.is_human(state, enemy)):
+                    raise Refused("a negotiated peace needs two human players", "negotiation-term")
+                resolution.read_negotiation(state, power, enemy, o.args["lines"])
+            except Refused as exc:
+                out.append(_p(exc.code, str(exc), o))
+    return out
+
+
+def keep_standing(state: dict, given: dict, events: list) -> None:
+    """Standing orders from any realm take effect whenever its orders are resolved."""
+    for realm, os in sorted(given.items()):
+        for o in os:
+            if o.kind == "standing" and realm in state["realms"]:
+                state["realms"][realm]["standing"][o.args["topic"]] = o.args["value"]
+                events.append({"kind": "standing", "realm": realm, "order": o.canonical})
