@@ -40,6 +40,15 @@ def _enemy_realms(state: dict, item: dict) -> list[str]:
     return [r for r in present if st.hostile(state, att, r)]
 
 
+def hostile_before(state: dict, npr: str, loc: str) -> bool:
+    """Units hostile to the NPR were at ``loc`` before this turn began (9.7 *)."""
+    wars = state.get("present_wars", [])
+    for r in state["present"].get(loc, []):
+        if r != st.REBELS and st.pair(st.top(state, r), npr) in wars:
+            return True
+    return False
+
+
 def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int]:
     """Enemy NPRs defending their own provinces (land) or ports (sea) with
     their capacity, halved for an Active Ally; none when units hostile to
@@ -55,8 +64,7 @@ def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int
         owners = {st.top(state, state["provinces"][p]["controller"]) for p in st.area_provinces(state, loc)
                   if state["provinces"][p]["controller"] not in (None, st.REBELS)}
     for npr in sorted(o for o in owners if o and st.kind(state, o) == "NPR" and st.hostile(state, att, o)):
-        before = state["present"].get(loc, [])
-        if any(st.hostile(state, npr, r) for r in before):
+        if hostile_before(state, npr, loc):
             continue
         used = state["npr_used"]["nc" if item["naval"] else "mc"]
         if item["naval"]:

@@ -11,6 +11,7 @@ def run(state: dict, item: dict, dice, events: list):
     """Advance a battle; returns "done", or a pending decision to ask."""
     if not item["begun"]:
         item["begun"] = True
+        bt._claim_npr(state, item)
         item["rounds"] = []
         events.append({"kind": "battle_start", "area": item["loc"], "attacker": item["attacker"],
                        "naval": item["naval"], "why": item.get("why", "")})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.gameapi import Refused
 
+from . import battle as bt
 from . import combat, diplomacy, moves
 from . import state as st
 from . import war
@@ -24,6 +25,7 @@ def begin_turn(state: dict) -> None:
     state["influence_turn"] = {}
     # 9.7: 'no battle with an NPR if hostile units were there before this turn'
     state["present"] = {loc: sorted(u) for loc, u in state["units"].items()}
+    state["present_wars"] = [w["pair"] for w in state["wars"]]
     for area, n in state["rebels"].items():
         if n:
             state["present"].setdefault(area, []).append(st.REBELS)
@@ -293,15 +295,16 @@ def _dow_after(state: dict, item: dict, events: list):
     for naval in (True, False):   # 9.1: naval battles before land battles
         locs = sorted(state["seas"]) if naval else sorted(state["areas"])
         for loc in locs:
-            for realm in sorted(st.units_at(state, loc)):
-                if not st.is_player(state, realm):
+            here = [r for r in st.units_at(state, loc) if st.is_player(state, r)]
+            # The aggressor's side attacks: the aggressor, else a realm that joined it.
+            side = sorted(here, key=lambda r: (r != aggressor, r))
+            for realm in side:
+                if realm != aggressor and st.hostile(state, realm, aggressor):
                     continue
-                if realm != aggressor and not st.at_war(state, realm, aggressor) and realm not in targets:
-                    continue
-                from . import battle as bt
                 b = bt.start(state, loc, realm, naval=naval, why="declaration of war")
-                if b and not any(f["loc"] == loc and f["naval"] == naval for f in fights):
+                if b:
                     fights.append(b)
+                    break
     if not fights and item.get("free"):
         fights.append({"kind": "free", "realm": aggressor, "order": item["free"]})
     elif fights and item.get("free"):

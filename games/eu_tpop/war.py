@@ -156,9 +156,6 @@ def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, e
             rd["stability"] = st.cap_stability(rd["stability"] - loss)
             events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before,
                            "reason": f"war on {target}" + (" without a CB" if cb is None else " while married")})
-        for c in list(state["cbs"]):
-            if c["holder"] == realm and c["target"] == target and c["type"] in ("token", "event") and c["type"] == cb:
-                state["cbs"].remove(c)
 
 
 def remove_influence(state: dict, realm: str, targets: list[str], events: list) -> None:
