@@ -119,6 +119,11 @@ def act(state: dict, realm: str, orders: list, events: list) -> None:
     try:
         if first.kind == "declare":
             _declare(state, realm, first, orders, events)
+        elif first.kind == "recruit":
+            queue = []
+            for o in [o for o in main if o.kind == "recruit"]:
+                queue += _do(state, realm, o, events)
+            state["queue"] = queue
         else:
             state["queue"] = _do(state, realm, first, events)
     except Refused as exc:

@@ -56,6 +56,11 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
                           + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
     declare = main[0] if main and main[0].kind == "declare" else None
     extra = main[1:]
+    if main and main[0].kind == "recruit":
+        # One Recruit Units action may place units in several places (MC shared, 9.2).
+        extra = [o for o in extra if o.kind != "recruit"]
+        out += _recruits(state, power, [o for o in main if o.kind == "recruit"])
+        main = []
     if declare and extra and extra[0].kind in ("activate", "recruit"):
         extra = extra[1:]   # the free Activate or Recruit after a Declare War
     for o in extra:
@@ -82,6 +87,19 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
                 flow.check_one(state, power, main[0])
         except Refused as exc:
             out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
+    return out
+
+
+def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
+    import copy
+    from . import moves
+    trial, out = copy.deepcopy(state), []
+    for o in lines:
+        a = o.args
+        try:
+            moves.recruit(trial, power, a["n"], a["unit"], a["where"], a["category"], [])
+        except Refused as exc:
+            out.append(_p(exc.code, str(exc), o))
     return out
 
 
