@@ -130,6 +130,9 @@ def _retreat(state: dict, item: dict, realm: str, to: str | None, events: list) 
         return
     units = state["units"].get(loc, {}).pop(realm, {})
     st.tidy(state, loc)
+    if not any(n for k, n in units.items() if k != "damaged"):
+        events.append({"kind": "retreat", "realm": realm, "area": loc, "to": "none left", "lost": lost})
+        return
     for key, n in units.items():
         if key == "damaged":
             state["units"].setdefault(dest, {}).setdefault(realm, {})["damaged"] = \
