@@ -19,7 +19,7 @@ COMMANDS = (
     "SET ALLIED", "SET UNREST", "SET REBELS", "SET RULER", "SET LEADER", "SET IDEA", "SET EMPEROR",
     "SET DISCOVERED", "SET BONUS", "SET STEP", "SET ACTIVE", "SET PASSED", "SET STANDING", "SURRENDER",
     "REMOVE UNITS", "REMOVE WAR", "REMOVE TRUCE", "REMOVE ALLIANCE", "REMOVE MARRIAGE", "REMOVE CB",
-    "REMOVE CLAIM", "REMOVE LEADER",
+    "REMOVE CLAIM", "REMOVE LEADER", "SET RULES", "SET OPTION",
 )
 
 
@@ -230,7 +230,7 @@ def _set_truce(state, r):
 def _set_alliance(state, r):
     a, b = _two(r)
     active = bool(r.keyword("ACTIVE"))
-    rec = {"active": active, "strength": min(5, st.npr_strength(state, b) // 2) if active else 0}
+    rec = {"active": active, "strength": st.npr_strength(state, b) if active else 0}
     state["alliances"][st.pair(a, b)] = rec
 
 
@@ -367,6 +367,24 @@ def _set_standing(state, r):
     state["realms"][realm]["standing"][order.args["topic"]] = order.args["value"]
 
 
+def _set_rules(state, r):
+    """The rules version, as OPTION rules= sets it when a game is created."""
+    word = (r.words.pop(0) if r.words else "").lower()
+    if word not in ("pre-1.2", "1.2"):
+        raise GMError("SET RULES pre-1.2|1.2")
+    state["version"] = word
+
+
+_OPTIONS = {"ADVANCED": "advanced", "NPR_INVASIONS": "npr_invasions", "NO_SURRENDER": "no_surrender"}
+
+
+def _set_option(state, r):
+    """A game option of the rules (OPTION advanced=, npr_invasions=, no_surrender=)."""
+    key = r.expect(*_OPTIONS)
+    value = r.expect("ON", "OFF")
+    state[_OPTIONS[key]] = value == "ON"
+
+
 def _remove_units(state, r):
     realm = r.name("realm")
     loc = r.name("area", "sea", "province")
@@ -424,5 +442,5 @@ _HANDLERS = {
     ("REMOVE", "WAR"): _remove_pair("wars"), ("REMOVE", "TRUCE"): _remove_pair("truces"),
     ("REMOVE", "ALLIANCE"): _remove_pair("alliances"), ("REMOVE", "MARRIAGE"): _remove_pair("marriages"),
     ("REMOVE", "CB"): _remove_pair("cbs"), ("REMOVE", "CLAIM"): _remove_claim,
-    ("REMOVE", "LEADER"): _remove_leader,
+    ("REMOVE", "LEADER"): _remove_leader, ("SET", "RULES"): _set_rules, ("SET", "OPTION"): _set_option,
 }

@@ -57,6 +57,8 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
                how: str = "enforced", condition: str | None = None) -> dict:
     """Carry out one peace term; returns the treaty record it concluded."""
     cond = condition or vc.condition(state, v, loser)
+    ally_pr = st.active_ally_of(state, loser) if st.kind(state, loser) == "NPR" else None
+    ally_rec = dict(st.alliance(state, ally_pr, loser) or {}) if ally_pr else {}
     side_v, side_l = vc.group(state, v), vc.group(state, loser)
     lines = []
     active_l = st.active_allies(state, loser) if st.is_player(state, loser) else []
@@ -107,6 +109,13 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
         lines.append(f"Full Annexation: {loser}'s provinces join {v}.")
     else:
         raise Refused(f"unknown term {term}", "unknown-term")
+    if ally_pr:
+        # 10.3 Total Victory against an Active Ally: its PR discards allied units equal to half the
+        # NPR's pre-war tax value, and the alliance token is removed.
+        state["alliances"].pop(st.pair(ally_pr, loser), None)
+        n = ally_rec.get("strength", 0) // 2
+        war.lose_allied_units(state, ally_pr, n, events)
+        lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied units.")
     return conclude(state, v, loser, term, cond, how, lines, events, active_l)
 
 
@@ -283,15 +292,6 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
         # never with vassals; not with former enemies' active allies
         state["truces"].append(st.pair(v, loser))
         events.append({"kind": "truce", "a": v, "b": loser})
-    if st.is_player(state, loser):
-        for npr in active_l or []:
-            if npr in state["realms"] and st.alliance(state, loser, npr):
-                pass   # peace covers them; they flip back in the Aftermath
-    elif st.active_ally_of(state, loser) and term != "full_annexation":
-        pr = st.active_ally_of(state, loser)
-        rec = state["alliances"].pop(st.pair(pr, loser))
-        war.lose_allied_units(state, pr, rec.get("strength", 0) // 2, events)
-        lines.append(f"{pr}'s alliance with {loser} ends; {pr} discards {rec.get('strength', 0) // 2} allied units.")
     tid = st.new_treaty_id(state, v, loser)
     text = "\n".join([f"Peace between {v} and {loser} (round {state['round']}).",
                       f"Result of the war: {cond.replace('_', ' ')}; term: {term.replace('_', ' ')} ({how}).",
