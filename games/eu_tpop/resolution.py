@@ -164,10 +164,13 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
 
 def _remaining(state: dict, orders: dict, events: list) -> None:
     """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order."""
+    # Choice: surrenders sent in the window take effect before anyone resolves a war, so the
+    # enemy can enforce its terms in the same window (10.2: it must end the war this round).
     for v in state["order"]:
         for o in _orders_of(orders, v):
             if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
                 events += gm.surrender(state, v, o.args["realm"])
+    for v in state["order"]:
         for loser in list(st.enemies(state, v)):
             if not st.at_war(state, v, loser):
                 continue

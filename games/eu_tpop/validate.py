@@ -139,7 +139,10 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
             why = vc.why_not(state, power, enemy, o.args["term"])
             if o.args["term"] == "negotiated_peace":
                 why = "a negotiated peace is agreed with NEGOTIATE <realm> ... ENDNEGOTIATE from both sides"
-            if why:
+            if why and _after_surrender(state, power, enemy, o.args["term"]):
+                out.append(_p("term-if-surrender", f"{why}; kept: it applies if {enemy} surrenders to you in "
+                              "this window", o, kind="warning"))
+            elif why:
                 allowed = vc.terms(state, power, enemy)
                 out.append(_p("term-not-allowed", why, o, allowed[0] if allowed else None))
         elif o.kind == "surrender" and state.get("no_surrender"):
@@ -152,6 +155,16 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
             except Refused as exc:
                 out.append(_p(exc.code, str(exc), o))
     return out
+
+
+def _after_surrender(state: dict, power: str, enemy: str, term: str) -> bool:
+    """Would the term be allowed were the enemy to surrender now (10.2)?"""
+    import copy
+    if vc.condition(state, power, enemy) != "inconclusive" or state.get("no_surrender"):
+        return False
+    trial = copy.deepcopy(state)
+    trial["surrendered"].append([enemy, power])
+    return vc.why_not(trial, power, enemy, term) is None
 
 
 def keep_standing(state: dict, given: dict, events: list) -> None:

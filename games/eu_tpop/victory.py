@@ -83,12 +83,18 @@ def condition(state: dict, v: str, loser: str) -> str:
     """total, partial, inconclusive, white_peace or none: v's standing in its war with the loser."""
     if not st.at_war(state, st.top(state, v), st.top(state, loser)):
         return "none"
-    if automatic_white_peace(state, st.top(state, v), st.top(state, loser)):
+    surrendered = [loser, v] in state["surrendered"]
+    # Choice: a surrender names the victor even where no province is occupied.
+    if not surrendered and automatic_white_peace(state, st.top(state, v), st.top(state, loser)):
         return "white_peace"
     if total_victory(state, v, loser):
         return "total"
-    if [loser, v] in state["surrendered"]:
+    if surrendered:
         return "partial"   # 10.2 Surrendering: as if a Partial Victory
+    pr = st.active_ally_of(state, loser) if st.kind(state, loser) == "NPR" else None
+    if pr:
+        # 10.3: no Partial Victory against an Active Ally unless against its PR too
+        return "partial" if partial_victory(state, v, pr) else "inconclusive"
     if partial_victory(state, v, loser):
         return "partial"
     return "inconclusive"
@@ -154,6 +160,8 @@ def terms(state: dict, v: str, loser: str) -> list[str]:
         allowed = allowed | {"negotiated_peace"}
     if state["version"] == "1.2" and not state.get("advanced", True):
         allowed -= ADVANCED_12
+    if cond == "partial" and st.kind(state, loser) == "NPR" and st.active_ally_of(state, loser):
+        allowed &= {"secure_desired_succession"}   # 10.3: peace is made with its PR, save this term
     return sorted(t for t in allowed if requirement(state, v, loser, t) is None)
 
 
@@ -167,4 +175,8 @@ def why_not(state: dict, v: str, loser: str, term: str) -> str | None:
         return f"{term} cannot be enforced on {loser}, a {enemy_kind(state, loser)} (10.4 Peace Term Eligibility)"
     if state["version"] == "1.2" and not state.get("advanced", True) and term in ADVANCED_12:
         return f"{term} is an advanced rule in 1.2, and this game plays without them"
+    if cond == "partial" and st.kind(state, loser) == "NPR" and st.active_ally_of(state, loser) \
+            and term != "secure_desired_succession":
+        return (f"{loser} is {st.active_ally_of(state, loser)}'s Active Ally: peace is made with "
+                f"{st.active_ally_of(state, loser)} for both (10.3)")
     return requirement(state, v, loser, term)
