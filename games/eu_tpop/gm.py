@@ -157,12 +157,12 @@ def _set_province(state, r):
         if kw == "OWNER":
             prov["owner"] = who
             prov["controller"] = who
+            if not prov["cores"]:
+                prov["cores"] = [who]
         elif kw == "CONTROLLER":
             prov["controller"] = who
         elif who not in prov["cores"]:
             prov["cores"].append(who)
-    if prov["owner"] and not prov["cores"]:
-        prov["cores"] = [prov["owner"]]
 
 
 def _set_units(state, r):

@@ -119,7 +119,31 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
     return conclude(state, v, loser, term, cond, how, lines, events, active_l)
 
 
+def check_details(state: dict, v: str, loser: str, details: list) -> None:
+    """Keep Current Board State choices must fit the board (10.4); raises Refused."""
+    side_v, side_l = vc.group(state, v), vc.group(state, loser)
+    fam_l = st.family(state, loser)
+    for d in details:
+        if d[0] == "RETURN" and d[1] not in vc.occupied_by(state, side_v, side_l):
+            raise Refused(f"RETURN {d[1]}: not a province your side occupies from {loser}", "bad-detail")
+        if d[0] == "EXCHANGE":
+            mine, theirs = d[1], d[2]
+            if mine not in vc.occupied_by(state, side_v, side_l) or theirs not in vc.occupied_by(state, side_l, side_v):
+                raise Refused(f"EXCHANGE {mine} FOR {theirs}: the first must be occupied by you, the second by "
+                              f"{loser}", "bad-detail")
+            if state["provinces"][mine]["tax"] != state["provinces"][theirs]["tax"]:
+                raise Refused("exchanged provinces must have equal tax value", "bad-detail")
+        if d[0] == "LIBERATE":
+            if d[1] not in vc.occupied_by(state, side_v, fam_l):
+                raise Refused(f"LIBERATE {d[1]}: only provinces occupied from {loser} itself", "bad-detail")
+            if loser in state["provinces"][d[1]]["cores"]:
+                raise Refused(f"{d[1]} is a core province of {loser}: it cannot be liberated", "bad-detail")
+        if d[0] == "ALLY" and not any(x[0] == "LIBERATE" for x in details):
+            raise Refused("ALLY goes with a LIBERATE: an alliance with a liberated realm", "bad-detail")
+
+
 def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
+    check_details(state, v, loser, details)
     lines, ducats_due = [], 0
     fam_l, fam_v = st.family(state, loser), st.family(state, v)
     returned, liberated = [], []

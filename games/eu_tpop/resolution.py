@@ -91,7 +91,14 @@ def _choose(state: dict, v: str, loser: str, o, events: list, must: bool):
     if o is not None:
         why = vc.why_not(state, v, loser, o.args["term"])
         if why is None and o.args["term"] != "negotiated_peace":
-            return o.args["term"], o.args["details"]
+            try:
+                pc.check_details(state, v, loser, o.args["details"])
+                return o.args["term"], o.args["details"]
+            except Refused as exc:
+                # Choice: impossible details are dropped; the term itself still applies.
+                events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": o.args["term"],
+                               "why": f"{exc}; the term applies without it"})
+                return o.args["term"], []
         events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": o.args["term"],
                        "why": why or "a negotiated peace needs NEGOTIATE from both sides"})
     # Choice: a victor who names no usable term keeps the current board state (or, when even that is

@@ -145,6 +145,12 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
             elif why:
                 allowed = vc.terms(state, power, enemy)
                 out.append(_p("term-not-allowed", why, o, allowed[0] if allowed else None))
+            else:
+                from . import peace
+                try:
+                    peace.check_details(state, power, enemy, o.args["details"])
+                except Refused as exc:
+                    out.append(_p(exc.code, str(exc), o))
         elif o.kind == "surrender" and state.get("no_surrender"):
             out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
         elif o.kind == "negotiate":
