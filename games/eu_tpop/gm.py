@@ -278,7 +278,8 @@ def _numeric(key):
 
 
 def _set_unrest(state, r):
-    state["provinces"][r.name("province")]["unrest"] = r.number()
+    prov = r.name("province")
+    state["provinces"][prov]["unrest"] = r.number()
 
 
 def _set_rebels(state, r):
