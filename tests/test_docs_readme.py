@@ -62,3 +62,19 @@ def test_pax_britannica_orders_options_and_gm_edits_are_documented():
     missing += [f"OPTION {k}" for k in registry.get("pax_britannica").options() if f"`{k}`" not in README]
     missing += [c for c in gm.COMMANDS if f"`{c}`" not in README]
     assert not missing, f"README lacks: {missing}"
+
+
+def test_eu_tpop_orders_options_gm_edits_and_queries_are_documented():
+    from games.eu_tpop import gm, orders, queries
+    from pbem import registry
+
+    game = registry.get("eu_tpop")
+    section = README[README.index("## Playing Europa Universalis"):README.index("## How a mail is handled")]
+    missing = [f for f in orders.FORMS if f not in section]
+    missing += [f"OPTION {k}" for k in game.options() if f"`{k}`" not in section]
+    missing += [f"`{w}_duration`" for w in game.windows() if f"{w}_duration" not in section]
+    missing += [c for c in gm.COMMANDS if f"`{c}`" not in section]
+    missing += [q for q in queries.QUERIES if f"`{q}`" not in section]
+    missing += [t for t in orders.TERMS if f"`{t}`" not in section]
+    assert not missing, f"README lacks: {missing}"
+    assert len(orders.FORMS) >= 25 and len(gm.COMMANDS) >= 40

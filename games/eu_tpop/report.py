@@ -6,6 +6,9 @@ from __future__ import annotations
 from . import state as st
 from . import victory as vc
 
+STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
+            "total": "your Total Victory", "partial": "your Partial Victory", "inconclusive": "inconclusive",
+            "none": "at peace"}
 FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
 
 
@@ -128,8 +131,7 @@ def status(state: dict, realm: str) -> list[str]:
            + ("" if rd["ruler"] else ", INTERREGNUM")]
     wars = st.enemies(state, realm)
     if wars:
-        out.append("At war with: " + ", ".join(f"{e} ({vc.condition(state, realm, e).replace('_', ' ')})"
-                                                for e in wars))
+        out.append("At war with: " + ", ".join(f"{e} ({STANDING[vc.condition(state, realm, e)]})" for e in wars))
     truces = [t.replace("|", "").replace(realm, "") for t in state["truces"] if realm in t.split("|")]
     if truces:
         out.append("Truces: " + ", ".join(sorted(truces)))
