@@ -29,7 +29,7 @@ def orders_for(state: dict, realm: str, rng) -> list[str]:
     if not state["realms"][realm]["standing"]:
         standing = [rng.choice(["STANDING CTA ASK", "STANDING CTA ACCEPT", "STANDING RETREAT ASK",
                                 "STANDING RETREAT IF OUTNUMBERED"])]
-    if rng.random() < 0.3 or state["action_no"] > 60:
+    if rng.random() < 0.25 or state["action_no"] > 60 * state["round"]:
         return standing + ["PASS"]
     for make in rng.sample([_war_move, _declare, _recruit, _influence], 4):
         order = make(state, realm, rng)
@@ -63,7 +63,7 @@ def _war_move(state, realm, rng):
 
 
 def _declare(state, realm, rng):
-    if st.enemies(state, realm) or rng.random() < 0.5:
+    if st.enemies(state, realm) or rng.random() < 0.3:
         return None
     targets = [r for r, d in state["realms"].items() if d["kind"] == "NPR" and not d.get("overlord")
                and st.provinces_of(state, r) and _ok(war.check_declare, state, realm, [r], None)]
