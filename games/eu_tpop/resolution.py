@@ -20,10 +20,12 @@ def wars(state: dict) -> list[tuple[str, str]]:
 
 
 def owes(state: dict) -> list[str]:
-    """Human players with a war to decide."""
+    """Human players with a war to decide: one that does not end by itself in
+    an Automatic White Peace."""
     out = []
     for realm in state["order"]:
-        if st.is_human(state, realm) and st.enemies(state, realm):
+        if st.is_human(state, realm) and any(vc.condition(state, realm, e) != "white_peace"
+                                             for e in st.enemies(state, realm)):
             out.append(realm)
     return out
 

@@ -124,7 +124,8 @@ def _reaction(state: dict, power: str, given: list) -> list[Problem]:
 def _peace(state: dict, power: str, given: list) -> list[Problem]:
     out = []
     if power not in resolution.owes(state):
-        return [_p("not-at-war", "you have no war to resolve", o) for o in given]
+        return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
+                      "in an automatic white peace)", o) for o in given]
     for o in given:
         if o.kind not in PEACE:
             out.append(_p("wrong-phase", f"{o.canonical}: Peace Resolution takes ENFORCE, OFFER WHITE PEACE, "
