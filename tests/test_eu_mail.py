@@ -53,6 +53,12 @@ def test_war_peace_and_treaty_by_mail(table):
         table.send(user, f"SIGNON {realm}@eu1 {secrets[realm]}\n{body}")
         table.run()
 
+    # STATUS tells a new player where its realm stands and what it may do now.
+    send("carol", "STATUS\n")
+    status = table.text(_find(table.new_mail("carol"), "received"))
+    assert "Ostmark: prestige 10, stability +0, 15 Ducats" in status and "Vassals: Miren" in status
+    assert "Valmont is acting. You may send STANDING orders at any time." in status
+
     # Corvia, not acting, leaves a standing order; a wrong-phase action is refused with its reason.
     send("bob", "ORDERS\nSTANDING RETREAT ASK\nRECRUIT 1 INF IN Corvia\nEND\n")
     ack = table.text(_find(table.new_mail("bob"), "received"))

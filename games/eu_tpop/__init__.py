@@ -215,7 +215,7 @@ class EuropaUniversalis(Game):
 
     def report(self, state, events, power):
         lines = [line for e in events if (line := report.event_line(e, power))]
-        body = lines or ["Nothing happened that concerns you."]
+        body = lines or (["Nothing happened that concerns you."] if events else [])
         if power in state["realms"]:
             body += ["", *report.status(state, power)]
         body += ["", *report.next_steps(state, power)]

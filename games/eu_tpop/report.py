@@ -12,6 +12,10 @@ STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
 FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
 
 
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _lost(cas: dict) -> str:
     return "; ".join(f"{r} lost {len(ks)} ({', '.join(k.replace('_', ' ') for k in ks)})"
                      for r, ks in sorted(cas.items())) or "no casualties"
@@ -36,11 +40,11 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k == "battle_round":
         d = e["dice"]
         return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
-                f"({e['hits']['attacker']} hits); {e['defender']} rolled {' '.join(FACE[f] for f in d['defender'])} "
-                f"({e['hits']['defender']} hits). {_lost(e['casualties'])}."
+                f"({_n(e['hits']['attacker'], 'hit')}); {e['defender']} rolled {' '.join(FACE[f] for f in d['defender'])} "
+                f"({_n(e['hits']['defender'], 'hit')}). {_lost(e['casualties'])}."
                 + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else ""))
     if k == "battle":
-        return f"Battle in {e['area']} over after {e['round']} round(s): winner {e['winner']}."
+        return f"Battle in {e['area']} over after {_n(e['round'], 'round')}: winner {e['winner']}."
     if k == "retreat":
         return f"{e['realm']} retreats from {e['area']} to {e['to']} ({_lost(e['lost'])})."
     if k == "move":

@@ -227,8 +227,8 @@ def call_npr(state: dict, caller: str, npr: str, enemies: list[str], defensive: 
     pay_influence(state, caller, npr, cta_influence_cost(state, caller, npr, defensive))
     for e in enemies:
         add_war(state, npr, e, "cta")
-    activate_npr(state, caller, npr, events)
     events.append({"kind": "cta", "from": caller, "to": npr, "defensive": defensive, "answer": "accepted"})
+    activate_npr(state, caller, npr, events)
     if any(adjacent_realms(state, npr, e) for e in enemies):
         events.append({"kind": "monarch_power", "realm": caller, "delta": 1, "type": "military",
                        "reason": f"{npr} is adjacent to the new enemy"})
