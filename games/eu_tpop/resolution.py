@@ -121,7 +121,7 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
     if not lines:
         return False
     try:
-        term, victor, details = read_negotiation(state, a, b, lines)
+        term, victor, details, extras = read_negotiation(state, a, b, lines)
     except Refused as exc:
         events.append({"kind": "peace_refused", "realm": a, "against": b, "term": "negotiated_peace",
                        "why": str(exc)})
@@ -129,22 +129,48 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
     loser = b if victor == a else a
     record = pc.apply_term(state, victor, loser, term, details, events, how="negotiated")
     record["text"] += "\nAgreed text:\n" + "\n".join(lines)
+    for extra in extras:
+        if extra[0] == "cut":
+            try:
+                from .diplomacy import cut_ties
+                cut_ties(state, extra[1], extra[2], events)
+            except Refused as exc:
+                events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
+                               "term": "negotiated_peace", "why": f"its Cut Ties: {exc}"})
+        else:
+            pc._pay(state, extra[1], extra[2], extra[3], events, "negotiated peace")
     return True
 
 
 def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
     """NEGOTIATE text: one term line (``<term> [details]``), optionally
-    ``VICTOR <realm>``.  10.4 Negotiated Peace: any term but vassalization
-    and full annexation, with its own requirements met."""
+    ``VICTOR <realm>``, and the optional action of one party, ``<realm> CUTS
+    TIES WITH <realm>`` and/or ``<realm> PAYS <n>``.  10.4 Negotiated Peace:
+    any term but vassalization and full annexation, with its own requirements
+    met; the extra action disregards the restrictions for being at war."""
+    import re
     from .orders import _details, term_name
     from .names import Reader, tokens
-    term, victor, details = None, None, []
+    term, victor, details, extras = None, None, [], []
     for line in lines:
         words = tokens(line)
         if not words:
             continue
         if words[0].upper() == "VICTOR":
             victor = Reader(state, words[1:]).name("realm")
+            continue
+        cut = re.fullmatch(r"(.+?)\s+CUTS\s+TIES\s+WITH\s+(.+)", line.strip(), re.I)
+        pays = re.fullmatch(r"(.+?)\s+PAYS\s+(\d+)", line.strip(), re.I)
+        if cut or pays:
+            actor = Reader(state, tokens((cut or pays).group(1))).name("realm")
+            if actor not in (a, b) or any(x[1] != actor for x in extras):
+                raise Refused("the extra action is taken by one of the two parties only (10.4)", "negotiation-line")
+            if cut:
+                extras.append(("cut", actor, Reader(state, tokens(cut.group(2))).name("realm")))
+            else:
+                if state["realms"][actor]["ducats"] < int(pays.group(2)):
+                    raise Refused(f"{actor} has {state['realms'][actor]['ducats']} Ducats", "negotiation-line")
+                extras.append(("pay", actor, b if actor == a else a, int(pays.group(2))))
             continue
         if words[0].upper() == "TERM":
             words = words[1:]
@@ -168,7 +194,7 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
         why = vc.requirement(state, victor, loser, term)
         if why:
             raise Refused(why, "negotiation-term")
-    return term, victor, details
+    return term, victor, details, extras
 
 
 def _remaining(state: dict, orders: dict, events: list) -> None:
