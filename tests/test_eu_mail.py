@@ -37,8 +37,8 @@ def test_war_peace_and_treaty_by_mail(table):
                  # The table's own set-up for this story: card effects and a board the GM arranges.
                  "GM SET REBELS Marches 0", 'GM REMOVE UNITS Valmont "Western Sea"',
                  'GM REMOVE UNITS Corvia "Western Sea"', "GM REMOVE ALLIANCE Corvia Lusca",
-                 "GM REMOVE UNITS Corvia Corvia", "GM SET UNITS Corvia Marches INF 6",
-                 "GM SET UNITS Valmont Valmont INF 12 CAV 1", "GM SET ALLIANCE Valmont Ostmark"]
+                 "GM REMOVE UNITS Corvia Corvia", "GM SET UNITS Corvia Marches INF 8",
+                 "GM SET UNITS Valmont Valmont INF 20 CAV 1", "GM SET ALLIANCE Valmont Ostmark"]
     table.send("gm", "\n".join(gm_lines) + "\n")
     table.run()
     gm_reply = table.text(_find(table.new_mail("gm"), "received"))
