@@ -16,7 +16,7 @@ from pbem import treatybook
 from pbem.gameapi import (DONE_ON_ORDERS, Game, GMError, Order, ParseResult, PhaseInfo, Problem, Refused,
                           Report, Roster)
 
-from . import bot, flow, gm, orders, phase3, queries, report, resolution, scenario
+from . import bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
 from . import state as st
 from . import validate as vd
 
@@ -161,6 +161,7 @@ class EuropaUniversalis(Game):
                 self._end_round(state, events)
             else:
                 state["step"] = phase3.STEPS[phase3.STEPS.index(step) + 1]
+        moves.evict_ships(state, events)
         return state, events
 
     def _continue(self, state, dice, events):

@@ -124,6 +124,8 @@ def _retreat(state: dict, item: dict, realm: str, to: str | None, events: list) 
                        "lost": lost})
         return
     dest = to or _destination(state, item, realm)
+    if dest is not None:
+        dest = st.place_key(state, dest) if item["naval"] else dest
     if dest is None:
         events.append({"kind": "retreat", "realm": realm, "area": loc, "to": "nowhere", "lost": lost,
                        "note": "no place to retreat to: the units stay and fight"})

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pbem.gameapi import Refused
 
 from . import battle as bt
-from . import combat, diplomacy, moves
+from . import combat, diplomacy, leaders, moves
 from . import state as st
 from . import war
 
-MAIN = ("declare", "activate", "naval", "recruit", "siege", "forge", "influence", "cut_ties", "subjugate",
+MAIN = ("declare", "activate", "naval", "recruit", "siege", "appoint", "forge", "influence", "cut_ties", "subjugate",
         "marriage", "diplomacy", "pass")
 
 
@@ -92,6 +92,8 @@ def check_one(state: dict, realm: str, o) -> None:
         moves.check_recruit(state, realm, a["n"], a["unit"], a["where"], a["category"])
     elif o.kind == "siege":
         moves.check_siege(state, realm, a["area"], a["provinces"])
+    elif o.kind == "appoint":
+        leaders.check_appoint(state, realm, a["leader"], a["place"])
     elif o.kind == "forge":
         diplomacy.check_forge(state, realm, a["realm"])
     elif o.kind == "influence":
@@ -142,7 +144,9 @@ def _do(state: dict, realm: str, o, events: list) -> list[dict]:
         return moves.recruit(state, realm, a["n"], a["unit"], a["where"], a["category"], events)
     if o.kind == "siege":
         return moves.siege(state, realm, a["area"], a["provinces"], events)
-    if o.kind == "forge":
+    if o.kind == "appoint":
+        leaders.appoint(state, realm, a["leader"], a["place"], events)
+    elif o.kind == "forge":
         diplomacy.forge(state, realm, a["realm"], events)
     elif o.kind == "influence":
         diplomacy.influence(state, realm, a["area"], a["n"], events)

@@ -188,6 +188,7 @@ def _set_units(state, r):
 def _set_ships(state, r):
     realm = r.name("realm")
     loc = r.name("sea", "province")
+    loc = loc if loc in state["seas"] else st.PORT + loc
     while r:
         kw = r.expect("LIGHT", "HEAVY", "DAMAGED")
         n = r.number()
@@ -388,7 +389,9 @@ def _set_option(state, r):
 
 def _remove_units(state, r):
     realm = r.name("realm")
+    port = bool(r.keyword("PORT"))
     loc = r.name("area", "sea", "province")
+    loc = st.PORT + loc if port else st.place_key(state, loc)
     if realm == st.REBELS:
         state["rebels"].pop(loc, None)
     else:

@@ -153,11 +153,12 @@ def activate(state: dict, realm: str, path: list[str], siege: bool, events: list
 def sea_of(state: dict, place: str) -> str | None:
     if place in state["seas"]:
         return place
-    return state["provinces"].get(place, {}).get("port")
+    return state["provinces"].get(place.removeprefix(st.PORT), {}).get("port")
 
 
 def check_naval(state: dict, realm: str, start: str, dest: str) -> dict:
-    ships = {k: n for k, n in st.units_at(state, start).get(realm, {}).items() if k in ("light", "heavy", "damaged")}
+    ships = {k: n for k, n in st.units_at(state, _naval_key(state, start)).get(realm, {}).items()
+             if k in ("light", "heavy", "damaged")}
     if not st.ship_count(ships):
         raise Refused(f"you have no ships in {start}", "no-ships")
     if dest in state["provinces"]:
@@ -167,7 +168,7 @@ def check_naval(state: dict, realm: str, start: str, dest: str) -> dict:
         if not st.friendly(state, realm, d["controller"] or ""):
             raise Refused(f"the port of {dest} is not friendly: only friendly ships enter a port", "port-hostile")
         room = 6 if d.get("large") else 2
-        there = sum(st.ship_count(u) for u in st.units_at(state, dest).values())
+        there = sum(st.ship_count(u) for u in st.units_at(state, st.PORT + dest).values())
         if there + st.ship_count(ships) > room:
             raise Refused(f"the port of {dest} holds {room} ships", "port-full")
     s0, s1 = sea_of(state, start), sea_of(state, dest)
@@ -176,6 +177,10 @@ def check_naval(state: dict, realm: str, start: str, dest: str) -> dict:
         raise Refused(f"{dest} is more than 2 spaces from {start}, or the way is blocked by a hostile or distant "
                       "sea zone", "too-far")
     return {"ships": ships}
+
+
+def _naval_key(state: dict, place: str) -> str:
+    return place if place in state["seas"] else st.PORT + place
 
 
 def _sea_distance(state, realm, start, dest, s0, s1) -> int | None:
@@ -203,15 +208,16 @@ def _distant_sea(state: dict, sea: str) -> bool:
 
 def naval(state: dict, realm: str, start: str, dest: str, events: list) -> list[dict]:
     plan = check_naval(state, realm, start, dest)
-    here = state["units"][start][realm]
+    here = state["units"][_naval_key(state, start)][realm]
     for k in ("light", "heavy", "damaged"):
         here.pop(k, None)
-    st.tidy(state, start)
+    st.tidy(state, _naval_key(state, start))
+    key = _naval_key(state, dest)
     for k, n in plan["ships"].items():
         if k == "damaged":
-            state["units"].setdefault(dest, {}).setdefault(realm, {})["damaged"] = n
+            state["units"].setdefault(key, {}).setdefault(realm, {})["damaged"] = n
         else:
-            st.add_units(state, dest, realm, k, n)
+            st.add_units(state, key, realm, k, n)
     events.append({"kind": "naval_move", "realm": realm, "from": start, "to": dest,
                    "ships": st.ship_count(plan["ships"])})
     if dest in state["seas"]:
@@ -402,14 +408,37 @@ def siege(state: dict, realm: str, area: str, provinces: list[str], events: list
                        "reason": "more sieging units"})
     items = []
     for p in plan["provinces"]:   # 9.8 step 6: ships in a sieged port move out
-        for other, u in list(st.units_at(state, p).items()):
+        for other, u in list(st.units_at(state, st.PORT + p).items()):
             if st.ship_count(u) and state["provinces"][p]["controller"] == realm and other != realm:
                 sea = state["provinces"][p]["port"]
-                state["units"][p].pop(other)
-                st.tidy(state, p)
+                state["units"][st.PORT + p].pop(other)
+                st.tidy(state, st.PORT + p)
                 for k, n in u.items():
                     st.add_units(state, sea, other, k, n)
                 fight = bt.start(state, sea, other, naval=True, why="ships leaving a sieged port")
                 if fight:
                     items.append(fight)
     return items
+
+
+def evict_ships(state: dict, events: list) -> None:
+    """9.5 Ships in Port: ships in a port that is no longer friendly (an alliance
+    ended) move to its sea zone when it is not hostile, else they are disbanded."""
+    for key in sorted(p for p in state["units"] if p.startswith(st.PORT)):
+        prov = key[len(st.PORT):]
+        d = state["provinces"][prov]
+        for realm in sorted(state["units"].get(key, {})):
+            if st.friendly(state, realm, d["controller"] or ""):
+                continue
+            ships = state["units"][key].pop(realm)
+            st.tidy(state, key)
+            sea = d.get("port")
+            if sea and not st.sea_hostile(state, realm, sea):
+                for k, n in ships.items():
+                    if k == "damaged":
+                        state["units"].setdefault(sea, {}).setdefault(realm, {})["damaged"] = n
+                    else:
+                        st.add_units(state, sea, realm, k, n)
+                events.append({"kind": "ships_left_port", "realm": realm, "port": prov, "to": sea})
+            else:
+                events.append({"kind": "ships_left_port", "realm": realm, "port": prov, "to": "disbanded"})

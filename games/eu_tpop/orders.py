@@ -34,6 +34,7 @@ FORMS = (
     "NAVAL <sea> TO <sea or port>",
     "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN <area or sea> [MERC|ALLIED]",
     "SIEGE <area>",
+    "APPOINT <leader> TO <area or sea>",
     "FORGE ALLIANCE <realm>",
     "INFLUENCE <area> [<n>]",
     "CUT TIES <realm>",
@@ -55,7 +56,7 @@ FORMS = (
     "NEGOTIATE <realm> ... ENDNEGOTIATE",
     "KEEP WAR <realm>",
 )
-VERBS = ("DECLARE", "CALL", "ACTIVATE", "NAVAL", "RECRUIT", "SIEGE", "FORGE", "INFLUENCE", "CUT", "SUBJUGATE",
+VERBS = ("DECLARE", "CALL", "ACTIVATE", "NAVAL", "RECRUIT", "SIEGE", "APPOINT", "FORGE", "INFLUENCE", "CUT", "SUBJUGATE",
          "ROYAL", "DIPLOMACY", "PASS", "STANDING", "ACCEPT", "REFUSE", "RETREAT", "FIGHT", "ENFORCE", "OFFER",
          "SURRENDER", "NEGOTIATE", "KEEP")
 _ALIAS_VERBS = {"DOW": "DECLARE WAR ON", "CTA": "CALL TO ARMS", "MOVE": "ACTIVATE", "SAIL": "NAVAL",
@@ -225,6 +226,13 @@ def _siege(r):
     return "siege", {"area": area, "provinces": provs}, canon
 
 
+def _appoint(r):
+    name = r.new_name("TO")
+    r.expect("TO")
+    place = r.name("area", "sea", "province")
+    return "appoint", {"leader": name, "place": place}, f"APPOINT {name} TO {place}"
+
+
 def _forge(r):
     r.expect("ALLIANCE")
     realm = r.name("realm")
@@ -357,7 +365,7 @@ def _keep(r):
 
 
 _PARSERS = {"DECLARE": _declare, "CALL": _call, "ACTIVATE": _activate, "NAVAL": _naval, "RECRUIT": _recruit,
-            "SIEGE": _siege, "FORGE": _forge, "INFLUENCE": _influence, "CUT": _cut, "SUBJUGATE": _subjugate,
+            "SIEGE": _siege, "APPOINT": _appoint, "FORGE": _forge, "INFLUENCE": _influence, "CUT": _cut, "SUBJUGATE": _subjugate,
             "ROYAL": _royal, "PASS": _pass, "STANDING": _standing, "ACCEPT": _accept, "REFUSE": _refuse,
             "RETREAT": _retreat, "FIGHT": _fight, "ENFORCE": _enforce, "OFFER": _offer,
             "SURRENDER": _surrender, "KEEP": _keep}

@@ -77,10 +77,10 @@ def _cb(state, a, b):
 
 
 def _units(state, r):
-    loc = r.name("area", "sea", "province")
+    loc = st.place_key(state, r.name("area", "sea", "province"))
     realm = r.name("realm")
     u = st.units_at(state, loc).get(realm, {})
-    if loc in state["seas"] or (loc in state["provinces"] and ("light" in u or "heavy" in u)):
+    if loc in state["seas"] or loc.startswith(st.PORT):
         return f"light={u.get('light', 0)} heavy={u.get('heavy', 0)}"
     totals = {t: sum(n for k, n in u.items() if k.split("_")[-1] == t) for t in st.LAND}
     return " ".join(f"{t}={totals[t]}" for t in st.LAND)
@@ -88,6 +88,7 @@ def _units(state, r):
 
 def _ships(state, r):
     loc = r.name("sea", "province")
+    loc = loc if loc in state["seas"] else st.PORT + loc
     u = st.units_at(state, loc).get(r.name("realm"), {})
     return f"light={u.get('light', 0)} heavy={u.get('heavy', 0)} damaged={u.get('damaged', 0)}"
 

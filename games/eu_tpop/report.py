@@ -122,6 +122,11 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k == "decision_needed":
         what = "a Call to Arms" if e["decision"] == "cta" else "whether to retreat"
         return f"{e['realm']} is asked by mail about {what} (no answer: {e['default']})."
+    if k == "ships_left_port":
+        return f"{e['realm']}'s ships leave the port of {e['port']}, no longer friendly: " + (
+            "disbanded." if e["to"] == "disbanded" else f"to {e['to']}.")
+    if k == "appointed":
+        return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}."
     if k == "gm_edit":
         return f"GM: {e['text']}"
     return None
@@ -159,7 +164,7 @@ def status(state: dict, realm: str) -> list[str]:
     for loc in sorted(state["units"]):
         u = state["units"][loc].get(realm)
         if u:
-            units.append(f"{loc} " + " ".join(f"{k.replace('_', ' ')} {n}" for k, n in sorted(u.items()) if n))
+            units.append(f"{st.place_name(loc)} " + " ".join(f"{k.replace('_', ' ')} {n}" for k, n in sorted(u.items()) if n))
     out.append("Units: " + ("; ".join(units) or "none"))
     vs = st.vassals(state, realm)
     if vs:

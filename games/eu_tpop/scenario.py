@@ -172,8 +172,9 @@ def _load_tokens(state: dict, name: str, d: dict) -> None:
         for key in ("inf", "cav", "art"):
             st.add_units(state, u["at"], name, prefix + key, int(u.get(key, 0)))
     for u in d.get("ships", []):
+        at = u["at"] if u["at"] in state["seas"] else st.PORT + u["at"]
         for key in ("light", "heavy"):
-            st.add_units(state, u["at"], name, key, int(u.get(key, 0)))
+            st.add_units(state, at, name, key, int(u.get(key, 0)))
     for ld in d.get("leaders", []):
         state["leaders"].setdefault(name, []).append(
             {"name": ld["name"], "dice": [_die(x) for x in ld.get("dice", [])], "at": ld.get("at"),

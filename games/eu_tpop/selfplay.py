@@ -23,7 +23,7 @@ def broken(state: dict, before: dict, events: list) -> list[str]:
             if d[key] < 0:
                 out.append(f"{r} has negative {key} ({d[key]})")
     for loc, here in state["units"].items():
-        if loc not in state["areas"] and loc not in state["seas"] and loc not in state["provinces"]:
+        if loc not in state["areas"] and loc not in state["seas"] and loc.removeprefix(st.PORT) not in state["provinces"]:
             out.append(f"units in {loc}, which is no place")
         for r, u in here.items():
             if r not in state["realms"]:

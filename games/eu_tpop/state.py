@@ -13,6 +13,18 @@ from typing import Any, Iterable
 State = dict[str, Any]
 
 REBELS = "Rebels"
+PORT = "port:"   # ships in port are kept under "port:<Province>" (an Area may share a province's name)
+
+
+def place_key(state: dict, place: str) -> str:
+    """Where units at a named place are kept: Areas and Sea Zones by name, a port by its key."""
+    if place in state["areas"] or place in state["seas"] or place.startswith(PORT):
+        return place
+    return PORT + place if place in state["provinces"] else place
+
+
+def place_name(key: str) -> str:
+    return f"port of {key[len(PORT):]}" if key.startswith(PORT) else key
 LAND = ("inf", "cav", "art")
 CATEGORIES = ("merc", "regular", "allied")        # 9.7 Assign Casualties: this order
 SHIPS = ("light", "heavy")

@@ -152,6 +152,10 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
                     peace.check_details(state, power, enemy, o.args["details"])
                 except Refused as exc:
                     out.append(_p(exc.code, str(exc), o))
+        elif o.kind in ("keep_war", "offer_white") and vc.condition(state, power, enemy) == "total":
+            out.append(_p("total-victory", f"you have a Total Victory over {enemy}: you must enforce a term "
+                          "(10.1 step 2); without ENFORCE, keep_current_board_state applies", o,
+                          "ENFORCE keep_current_board_state ON " + enemy, "warning"))
         elif o.kind == "surrender" and state.get("no_surrender"):
             out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
         elif o.kind == "negotiate":
