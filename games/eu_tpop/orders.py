@@ -328,12 +328,15 @@ def _enforce(r):
 
 
 def _details(r: Reader) -> list[list[str]]:
-    """Keep Current Board State choices: RETURN <prov>, EXCHANGE <prov> FOR
-    <prov>, LIBERATE <prov>, ALLY <realm> (after a liberation)."""
+    """Peace term choices: RETURN <prov>, EXCHANGE <prov> FOR <prov>,
+    LIBERATE <prov>, ALLY <realm> (after a liberation), CLAIM <area> (discard
+    a Claim where provinces were gained, to remove 2 unrest there)."""
     out = []
     while r:
-        kw = r.expect("RETURN", "EXCHANGE", "LIBERATE", "ALLY")
-        if kw == "EXCHANGE":
+        kw = r.expect("RETURN", "EXCHANGE", "LIBERATE", "ALLY", "CLAIM")
+        if kw == "CLAIM":
+            out.append([kw, r.name("area")])
+        elif kw == "EXCHANGE":
             mine = r.name("province")
             r.expect("FOR")
             out.append([kw, mine, r.name("province")])

@@ -109,6 +109,7 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
         lines.append(f"Full Annexation: {loser}'s provinces join {v}.")
     else:
         raise Refused(f"unknown term {term}", "unknown-term")
+    lines += _discard_claims(state, v, term, details)
     if ally_pr:
         # 10.3 Total Victory against an Active Ally: its PR discards allied units equal to half the
         # NPR's pre-war tax value, and the alliance token is removed.
@@ -138,6 +139,8 @@ def check_details(state: dict, v: str, loser: str, details: list) -> None:
                 raise Refused(f"LIBERATE {d[1]}: only provinces occupied from {loser} itself", "bad-detail")
             if loser in state["provinces"][d[1]]["cores"]:
                 raise Refused(f"{d[1]} is a core province of {loser}: it cannot be liberated", "bad-detail")
+        if d[0] == "CLAIM" and not st.has_claim(state, v, d[1]):
+            raise Refused(f"CLAIM {d[1]}: you hold no Claim there", "bad-detail")
         if d[0] == "ALLY" and not any(x[0] == "LIBERATE" for x in details):
             raise Refused("ALLY goes with a LIBERATE: an alliance with a liberated realm", "bad-detail")
 
@@ -148,6 +151,8 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     fam_l, fam_v = st.family(state, loser), st.family(state, v)
     returned, liberated = [], []
     for d in details:
+        if d[0] == "CLAIM":
+            continue
         if d[0] == "RETURN":
             p = d[1]
             if p not in vc.occupied_by(state, side_v, side_l):
@@ -218,6 +223,25 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
                     break
                 lines.append(f"{v} allies with the liberated {target}.")
     return ["Keep Current Board State.", *lines]
+
+
+def _discard_claims(state: dict, v: str, term: str, details: list) -> list[str]:
+    """10.4 (Keep Current Board State, Vassalization, Full Annexation): a Claim
+    discarded in an Area where provinces (or vassals) were gained removes 2
+    unrest there."""
+    if term not in ("keep_current_board_state", "vassalization", "full_annexation"):
+        return []
+    out = []
+    for d in details:
+        if d[0] != "CLAIM" or not st.has_claim(state, v, d[1]):
+            continue
+        mine = sorted(p for p in st.area_provinces(state, d[1]) if st.top(state, state["provinces"][p]["owner"] or "")
+                      == v and state["provinces"][p]["unrest"])
+        state["claims"][d[1]].remove(v)
+        for p in mine[:2]:
+            state["provinces"][p]["unrest"] = 0
+        out.append(f"{v} discards its Claim in {d[1]}: unrest removed from {', '.join(mine[:2]) or 'nothing'}.")
+    return out
 
 
 def _pay(state, payer, payee, n, events, why) -> None:
