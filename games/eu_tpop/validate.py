@@ -23,6 +23,13 @@ def validate(state: dict, power: str, given: list) -> list[Problem]:
     rest = [o for o in given if o.kind != "standing"]
     if state.get("over"):
         return [_p("game-over", "the game is over", o) for o in rest]
+    due = (phase == "action" and power == state["active"]) or (
+        phase == "reaction" and power == state["pending"]["realm"])
+    if due and given and not rest:
+        # Orders that are stored end the window at once: standing orders alone would pass the turn
+        # (or take the default answer) without the player meaning to.
+        what = "your action (or PASS)" if phase == "action" else "your answer"
+        return [_p("no-action", f"it is your turn: send {what} together with your standing orders", given[0])]
     if phase == "action":
         problems += _action(state, power, rest)
     elif phase == "reaction":
