@@ -357,7 +357,9 @@ def check_siege(state: dict, realm: str, area: str, provinces: list[str]) -> dic
         chosen = provinces
     else:
         chosen, total = [], 0
-        for p in sorted(targets, key=lambda p: (-state["provinces"][p]["tax"], p)):
+        # Choice: one's own provinces first, then the largest, then alphabetically.
+        for p in sorted(targets, key=lambda p: (state["provinces"][p]["owner"] != realm,
+                                                -state["provinces"][p]["tax"], p)):
             if total + state["provinces"][p]["tax"] <= strength:
                 chosen.append(p)
                 total += state["provinces"][p]["tax"]

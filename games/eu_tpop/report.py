@@ -192,7 +192,15 @@ def next_steps(state: dict, realm: str | None) -> list[str]:
     if phase == "p3" and state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]
         for e in st.enemies(state, realm):
-            lines.append(f"  {e}: {vc.condition(state, realm, e).replace('_', ' ')}; terms you may enforce: "
-                         f"{', '.join(vc.terms(state, realm, e)) or 'none'}")
+            cond = vc.condition(state, realm, e)
+            if cond == "white_peace":
+                lines.append(f"  {e}: {STANDING[cond]} (nothing to send)")
+            elif vc.peace_party(state, e, realm) != e:
+                lines.append(f"  {e}: {vc.peace_party(state, e, realm)}'s Active Ally: its peace is made with "
+                             f"{vc.peace_party(state, e, realm)}" + (f" (or {', '.join(vc.terms(state, realm, e))} "
+                                                                     "on it alone)" if vc.terms(state, realm, e) else ""))
+            else:
+                lines.append(f"  {e}: {STANDING[cond]}; terms you may enforce: "
+                             f"{', '.join(vc.terms(state, realm, e)) or 'none (offer a white peace or keep the war)'}")
         return lines
     return []

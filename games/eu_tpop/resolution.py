@@ -39,22 +39,16 @@ def resolve(state: dict, orders: dict, events: list) -> None:
 
 def _white_peace(state: dict, events: list) -> None:
     """10.1 step 1; the Active Allies of a player count as part of it."""
-    done = set()
     for a, b in sorted(wars(state)):
-        if not st.at_war(state, a, b) or (a, b) in done:
+        if not st.at_war(state, a, b):
             continue
-        if not (st.is_player(state, a) or st.is_player(state, b)):
-            if vc.automatic_white_peace(state, a, b):
-                pc.apply_term(state, a, b, "white_peace", [], events, how="automatic", condition="white_peace")
+        # An Active Ally's war is settled with its PR: never a separate white peace (10.1 step 1).
+        pa, pb = vc.peace_party(state, a, b), vc.peace_party(state, b, a)
+        if pa == pb or not st.at_war(state, pa, pb):
             continue
-        pa = a if st.is_player(state, a) else (st.active_ally_of(state, a) or a)
-        pb = b if st.is_player(state, b) else (st.active_ally_of(state, b) or b)
-        if pa == pb:
-            continue
-        lead, other = (a, b) if st.is_player(state, a) else (b, a)
+        lead, other = (pa, pb) if st.is_player(state, pa) or not st.is_player(state, pb) else (pb, pa)
         if vc.automatic_white_peace(state, lead, other):
             pc.apply_term(state, lead, other, "white_peace", [], events, how="automatic", condition="white_peace")
-            done.add((a, b))
 
 
 def _orders_of(orders: dict, realm: str) -> list:

@@ -33,6 +33,18 @@ def group(state: dict, realm: str, *, with_active: bool = True) -> list[str]:
     return out
 
 
+def peace_party(state: dict, realm: str, enemy: str) -> str:
+    """Who makes peace for ``realm`` against ``enemy``: an Active Ally's PR when
+    that PR is at war with the enemy too (10.1, 10.3), else the realm itself
+    (its overlord for a vassal)."""
+    realm = st.top(state, realm)
+    if st.kind(state, realm) == "NPR":
+        pr = st.active_ally_of(state, realm)
+        if pr and st.at_war(state, pr, st.top(state, enemy)):
+            return pr
+    return realm
+
+
 def occupied_by(state: dict, occupiers: list[str], owners: list[str]) -> list[str]:
     return sorted(p for p, d in state["provinces"].items() if d["owner"] in owners and d["controller"] in occupiers)
 
@@ -85,7 +97,7 @@ def condition(state: dict, v: str, loser: str) -> str:
         return "none"
     surrendered = [loser, v] in state["surrendered"]
     # Choice: a surrender names the victor even where no province is occupied.
-    if not surrendered and automatic_white_peace(state, st.top(state, v), st.top(state, loser)):
+    if not surrendered and automatic_white_peace(state, peace_party(state, v, loser), peace_party(state, loser, v)):
         return "white_peace"
     if total_victory(state, v, loser):
         return "total"
