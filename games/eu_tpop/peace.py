@@ -341,8 +341,10 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
         state["truces"].append(st.pair(v, loser))
         events.append({"kind": "truce", "a": v, "b": loser})
     tid = st.new_treaty_id(state, v, loser)
+    result = {"total": "Total Victory", "partial": "Partial Victory", "inconclusive": "inconclusive",
+              "white_peace": "nothing occupied (automatic white peace)"}.get(cond, cond)
     text = "\n".join([f"Peace between {v} and {loser} (round {state['round']}).",
-                      f"Result of the war: {cond.replace('_', ' ')}; term: {term.replace('_', ' ')} ({how}).",
+                      f"Result of the war: {result}; term: {term.replace('_', ' ')} ({how}).",
                       *lines, f"Truce between {v} and {loser} until Phase 3 of the next round."
                       if st.pair(v, loser) in state["truces"] else "No truce."])
     record = treatybook.new_record(tid, v, [v, loser], text, False, f"round {state['round']}", treatybook.IN_FORCE)

@@ -101,6 +101,8 @@ def event_line(e: dict, reader: str | None) -> str | None:
         return f"No answer from {e['realm']}: the default applies ({e['decision']})."
     if k == "peace_refused":
         return f"{e['realm']}'s {e['term'].replace('_', ' ')} with {e['against']} did not happen: {e['why']}."
+    if k == "peace_moot":
+        return f"{e['realm']}'s {e['order']}: the war with {e['against']} had already ended."
     if k == "deal":
         return f"Deal between {e['a']} and {e['b']}: {'; '.join(e['lines'])}."
     if k == "deal_offered":

@@ -34,6 +34,7 @@ def resolve(state: dict, orders: dict, events: list) -> None:
     _white_peace(state, events)
     _total(state, orders, events)
     _remaining(state, orders, events)
+    _moot(state, orders, events)
     aftermath(state, events)
 
 
@@ -222,6 +223,16 @@ def _remaining(state: dict, orders: dict, events: list) -> None:
             elif offered:
                 events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": "white_peace",
                                "why": f"{loser} did not accept"})
+
+
+def _moot(state: dict, orders: dict, events: list) -> None:
+    """Peace orders about a war that an earlier peace already ended are reported, not lost silently."""
+    for v in state["order"]:
+        for o in _orders_of(orders, v):
+            enemy = o.args.get("realm")
+            if o.kind in ("enforce", "offer_white", "negotiate", "keep_war") and enemy and \
+                    not st.at_war(state, v, enemy):
+                events.append({"kind": "peace_moot", "realm": v, "against": enemy, "order": o.canonical.splitlines()[0]})
 
 
 def _accepts_white(state: dict, realm: str, offerer: str, orders: dict) -> bool:
