@@ -230,9 +230,22 @@ def _moot(state: dict, orders: dict, events: list) -> None:
     for v in state["order"]:
         for o in _orders_of(orders, v):
             enemy = o.args.get("realm")
-            if o.kind in ("enforce", "offer_white", "negotiate", "keep_war") and enemy and \
-                    not st.at_war(state, v, enemy):
-                events.append({"kind": "peace_moot", "realm": v, "against": enemy, "order": o.canonical.splitlines()[0]})
+            if o.kind not in ("enforce", "offer_white", "negotiate", "keep_war") or not enemy or \
+                    st.at_war(state, v, enemy) or _used(o, v, enemy, events):
+                continue
+            events.append({"kind": "peace_moot", "realm": v, "against": enemy, "order": o.canonical.splitlines()[0]})
+
+
+def _used(o, v: str, enemy: str, events: list) -> bool:
+    """Whether this order made the peace that ended the war."""
+    for e in events:
+        if e.get("kind") != "peace" or {e["victor"], e["loser"]} != {v, enemy}:
+            continue
+        if (o.kind == "enforce" and e["victor"] == v and e["how"] == "enforced") or \
+                (o.kind == "offer_white" and e["how"] == "offered and accepted") or \
+                (o.kind == "negotiate" and e["how"] == "negotiated"):
+            return True
+    return False
 
 
 def _accepts_white(state: dict, realm: str, offerer: str, orders: dict) -> bool:
