@@ -10,11 +10,9 @@ cannot know (events, ideas, battle actions) come in as GM edits.
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
 
 from pbem import treatybook
-from pbem.gameapi import (DONE_ON_ORDERS, Game, GMError, Order, ParseResult, PhaseInfo, Problem, Refused,
-                          Report, Roster)
+from pbem.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
 
 from . import bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
 from . import state as st

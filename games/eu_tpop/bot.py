@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.gameapi import Refused
 
-from . import flow, moves, war
+from . import moves, war
 from . import state as st
 from . import victory as vc
 
@@ -114,4 +114,3 @@ def _peace(state, realm, rng):
     return out
 
 
-_ = flow

@@ -30,7 +30,7 @@ def _prestige(state: dict, realm: str, delta: int, why: str, events: list) -> No
         events.append({"kind": "prestige", "realm": realm, "delta": delta, "reason": why})
 
 
-def liberate(state: dict, prov: str, events: list, loser: str | None = None) -> str:
+def liberate(state: dict, prov: str, events: list) -> str:
     """Liberation (NOTES 3.8): a core of another realm goes back to it, a
     territory becomes a free province."""
     d = state["provinces"][prov]
@@ -179,7 +179,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
                 raise Refused(f"{p} is a core of {loser}: it cannot be liberated", "bad-detail")
             liberated.append(p)
             tax = dd["tax"]
-            liberate(state, p, events, loser)
+            liberate(state, p, events)
             _prestige(state, v, tax, "liberation", events)
     # Capitals come back with a 10-ducat ransom; everything else occupied is kept (both sides).
     for p in _between(state, side_v, side_l):
