@@ -156,3 +156,22 @@ def test_each_player_reads_its_own_status_and_what_it_may_do_now():
     assert "Corvia: prestige 10" in text and "Allies: Lusca" in text
     assert "Valmont is acting. You may send STANDING orders at any time." in text
     assert "It is your turn" in GAME.report(state, [], "Valmont").text
+
+
+from hypothesis import given, settings, strategies as hs  # noqa: E402
+
+WORDS = ["DECLARE", "WAR", "ON", "CB", "ACTIVATE", "TO", "SIEGE", "RECRUIT", "2", "INF", "IN", "Brenn", "Far",
+         "Shore", '"Western', 'Sea"', "ENFORCE", "keep_current_board_state", "RETURN", "EXCHANGE", "FOR",
+         "STANDING", "CTA", "ASK", "DIPLOMACY", "ENDDIPLOMACY", "NEGOTIATE", "Corvia", ",", "'", "-1", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.lists(hs.lists(hs.sampled_from(WORDS) | hs.text(max_size=8), max_size=8), max_size=6))
+def test_parsing_and_validating_never_raise(lines):
+    state = _setup()
+    numbered = [(i + 1, " ".join(words)) for i, words in enumerate(lines)]
+    result = GAME.parse_orders(state, "Valmont", numbered)
+    for p in result.problems:
+        assert p.code and p.line is not None
+    for p in GAME.validate(state, "Valmont", result.orders):
+        assert p.code and p.line is not None
