@@ -32,3 +32,18 @@ def test_demo_plays_any_game_with_bots(tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     for line in ("Round 1 Claim", "Round 3 Orders", "Final standings:"):
         assert line in proc.stdout
+
+
+def test_demo_plays_europa_universalis_among_bots_to_its_end(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pbem", "demo", "--dir", str(tmp_path / "demo"),
+                           "--rules", "eu_tpop"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={k: v for k, v in os.environ.items() if k != "PBEM_EXTRA_GAMES"})
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout
+    for round_no in (1, 2, 3):
+        assert f"Round {round_no} Peace & Rebels step D" in out or f"Round {round_no} action" in out
+    assert "the game is over" in out and "Final standings:" in out
+    for realm in ("Valmont", "Corvia", "Ostmark"):
+        assert realm in out.split("Final standings:")[1]
+    mailboxes = {p.name for p in (tmp_path / "demo" / "var" / "mail" / "out").iterdir()}
+    assert {"valmont@demo.test", "corvia@demo.test", "ostmark@demo.test", "gm@demo.test"} <= mailboxes

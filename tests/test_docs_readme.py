@@ -93,3 +93,19 @@ def test_readme_pictures_exist_and_a_script_makes_them():
         assert (root / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
     script = (root / "scripts" / "screenshots").read_text(encoding="utf-8")
     assert "`scripts/screenshots`" in text and all(p in script for p in pictures)
+
+
+def test_eu_tpop_orders_options_gm_edits_and_queries_are_documented():
+    from games.eu_tpop import gm, orders, queries
+    from pbem import registry
+
+    game = registry.get("eu_tpop")
+    section = README[README.index("## Playing Europa Universalis"):README.index("## How a mail is handled")]
+    missing = [f for f in orders.FORMS if f not in section]
+    missing += [f"OPTION {k}" for k in game.options() if f"`{k}`" not in section]
+    missing += [f"`{w}_duration`" for w in game.windows() if f"{w}_duration" not in section]
+    missing += [c for c in gm.COMMANDS if f"`{c}`" not in section]
+    missing += [q for q in queries.QUERIES if f"`{q}`" not in section]
+    missing += [t for t in orders.TERMS if f"`{t}`" not in section]
+    assert not missing, f"README lacks: {missing}"
+    assert len(orders.FORMS) >= 25 and len(gm.COMMANDS) >= 40
