@@ -224,7 +224,7 @@ def _set_cb(state, a, data):
     holder, against = a.power(natives=True), a.power(natives=True)
     area = a.place("area") if a.opt("AREA") else None
     once = a.opt("ONCE")
-    return [board.add_cb(state, holder, against, area, "GM", once)]
+    return [board.add_cb(state, holder, against, area, "GM", once, cause="gm")]
 
 
 def _set_war(state, a, data):
