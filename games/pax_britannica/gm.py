@@ -6,6 +6,8 @@ human understands.
 """
 from __future__ import annotations
 
+import re
+
 from pbem import treatybook
 from pbem.gameapi import GMError
 
@@ -16,7 +18,9 @@ STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION
 KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
             "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
-            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX"} | STATUS_WORDS
+            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "ADD", "BLAME", "STEP",
+            "CONGRESS", "CALLER"} | STATUS_WORDS
+_CLAUSES = re.compile(r"\s+CLAUSES\s+", re.I)
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
 NATIVE_ARMIES = ("China", "Ottoman Empire")
@@ -27,6 +31,7 @@ class _Args:
 
     def __init__(self, toks: list[Tok], data, text: str):
         self.toks, self.data, self.text, self.i = toks, data, text, 0
+        self.clauses = ""
 
     def more(self) -> bool:
         return self.i < len(self.toks)
@@ -89,11 +94,15 @@ class _Args:
 
 def apply(state: dict, text: str, dice, data) -> list[dict]:
     """Apply one GM command to ``state`` (mutated); returns the events."""
+    # The clauses of SET TREATY are read by the clause grammar, not as edit words.
+    parts = _CLAUSES.split(text, 1)
+    text, clause_text = parts[0], (parts[1] if len(parts) > 1 else "")
     toks = tokenize(text, data, KEYWORDS)
     # HOME needs the power named in the command: tokenize again once it is known.
     a = _Args(toks, data, text)
-    verb = a.kw("SET", "REMOVE", "CLEAR")
-    what = a.kw(*sorted(KEYWORDS - {"SET", "REMOVE", "CLEAR"}))
+    a.clauses = clause_text
+    verb = a.kw("SET", "REMOVE", "CLEAR", "ADD")
+    what = a.kw(*sorted(KEYWORDS - {"SET", "REMOVE", "CLEAR", "ADD"}))
     handler = _HANDLERS.get((verb, what))
     if handler is None:
         raise GMError(f"unknown GM command: {text}")
@@ -243,6 +252,9 @@ def _set_war(state, a, data):
 
 
 def _set_treaty(state, a, data):
+    """``SET TREATY <id> <Power> ... [SECRET] [STATUS <status>] [CLAUSES <clause>; ...]``: a
+    treaty in force (or in the status named) with the clauses the moderator checks."""
+    from . import clauses as clause_text, treaties
     tid = a.name()
     parties = []
     while a.more() and not a.peek_kw("SECRET", "STATUS"):
@@ -251,10 +263,57 @@ def _set_treaty(state, a, data):
     status = "in_force"
     if a.opt("STATUS"):
         status = a.name().lower()
-    record = treatybook.new_record(tid, parties[0] if parties else "", parties, "", secret, "", status)
+    terms, free, problems = clause_text.parse_text("\n".join(a.clauses.split(";")), data)
+    messages = [p.message for p in problems] + treaties.check_terms(state, data, terms, parties)
+    if messages:
+        raise GMError("SET TREATY: " + "; ".join(messages))
+    text = "\n".join([t["text"] for t in terms] + free)
+    record = treatybook.new_record(tid, parties[0] if parties else "", parties, text, secret, "", status)
     record["signatures"] = {p: "" for p in parties} if status == "in_force" else record["signatures"]
+    record.update({"terms": terms, "clauses": [t["text"] for t in terms], "turn": state.get("turn")})
+    for c in terms:
+        if c["type"] == "pay" and status == "in_force":
+            c["last_paid"] = state.get("turn")  # set up as already in force: nothing due now
     state.setdefault("treaties", {})[tid] = record
     return [{"kind": "treaty", "id": tid, "parties": parties, "status": status, "secret": secret}]
+
+
+def _add_eti(state, a, data):
+    """``ADD ETI <n> [BLAME <Power>[,<Power>]]``: a GM ruling that raises tensions, with the
+    blame the Great War penalty reads (Rules: EUROPEAN TENSIONS AND THE GREAT WAR)."""
+    n = a.num()
+    blame = []
+    if a.opt("BLAME"):
+        while a.more():
+            blame.append(a.power())
+    return [board.add_eti(state, n, "GM ruling", blame or None)]
+
+
+def _set_congress(state, a, data):
+    """``SET CONGRESS <site> [CALLER <Power>]``: convene a Congress of Europe over this turn's
+    Casus Belli at the site named (the call's European Tensions are not added)."""
+    from . import congress_rules as cr
+    site = a.power()
+    caller = a.power() if a.opt("CALLER") else None
+    holders = [cb["holder"] for cb in state.get("cb", [])]
+    state["congress"] = cr.new_congress(state, caller or (holders or state["players"])[0], site)
+    return [{"kind": "congress_called", "by": state["congress"]["called_by"], "site": site,
+             "members": list(state["congress"]["members"]), "reason": "GM"}]
+
+
+def _set_step(state, a, data):
+    """``SET STEP attend|propose|vote|sign|decide``: the Congress's step (a Congress is convened
+    at the first lawful site when none sits this turn)."""
+    from . import congress_rules as cr
+    step = a.name().lower()
+    if step not in cr.STEPS:
+        raise GMError(f"a Congress step is one of {', '.join(cr.STEPS)}, not {step!r}")
+    if not cr.current(state):
+        sites = cr.valid_sites(state, cr.all_parties(state)) or ["Germany"]
+        holders = [cb["holder"] for cb in state.get("cb", [])]
+        state["congress"] = cr.new_congress(state, (holders or state["players"])[0], sites[0])
+    state["congress"]["step"] = step
+    return [{"kind": "gm", "text": f"Congress step = {step}"}]
 
 
 def _set_canal(state, a, data):
@@ -323,6 +382,7 @@ _HANDLERS = {
     ("SET", "CANAL"): _set_canal, ("SET", "POOL"): _set_pool, ("SET", "DEFICIT"): _set_deficit,
     ("SET", "HEADLINE"): _set_headline, ("SET", "PERMISSION"): _set_permission,
     ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
+    ("ADD", "ETI"): _add_eti, ("SET", "CONGRESS"): _set_congress, ("SET", "STEP"): _set_step,
 }
 
 #: every command, for the help text and the documentation test
