@@ -192,28 +192,44 @@ def illegal_units(state: dict, data, area: str) -> list[dict]:
             if u["power"] in powers and not board.has_control(state, u["power"], area)]
 
 
+def send_strays_home(state: dict, data, why: str) -> list[dict]:
+    """Units left in an Area where their power holds no Control marker (it gave it up, or lost
+    it) go home (Rules: MOVEMENT; CONGRESS OF EUROPE).  Choice: powers at War this turn keep
+    their units where they are, for the War."""
+    events = []
+    for area in sorted({u["where"] for u in state.get("units", []) if u["where"] in data.areas}):
+        for unit in illegal_units(state, data, area):
+            if not any(at_war(state, unit["power"], p) for p in board.markers_in(state, area)):
+                events.append(send_home(state, data, unit, why))
+    return events
+
+
 # -- clearing what is left -------------------------------------------------------------------
+def contested_by_war(state: dict, area: str) -> bool:
+    """Whether the Area's dispute goes to the War: a power with a marker there, or a party to a
+    Casus Belli over it, is at War this turn with another of them."""
+    powers = set(board.markers_in(state, area))
+    powers |= parties(state, [cb for cb in current(state) if cb.get("area") == area])
+    return any(at_war(state, a, b) for a in powers for b in powers if a < b)
+
+
 def clear_area(state: dict, data, area: str, why: str) -> list[dict]:
     """Rules: CONGRESS OF EUROPE - a Casus Belli marker still on the map when nobody goes to
     War: the markers of the Casus Belli holders are removed from the Area, units illegally
     there go home, and the holders' Casus Belli over the Area are spent.  Other markers the
     status rules forbid (no Casus Belli behind them: a Minor Power's, an Interest beside a
     Possession) are reduced as in the Marker Adjustment Phase.
-    Choice: powers that declared War on each other this turn keep the dispute for the War."""
-    illegal = illegal_markers(state, area)
-    if not illegal:
+    Choice: an Area whose powers went to War with each other this turn is left for the War."""
+    if not illegal_markers(state, area) or contested_by_war(state, area):
         return []
-    cbs = [cb for cb in current(state) if cb.get("area") == area
-           and not at_war(state, cb["holder"], cb["against"])]
+    cbs = [cb for cb in current(state) if cb.get("area") == area]
     holders = {cb["holder"] for cb in cbs}
     events: list[dict] = []
     for power in by_rules_order(holders):
         events += lower(state, power, area, None, why)
     for power in by_rules_order(illegal_markers(state, area)):
-        if any(at_war(state, power, other) for other in parties(state, cbs) - {power}):
-            continue
         events += lower(state, power, area, lawful_level(state, area, power), why)
-    for cb in [c for c in cbs if c["holder"] in holders and c in state.get("cb", [])]:
+    for cb in [c for c in cbs if c in state.get("cb", [])]:
         if board.status_of(state, area, cb["holder"]) is None:
             ev = board.remove_cb(state, cb, f"not used: {why}")
             if ev:

@@ -19,7 +19,10 @@ KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED
             "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
             "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "ADD", "BLAME", "STEP",
-            "CONGRESS", "CALLER"} | STATUS_WORDS
+            "CONGRESS", "CALLER", "OPTION", "SIGN", "REFUSE", "WITHDRAW", "REVEAL",
+            "BREACH"} | STATUS_WORDS
+#: GM TREATY <Power> <action> <id> acts for a party, as its TREATY command would
+TREATY_ACTIONS = ("SIGN", "REFUSE", "WITHDRAW", "REVEAL", "BREACH")
 _CLAUSES = re.compile(r"\s+CLAUSES\s+", re.I)
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
@@ -101,6 +104,9 @@ def apply(state: dict, text: str, dice, data) -> list[dict]:
     # HOME needs the power named in the command: tokenize again once it is known.
     a = _Args(toks, data, text)
     a.clauses = clause_text
+    if a.peek_kw("TREATY"):
+        a.kw("TREATY")
+        return [e for e in _treaty_action(state, a, data) if e]
     verb = a.kw("SET", "REMOVE", "CLEAR", "ADD")
     what = a.kw(*sorted(KEYWORDS - {"SET", "REMOVE", "CLEAR", "ADD"}))
     handler = _HANDLERS.get((verb, what))
@@ -271,11 +277,52 @@ def _set_treaty(state, a, data):
     record = treatybook.new_record(tid, parties[0] if parties else "", parties, text, secret, "", status)
     record["signatures"] = {p: "" for p in parties} if status == "in_force" else record["signatures"]
     record.update({"terms": terms, "clauses": [t["text"] for t in terms], "turn": state.get("turn")})
-    for c in terms:
-        if c["type"] == "pay" and status == "in_force":
-            c["last_paid"] = state.get("turn")  # set up as already in force: nothing due now
     state.setdefault("treaties", {})[tid] = record
     return [{"kind": "treaty", "id": tid, "parties": parties, "status": status, "secret": secret}]
+
+
+def _treaty_action(state, a, data):
+    """``TREATY <Power> SIGN|REFUSE|WITHDRAW|REVEAL <id>`` or ``TREATY <Power> BREACH <id>
+    <Power> [<text>]``: the party's treaty command, as if it had mailed it (scenarios, and a
+    GM acting for a player who wrote it in press)."""
+    from pbem.gameapi import Refused, TreatyAction
+
+    from . import treaties
+    power = a.power()
+    verb = a.kw(*TREATY_ACTIONS).lower()
+    against, text = None, ""
+    if verb == "breach":
+        # the claim's free text follows the power: read the raw words, not the name tokens
+        words = re.split(r"\s+BREACH\s+", a.text, 1, flags=re.I)[1].split()
+        tid, rest = words[0], words[1:]
+        n = next((n for n in range(min(3, len(rest)), 0, -1) if data.resolve_power(" ".join(rest[:n]))), 0)
+        if not n:
+            raise GMError(f"TREATY {power} BREACH {tid}: name the power that broke it")
+        against, text = data.resolve_power(" ".join(rest[:n])), " ".join(rest[n:])
+        a.i = len(a.toks)
+    else:
+        tid = a.name()
+    try:
+        return treaties.act(state, data, TreatyAction(verb, power, tid, at=f"{state.get('turn')} GM",
+                                                       against=against, text=text))
+    except Refused as exc:
+        raise GMError(str(exc)) from None
+
+
+def _set_option(state, a, data):
+    """``SET OPTION <name> <value>``: change a game option (numbers and true/false read as such)."""
+    from . import GAME
+    name = a.name().lower()
+    if name not in GAME.options() or name == "data":
+        raise GMError(f"{name!r} is not an option that can be changed (options: "
+                      f"{', '.join(k for k in GAME.options() if k != 'data')})")
+    raw = " ".join(t.text for t in a.toks[a.i:])
+    a.i = len(a.toks)
+    value = {"true": True, "false": False, "none": None}.get(raw.lower(), raw)
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        value = int(value)
+    state.setdefault("options", {})[name] = value
+    return [{"kind": "gm", "text": f"option {name} = {value}"}]
 
 
 def _add_eti(state, a, data):
@@ -383,7 +430,8 @@ _HANDLERS = {
     ("SET", "HEADLINE"): _set_headline, ("SET", "PERMISSION"): _set_permission,
     ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
     ("ADD", "ETI"): _add_eti, ("SET", "CONGRESS"): _set_congress, ("SET", "STEP"): _set_step,
+    ("SET", "OPTION"): _set_option,
 }
 
 #: every command, for the help text and the documentation test
-COMMANDS = sorted(f"{v} {w}" for v, w in _HANDLERS)
+COMMANDS = sorted([f"{v} {w}" for v, w in _HANDLERS] + ["TREATY"])

@@ -13,7 +13,7 @@ QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCH
                "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
                "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS",
                "BREACH", "CONGRESS_SITE", "CONGRESS_MEMBERS", "PROPOSAL", "DECLARED", "STEP",
-               "CB_CAUSE"}
+               "CB_CAUSE", "OWES", "MAY"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -203,6 +203,11 @@ def q_cb_cause(state, args, data, text):
                    and cb["against"] == b}) or "none"
 
 
+def _game():
+    from . import GAME
+    return GAME
+
+
 def q_pool(state, args, data, text):
     from .state import merchants_available
     return merchants_available(state, data, _power(data, _names(args, 1, text)[0]))
@@ -238,6 +243,8 @@ _QUERIES = {
     "FORCED": q_forced, "BREACH": q_breach, "CONGRESS_SITE": q_congress_site,
     "CONGRESS_MEMBERS": q_congress_members, "PROPOSAL": q_proposal, "DECLARED": q_declared,
     "STEP": q_step, "CB_CAUSE": q_cb_cause,
+    "OWES": lambda s, a, d, t: list(_game().phase(s).owes),
+    "MAY": lambda s, a, d, t: list(_game().phase(s).may),
     "ETI": lambda s, a, d, t: s.get("eti", 0),
     "CRI": lambda s, a, d, t: s.get("cri", 0),
     "PHASE": lambda s, a, d, t: s["phase"],

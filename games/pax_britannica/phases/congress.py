@@ -173,10 +173,13 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
               for p, os in (orders or {}).items()}
     step = c["step"]
     events = war(state, data, c, orders, step)
-    if c["step"] == "closed" or state.get("great_war"):
-        return events
-    events += {"attend": attend, "propose": propose, "vote": vote, "sign": sign,
-               "decide": decide}[step](state, data, c, orders)
+    if c["step"] != "closed" and not state.get("great_war"):
+        events += {"attend": attend, "propose": propose, "vote": vote, "sign": sign,
+                   "decide": decide}[step](state, data, c, orders)
+    if c["step"] == "closed":
+        # Rules: CONGRESS OF EUROPE - "any Military Units illegally in the Area are removed
+        # to their Home Countries"
+        events += disputes.send_strays_home(state, data, "no Control marker of its own there")
     return events
 
 
@@ -449,5 +452,15 @@ def decide(state: dict, data, c: dict, orders: dict) -> list[dict]:
                                        f"did not defend {o['minor']} against {o['against']}"))
         events.append(board.add_eti(state, MINOR_SUPPORT_ETI, f"{o['power']} failed to defend "
                                     f"{o['minor']}", o["power"]))
-    events += disputes.clear_all(state, data, "no War over the failed Congress", cr.areas(c))
+    # "A player can declare War against him, in which case the dispute will be resolved on
+    # the field of battle": an Area whose parties went to War (with anyone) is left for it.
+    fighting = {p for d in state.get("declarations", []) if d.get("turn") == state["turn"]
+                for p in [d["by"], *d["against"]]}
+    calm = [a for a in cr.areas(c)
+            if not (set(board.markers_in(state, a)) | area_parties(state, a)) & fighting]
+    events += disputes.clear_all(state, data, "no War over the failed Congress", calm)
     return events + [step_to(c, "closed")]
+
+
+def area_parties(state: dict, area: str) -> set[str]:
+    return disputes.parties(state, [cb for cb in disputes.current(state) if cb.get("area") == area])

@@ -152,18 +152,18 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     orders = {p: [o if isinstance(o, Order) else Order.from_json(o) for o in os]
               for p, os in (orders or {}).items()}
     events: list[dict] = []
-    touched: set[tuple[str, str]] = set()
-    events += downgrades(state, orders, touched)
+    settled: list[tuple[str, set, set]] = []   # (Area, powers either side, powers both sides)
+    events += downgrades(state, orders, settled)
     events += money(state, orders)
-    events += transfers(state, orders, touched)
-    events += codominions(state, data, orders, touched)
-    events += settle(state, touched)
+    events += transfers(state, orders, settled)
+    events += codominions(state, data, orders, settled)
+    events += settle(state, settled)
     events += defend(state, orders)
     events += declare(state, orders, "negotiation")
     events += call(state, orders)
     if not cr.current(state) and not state.get("great_war"):
         events += disputes.clear_all(state, data, "not settled by Negotiation and no Congress")
-    return events
+    return events + disputes.send_strays_home(state, data, "no Control marker of its own there")
 
 
 def _each(orders: dict, kinds: tuple[str, ...]):
@@ -178,7 +178,7 @@ def failed(power: str, o: Order, code: str, reason: str) -> dict:
             "code": code, "reason": reason}
 
 
-def downgrades(state: dict, orders: dict, touched: set) -> list[dict]:
+def downgrades(state: dict, orders: dict, settled: list) -> list[dict]:
     """Rules: NEGOTIATION (1, 2) - a power may agree to downgrade its marker; EUROPEAN TENSION
     INCREASES - such reductions raise the Index (the clarifications say who is blamed)."""
     events = []
@@ -187,7 +187,7 @@ def downgrades(state: dict, orders: dict, touched: set) -> list[dict]:
         if fail:
             events.append(failed(who, o, *fail[:2]))
             continue
-        touched.add((who, o.args["area"]))
+        settled.append((o.args["area"], {who}, set()))
         events += disputes.lower(state, who, o.args["area"], o.args["to"], "negotiated downgrade")
     return events
 
@@ -212,7 +212,7 @@ def money(state: dict, orders: dict) -> list[dict]:
     return events
 
 
-def transfers(state: dict, orders: dict, touched: set) -> list[dict]:
+def transfers(state: dict, orders: dict, settled: list) -> list[dict]:
     """Rules: NEGOTIATION (3) - "A player can give his marker to another Power, removing it
     and replacing it with an equivalent marker owned by the receiving Power".  Choice: the
     marker changes hands without European Tensions (nothing is downgraded)."""
@@ -227,12 +227,12 @@ def transfers(state: dict, orders: dict, touched: set) -> list[dict]:
         if fail:
             events.append(failed(who, o, *fail[:2]))
             continue
-        touched |= {(who, a["area"]), (a["to"], a["area"])}
+        settled.append((a["area"], {who}, {who, a["to"]}))
         events += treaties.move_marker(state, who, a["to"], a["area"], "negotiation")
     return events
 
 
-def codominions(state: dict, data, orders: dict, touched: set) -> list[dict]:
+def codominions(state: dict, data, orders: dict, settled: list) -> list[dict]:
     """Rules: NEGOTIATION (4) - a Codominion is made when every member sends the same
     CODOMINION order (every Control holder among them); a new member pays for its
     Protectorate (an Influence holder 10£)."""
@@ -250,23 +250,26 @@ def codominions(state: dict, data, orders: dict, touched: set) -> list[dict]:
         if fail:
             events += [failed(who, o, *fail[:2]) for who, o in sent]
             continue
-        touched |= {(p, area) for p in members}
+        settled.append((area, set(), set(members)))
         clause = {"area": area, "members": sorted(members), "text": f"CODOMINION {area}"}
         events += treaties.codominion(state, data, clause, "negotiation", free=False)
     return events
 
 
-def settle(state: dict, touched: set) -> list[dict]:
-    """Rules: NEGOTIATION - downgrading, giving a marker or sharing the Area "thus ending
-    their dispute": a Casus Belli over an Area goes when its holder or its target changed its
-    marker there by agreement this phase."""
+def settle(state: dict, settled: list) -> list[dict]:
+    """Rules: NEGOTIATION - downgrading, giving a marker away or sharing the Area "thus ending
+    their dispute": a Casus Belli over an Area goes when its holder or its target gave way
+    there (a downgrade; the giver of a marker), or when both agreed (a transfer between them, a
+    Codominion of which both are members).  A third power's grievance stands."""
     events = []
     for cb in list(disputes.current(state)):
-        area = cb.get("area")
-        if area and ((cb["holder"], area) in touched or (cb["against"], area) in touched):
-            ev = board.remove_cb(state, cb, "settled in Negotiation")
-            if ev:
-                events.append(ev)
+        pair = {cb["holder"], cb["against"]}
+        for area, either, both in settled:
+            if cb.get("area") == area and (pair & either or pair <= both):
+                ev = board.remove_cb(state, cb, "settled in Negotiation")
+                if ev:
+                    events.append(ev)
+                break
     return events
 
 
@@ -338,8 +341,16 @@ def call(state: dict, orders: dict) -> list[dict]:
     events = []
     calls = list(_each(orders, ("call_congress",)))
     chosen = None
+    sites = cr.valid_sites(state, cr.all_parties(state))
     for who, o in calls:
         fail = call_check(state, who, o.args["site"])
+        if fail and fail[0] == "bad-site" and sites and chosen is None:
+            # Choice: a site that other orders of the phase made unlawful (a party went to War,
+            # a dispute was settled) gives way to the first lawful site in the rules' order.
+            events.append(failed(who, o, "bad-site", f"{o.args['site']} is no longer a lawful site; "
+                                 f"the Congress meets in {sites[0]}"))
+            chosen = (who, sites[0])
+            continue
         if fail is None and chosen is None:
             chosen = (who, o.args["site"])
         elif fail is not None:
@@ -348,7 +359,6 @@ def call(state: dict, orders: dict) -> list[dict]:
             events.append(failed(who, o, "congress-called", f"{chosen[0]} called the Congress first"))
     defenders = [p for c in claims(state) for p in c.get("defenders", [])]
     if chosen is None and defenders:
-        sites = cr.valid_sites(state, cr.all_parties(state))
         if sites:
             chosen = (disputes.by_rules_order(defenders)[0], sites[0])
     if chosen is None or state.get("great_war") or not (cr.congress_cbs(state) or defenders):
