@@ -379,6 +379,9 @@ class Game:
         raise NotImplementedError
 
     def help_text(self, topic: str | None = None) -> str:
+        """The game's help: its orders (``topic`` None), or one of its own topics (``HELP
+        NEGOTIATION``).  "" when it has nothing on the topic.  The moderator adds it to its own
+        help on the commands; for a topic only the game knows, the game's answer stands alone."""
         raise NotImplementedError
 
     def order_forms(self) -> list[str]:

@@ -62,3 +62,15 @@ def test_pax_britannica_orders_options_and_gm_edits_are_documented():
     missing += [f"OPTION {k}" for k in registry.get("pax_britannica").options() if f"`{k}`" not in README]
     missing += [c for c in gm.COMMANDS if f"`{c}`" not in README]
     assert not missing, f"README lacks: {missing}"
+
+
+def test_pax_britannica_diplomacy_orders_clauses_queries_and_windows_are_documented():
+    from games.pax_britannica import GAME, clauses, diplomacy_orders, queries
+
+    missing = [f for f in diplomacy_orders.FORMS if f not in README]
+    missing += [f for f in clauses.FORMS if f not in README]
+    missing += [f"query {q}" for q in (k.lower() for k in queries._QUERIES) if f"`{q}`" not in README]
+    missing += [f"window {w}" for w in GAME.windows() if f"`{w}`" not in README]
+    missing += [f"HELP {topic}" for topic in ("NEGOTIATION", "CONGRESS", "CLAUSES") if f"HELP {topic}" not in README]
+    assert len(diplomacy_orders.FORMS) >= 16 and len(clauses.FORMS) >= 12
+    assert not missing, f"README lacks: {missing}"

@@ -265,14 +265,28 @@ class PaxBritannica(Game):
         return out
 
     def help_text(self, topic: str | None = None) -> str:
-        from . import gm, orders
-        if topic and topic.lower() == "gm":
+        from . import clauses, diplomacy_orders as dip, gm, orders
+        key = (topic or "").strip().lower()
+        if key == "gm":
             return "GM commands: " + "; ".join(gm.COMMANDS)
-        return orders.HELP
+        if key == "negotiation":
+            return "Negotiation Phase orders, one a line (end with DONE):\n" + \
+                "\n".join("  " + f for f in dip.NEGOTIATION_FORMS + ("DONE",))
+        if key == "congress":
+            return ("Congress of Europe orders, by step (attendance, proposals, votes, "
+                    "signatures):\n" + "\n".join("  " + f for f in dip.CONGRESS_FORMS)
+                    + "\n  DECLARE WAR ON <power>[,<power>...] (in any step, with a Casus Belli)")
+        if key in ("clauses", "treaty", "treaties", "propose"):
+            return ("Treaty clauses the moderator checks, one a line in a treaty's text or a "
+                    "proposal, each optionally after '<power>:' naming the power bound:\n"
+                    + "\n".join("  " + f for f in clauses.FORMS))
+        if key:
+            return ""
+        return orders.HELP + "\nSee also HELP NEGOTIATION, HELP CONGRESS, HELP CLAUSES."
 
     def order_forms(self) -> list[str]:
-        from . import orders
-        return list(orders.FORMS)
+        from . import diplomacy_orders, orders
+        return list(orders.FORMS) + [f for f in diplomacy_orders.FORMS if f not in orders.FORMS]
 
     # -- GM, treaties and scenarios ------------------------------------------
     def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
@@ -306,7 +320,8 @@ class PaxBritannica(Game):
         """Rules: EUROPEAN TENSIONS AND THE GREAT WAR - "If the European Tensions Index ever
         reaches 100, the game ends instantly, during whatever Phase is in progress": an input
         (a GM edit, a ruling, a broken treaty) that takes it there sends the game straight to
-        the Final Record, which then resolves by itself."""
+        the Final Record, which then resolves by itself.  Choice: for a phase the rule is kept by
+        the phase itself (it finishes, then the Final Record follows in the same processing)."""
         war = state.get("great_war")
         if not war or war.get("announced") or state.get("game_over"):
             return []

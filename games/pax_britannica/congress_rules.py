@@ -221,7 +221,9 @@ def proposal_problems(state: dict, data, c: dict, terms: list[dict]) -> list[tup
     """(code, message, line) for each thing that keeps a proposal from the Congress.
     Rules: CONGRESS OF EUROPE - "In the case of status disputes, any such Treaty must resolve
     the dispute such that, once the Treaty is accepted, Status markers do not occupy Areas
-    illegally"; what Congressional Proposals may involve."""
+    illegally"; what Congressional Proposals may involve.  Choice: "a single Treaty resolving
+    all disputes at once" - every proposal settles every status dispute before the Congress
+    (no vote on the order of the disputes)."""
     problems: list[tuple[str, str, int | None]] = []
     scope = minor_scope(state, c)
     for clause in terms:
@@ -233,8 +235,9 @@ def proposal_problems(state: dict, data, c: dict, terms: list[dict]) -> list[tup
                 problems.append(("minor-territory", f"{clause['text']}: {power} is in no dispute over "
                                  f"{area}, so the Congress may not touch its markers there",
                                  clause.get("line")))
-    for message in treaties.check_terms(state, data, terms, [], congress=True):
-        problems.append(("bad-clause", message, None))
+    for clause in terms:
+        for message in treaties.check_terms(state, data, [clause], [], congress=True, where_lines=False):
+            problems.append(("bad-clause", message, clause.get("line")))
     if problems:
         return problems
     sim = simulate(state, data, terms)

@@ -369,13 +369,21 @@ def gm_notice(e: dict, viewer: Viewer) -> str:
 
 
 def treaty(e: dict, viewer: Viewer) -> str:
-    status = str(e.get("status") or "").replace("_", " ")
-    if e.get("broken_by"):
-        status += f" by {e['broken_by']}"
+    tid, parties = e.get("id"), names(e.get("parties") or [])
     action = str(e.get("action") or "")
-    head = f"{action}: " if action and action not in ("propose", "sign", "refuse", "withdraw",
-                                                      "reveal", "breach", "broken") else ""
-    return f"Treaty {e.get('id')} between {names(e.get('parties') or [])}: {head}{status}."
+    if action == "passed by the Congress":
+        return f"The Congress passes treaty {tid}; {parties} are asked to sign it."
+    if action == "in force":
+        return f"Treaty {tid} between {parties} comes into force."
+    if action == "refused":
+        return f"Treaty {tid} is not signed by every party: it fails."
+    if e.get("broken_by"):
+        return f"Treaty {tid} between {parties} is broken by {e['broken_by']}."
+    if action == "ended by War":
+        return f"Treaty {tid} between {parties} ends: War was declared between its parties."
+    if action == "claim dismissed":
+        return f"The GM dismissed the breach claimed on treaty {tid}."
+    return f"Treaty {tid} between {parties}: {str(e.get('status') or '').replace('_', ' ')}."
 
 
 def ruling(e: dict, viewer: Viewer) -> str:

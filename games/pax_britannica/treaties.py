@@ -27,12 +27,14 @@ def in_force(state: dict) -> list[dict]:
 
 
 # -- reading and checking the terms --------------------------------------------------------
-def check_terms(state: dict, data, terms: list[dict], parties: list[str], congress: bool = False) -> list[str]:
+def check_terms(state: dict, data, terms: list[dict], parties: list[str], congress: bool = False,
+                where_lines: bool = True) -> list[str]:
     """Problems with the clauses themselves (messages).  Outside a Congress every power a
-    clause names must be a party: a treaty binds its signers only (Rules: TREATIES)."""
+    clause names must be a party: a treaty binds its signers only (Rules: TREATIES).
+    ``where_lines``: say the clause's line in the message."""
     problems = []
     for c in terms:
-        where = f"line {c.get('line')}: " if c.get("line") else ""
+        where = f"line {c.get('line')}: " if c.get("line") and where_lines else ""
         if not congress:
             outsiders = [p for p in clauses.named_powers(c) if p not in parties]
             if outsiders:
@@ -62,7 +64,9 @@ def codominion_problems(state: dict, c: dict) -> list[str]:
 
 
 def binds(c: dict, parties: list[str], state: dict | None = None) -> list[str]:
-    """The powers that must keep a clause: its subject, else as the clause reads."""
+    """The powers that must keep a clause: its subject, else as the clause reads.  Choice:
+    without a subject PAY binds every party but the payee, a limit (NO MARKERS, NO UNITS,
+    MAX NAVY, MAX ARMY) every party, CB IF every party but the one named."""
     if c.get("subject"):
         return [c["subject"]]
     t = c["type"]
@@ -314,8 +318,9 @@ def on_declaration(state: dict, declarer: str, targets: list[str]) -> list[dict]
     Belli - a defensive treaty gives the attacked power's co-signers a Casus Belli against the
     declarer, an offensive one the declarer's co-signers a Casus Belli against his enemy
     (clarification: "A power cannot extend a CB by Treaty to another power unless he himself
-    is at War" - so it comes with the declaration, not before).  The duty to join the War is
-    recorded in ``state["obligations"]``; the War Phase (the war sequence) asks for it."""
+    is at War" - so it comes with the declaration, not before).  Choice: the duty to join the
+    War is recorded in ``state["obligations"]`` and told to the GM in the War Phase; whether it
+    was met is for the war sequence (Alliance Determination) or a party's breach claim."""
     events: list[dict] = []
     for record in in_force(state):
         if declarer in record["parties"] and set(targets) & set(record["parties"]):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import render, store, turns
 from ..commands import model as m
-from ..commands.help import help_text
+from ..commands.help import help_text, knows
 from ..db import dumps, loads, utcnow_iso
 from ..identity import hash_secret, normalize_address
 from .session import Session
@@ -134,7 +134,9 @@ def help_(session: Session, cmd: m.Help) -> None:
     text = help_text(cmd.topic)
     if session.game:
         extra = session.game.rules.help_text(cmd.topic)
-        if extra:
+        if extra and cmd.topic and cmd.topic.strip() and not knows(cmd.topic):
+            text = extra  # a topic of the game's own (HELP NEGOTIATION): its answer alone
+        elif extra:
             text += "\n\n" + extra
     session.section("Help:", text.splitlines())
 

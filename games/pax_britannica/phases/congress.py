@@ -117,7 +117,8 @@ def _propose(state, data, c, who, o, seen):
     seen.add(pid.lower())
     trouble = cr.proposal_problems(state, data, c, o.args["terms"])
     if trouble:
-        return trouble[0][0], "; ".join(t[1] for t in trouble)
+        where = [f"line {t[2]}: {t[1]}" if t[2] else t[1] for t in trouble]
+        return trouble[0][0], f"proposal {pid} not taken: " + "; ".join(where)
     return None
 
 
@@ -428,6 +429,8 @@ def fail(state: dict, data, c: dict, why: str, refusers: list[str], blamed: list
                 c.setdefault("obligated", []).extend(
                     {"power": dfd, "against": p, "minor": d["minor"], "area": area} for dfd in d["defenders"])
     events = [e for e in events if e]
+    # Choice: the rules' "if all players who have a Casus Belli decide not to declare War" needs
+    # a moment to decide after the failure: a last order window, when something hangs on it.
     if hold and not state.get("great_war") and (c.get("obligated") or any(
             disputes.illegal_markers(state, a) for a in cr.areas(c))):
         return events + [step_to(c, "decide")]

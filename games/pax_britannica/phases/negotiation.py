@@ -162,6 +162,8 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     events += declare(state, orders, "negotiation")
     events += call(state, orders)
     if not cr.current(state) and not state.get("great_war"):
+        # Choice: the rules say every Casus Belli marker must be gone by the end of the turn but
+        # not how when nobody calls a Congress: as when a Congress fails and nobody goes to War.
         events += disputes.clear_all(state, data, "not settled by Negotiation and no Congress")
     return events + disputes.send_strays_home(state, data, "no Control marker of its own there")
 
@@ -258,7 +260,7 @@ def codominions(state: dict, data, orders: dict, settled: list) -> list[dict]:
 
 def settle(state: dict, settled: list) -> list[dict]:
     """Rules: NEGOTIATION - downgrading, giving a marker away or sharing the Area "thus ending
-    their dispute": a Casus Belli over an Area goes when its holder or its target gave way
+    their dispute".  Choice: a Casus Belli over an Area goes when its holder or its target gave way
     there (a downgrade; the giver of a marker), or when both agreed (a transfer between them, a
     Codominion of which both are members).  A third power's grievance stands."""
     events = []
