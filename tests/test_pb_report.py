@@ -240,8 +240,9 @@ def test_no_other_power_s_treasury_or_income_reaches_a_report(played):
             assert f"== {other} ==" not in text
             assert f"{other}'s income" not in text
             treasury = state["powers"][other]["treasury"]
-            if other == "France":  # a treasury no other figure can match
-                assert str(treasury) not in text and "98765" not in text
+            if other == "France" and treasury >= 1000:  # a treasury no other figure can match
+                assert str(treasury) not in text
+            assert "98765" not in text or power == "France"
         if power is None:
             assert "treasury" not in text.lower() and "Income this turn" not in text
 

@@ -97,3 +97,29 @@ def no_worse(state: dict, power: str, proposal: dict) -> bool:
                 state, clause["area"], power) == clause["status"]:
             return False
     return True
+
+
+TREATY_CHANCE = 0.2
+
+
+def treaty_actions(state: dict, rng) -> list:
+    """Now and then two bots sign a small treaty (a payment, a pledge to keep out of an Area,
+    a navy limit, an alliance), proposed and signed at once: typed inputs for the random games,
+    so that treaties are kept, carried out and broken there too."""
+    from pbem.gameapi import TreatyAction
+
+    from . import load_data
+    players = list(state.get("players", []))
+    if state.get("game_over") or len(players) < 2 or rng.random() > TREATY_CHANCE:
+        return []
+    a, b = rng.sample(players, 2)
+    area = rng.choice(sorted(load_data(state).areas))
+    navy = sum(u["strength"] for u in board.units_of(state, a, type="navy"))
+    clause = rng.choice([f"{a}: PAY {b} 5", f"{a}: NO MARKERS IN {area}", "DEFENSIVE ALLIANCE",
+                         f"{a}: MAX NAVY {navy + rng.randint(0, 3)}", f"CB IF {b} IS ATTACKED"])
+    tid = f"B{state['turn']}-{len(state.get('treaties', {})) + 1}"
+    at = f"{state['turn']} bot"
+    secret = rng.random() < 0.3
+    return [TreatyAction("propose", a, tid, at=at, parties=(b,), text=f"{clause}\nIn good faith.",
+                         secret=secret),
+            TreatyAction("sign", b, tid, at=at)]
