@@ -362,7 +362,8 @@ class Game:
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
         """The treaties ``power`` may see (None: the public; ``gm``: every one), as records:
         ``id, proposer, parties, text, secret, status, signatures, refusals,
-        history``, plus whatever the game adds (clauses, breaches)."""
+        history``, plus whatever the game adds (clauses, breaches; ``answer_with``: how a
+        party answers a proposal when it is not with TREATY SIGN/REFUSE)."""
         return []
 
     # -- what people see ---------------------------------------------------

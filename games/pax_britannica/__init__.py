@@ -20,6 +20,10 @@ PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", 
 WINDOWS = {"negotiation": "48h", "congress_attend": "24h", "congress_propose": "48h",
            "congress_vote": "24h", "congress_sign": "24h", "congress_decide": "24h"}
 DIPLOMACY = ("negotiation", "congress")
+DIPLOMACY_VERBS = {"CODOMINION", "CALL", "DECLARE", "DEFEND", "ATTEND", "DECLINE", "INVITE", "VOTE",
+                   "SIGN", "REFUSE", "PROPOSE", "ENDPROPOSE"}
+MOVEMENT_VERBS = {"BUY", "B", "PURCHASE", "BUILD", "MOVE", "M", "PLACE", "SUPPRESS", "REMOVE",
+                  "ELIMINATE"}
 
 
 def load_data(state_or_options: Mapping[str, Any] | None = None):
@@ -142,8 +146,29 @@ class PaxBritannica(Game):
                      lines: Sequence[tuple[int, str]]) -> ParseResult:
         from . import diplomacy_orders, orders
         if state.get("phase") in DIPLOMACY:
-            return diplomacy_orders.parse_orders(state, power, lines, load_data(state))
-        return orders.parse_orders(state, power, lines, load_data(state))
+            result = diplomacy_orders.parse_orders(state, power, lines, load_data(state))
+        else:
+            result = orders.parse_orders(state, power, lines, load_data(state))
+        result.problems = [self._other_phase(state, p, dict(lines)) for p in result.problems]
+        return result
+
+    @staticmethod
+    def _other_phase(state: State, problem: Problem, lines: Mapping[int, str]) -> Problem:
+        """A line not understood because it is another phase's order says so, instead of
+        listing this phase's forms."""
+        if problem.code != "invalid-order" or problem.line not in lines:
+            return problem
+        verb = (lines[problem.line].split() or [""])[0].upper()
+        here = st.label(state.get("phase", ""))
+        if state.get("phase") not in DIPLOMACY and verb in DIPLOMACY_VERBS:
+            where = "the Negotiation Phase" if verb in ("CODOMINION", "CALL", "DECLARE", "DEFEND") \
+                else "the Congress of Europe"
+        elif state.get("phase") in DIPLOMACY and verb in MOVEMENT_VERBS:
+            where = "the Movement/Status Change Phase"
+        else:
+            return problem
+        return Problem("wrong-phase", f"{verb} is an order of {where}; the game is in the {here} "
+                       "Phase", problem.line, kind="invalid")
 
     def validate(self, state: State, power: str, orders: Sequence[Order]) -> list[Problem]:
         from . import treaty_checks

@@ -6,6 +6,7 @@ human understands.
 """
 from __future__ import annotations
 
+import difflib
 import re
 
 from pbem import treatybook
@@ -108,7 +109,13 @@ def apply(state: dict, text: str, dice, data) -> list[dict]:
         a.kw("TREATY")
         return [e for e in _treaty_action(state, a, data) if e]
     verb = a.kw("SET", "REMOVE", "CLEAR", "ADD")
-    what = a.kw(*sorted(KEYWORDS - {"SET", "REMOVE", "CLEAR", "ADD"}))
+    whats = sorted(w for v, w in _HANDLERS if v == verb)
+    if not a.peek_kw(*whats):
+        word = a.toks[a.i].text if a.more() else ""
+        near = difflib.get_close_matches(f"{verb} {word.upper()}", COMMANDS, n=1, cutoff=0.6)
+        raise GMError(f"unknown GM command {verb} {word}".rstrip() + f": {verb} is followed by one of "
+                      f"{', '.join(whats)}" + (f" (did you mean {near[0]}?)" if near and word else ""))
+    what = a.kw(*whats)
     handler = _HANDLERS.get((verb, what))
     if handler is None:
         raise GMError(f"unknown GM command: {text}")

@@ -41,7 +41,7 @@ def congress_step(e: dict, viewer) -> str:
 
 def proposal(e: dict, viewer) -> str:
     terms = list(e.get("clauses") or []) + [t for t in str(e.get("text") or "").splitlines() if t]
-    return f"{e.get('by')} proposes treaty {e.get('id')}: " + ("; ".join(terms) or "no terms") + "."
+    return f"{e.get('by')} proposes treaty {e.get('id')}: " + ("; ".join(terms).rstrip(".") or "no terms") + "."
 
 
 def congress_vote(e: dict, viewer) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board, congress_rules as cr, disputes
+from .report_congress import names
 from .treaties import records
 
 CAUSES = {"placement": "a status marker placed", "treaty_breach": "a treaty broken",
@@ -86,7 +87,7 @@ def congress_lines(c: dict, wrap) -> list[str]:
     if c.get("declined"):
         out += wrap("Stayed away: " + ", ".join(c["declined"]), "  ", "    ")
     for area, d in sorted((c.get("defended") or {}).items()):
-        out += wrap(f"{', '.join(d['defenders'])} defend{'s' if len(d['defenders']) == 1 else ''} "
+        out += wrap(f"{names(d['defenders'])} defend{'s' if len(d['defenders']) == 1 else ''} "
                     f"{d['minor']}'s rights in {area} against {d['placer']}", "  ", "    ")
     for p in c["proposals"]:
         out += wrap(f"Proposal {p['id']} by {p['by']} (round {p['round']}, {p['status']}):", "  ", "    ")
@@ -153,7 +154,7 @@ def sendable(state: dict, power: str) -> list[str]:
         if guests:
             forms.append(f"INVITE <power> ({', '.join(guests)}: every European player must invite)")
     elif step == "propose":
-        forms.append("PROPOSE <id> ... ENDPROPOSE (clauses and free text; it must settle "
+        forms.append("PROPOSE <id> ... ENDPROPOSE (clauses and free text; it must leave no marker the status rules forbid in "
                      + (", ".join(cr.areas(c)) or "the disputes") + ")")
     elif step == "vote":
         open_ids = [p["id"] for p in c["proposals"] if p["status"] == "open"]
@@ -162,6 +163,10 @@ def sendable(state: dict, power: str) -> list[str]:
         forms.append(f"SIGN {c['adopted']} or REFUSE {c['adopted']}")
     elif step == "decide":
         forms.append("DONE if you will not go to War (markers of Casus Belli holders who do not are removed)")
+        for duty in c.get("obligated", []):
+            if duty["power"] == power:
+                forms.append(f"DECLARE WAR ON {duty['against']}: you defend {duty['minor']}, which is at War "
+                             f"with {duty['against']}; otherwise you lose 5 VP and tensions rise 3")
     return forms + ([war] if war else [])
 
 

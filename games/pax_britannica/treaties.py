@@ -106,6 +106,10 @@ def act(state: dict, data, action: TreatyAction) -> list[dict]:
         if messages:
             raise Refused("the treaty was not proposed: " + "; ".join(messages), "treaty-clause")
     before = treatybook.find(state, action.treaty)
+    if before and before.get("congress") and before.get("status") == treatybook.OPEN:
+        # Rules: CONGRESS OF EUROPE - a treaty the Congress passed is signed in its signature step
+        raise Refused(f"treaty {before['id']} was passed by the Congress of Europe: answer SIGN "
+                      f"{before['id']} or REFUSE {before['id']} in your Congress orders", "congress-treaty")
     was_secret = bool(before and before.get("secret"))
     record, events = treatybook.act(state, action, list(state["players"]))
     if action.action == "propose":

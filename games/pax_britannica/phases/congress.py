@@ -307,6 +307,8 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
     text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
     record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at)
     record.update({"signatures": {}, "terms": copy.deepcopy(proposal["terms"]), "congress": True,
+                   "answer_with": f"ORDERS / SIGN {proposal['id']} or REFUSE {proposal['id']} / ENDORDERS "
+                                  "(the Congress's signature step)",
                    "clauses": [t["text"] for t in proposal["terms"]], "turn": state["turn"]})
     record["history"].append({"at": at, "who": "the Congress", "action": "passed"})
     state.setdefault("treaties", {})[proposal["id"]] = record

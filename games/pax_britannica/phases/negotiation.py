@@ -141,9 +141,15 @@ def call_check(state: dict, who: str, site: str) -> tuple | None:
         return "no-casus-belli", f"{who} holds no Casus Belli to take to a Congress"
     if cr.current(state):
         return "congress-called", "a Congress has already been called this turn"
-    sites = cr.valid_sites(state, cr.all_parties(state))
+    parties = cr.all_parties(state)
+    sites = cr.valid_sites(state, parties)
     if site not in sites:
-        return "bad-site", f"the Congress cannot meet in {site}", ", ".join(sites)
+        why = ("every player is a party, so it meets in Germany" if sites == ["Germany"] else
+               f"{site} is a party to a dispute" if site in parties else
+               f"{site} hosts only when every European Great Power is a party" if site in cr.OVERSEAS
+               else f"{site} is not a player's Home Country")
+        return "bad-site", (f"the Congress cannot meet in {site}: {why}; lawful sites now: "
+                            f"{', '.join(sites) or 'none'}")
     return None
 
 
