@@ -175,7 +175,8 @@ def parse_line(text: str, data, line: int | None = None) -> tuple[dict | None, P
         verb = body.split()[0].upper()
         forms = [f for f in FORMS if f.split()[0] == verb] or list(FORMS)
         return None, Problem("invalid-clause", f"clause not understood: {body!r}; write "
-                             + " | ".join(forms), line, None, "invalid")
+                             + " | ".join(forms) + " (a line of free text must not begin with "
+                             "a clause's first words)", line, None, "invalid")
     try:
         clause = _build(kind, parts, data, line)
     except ValueError as exc:

@@ -163,7 +163,8 @@ def _normalise(text: str, data, power: str) -> str:
     return " ".join(out)
 
 
-def parse_line(state: dict, power: str, text: str, data, line: int | None) -> tuple[Order | None, Problem | None]:
+def parse_line(state: dict, power: str, text: str, data,
+               line: int | None) -> tuple[Order | None, Problem | None]:
     try:
         kind, parts = _Shape().transform(GRAMMAR.parse(_normalise(text, data, power)))
     except LarkError:

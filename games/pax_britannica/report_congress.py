@@ -27,7 +27,8 @@ def congress_called(e: dict, viewer) -> str:
 def congress_attendance(e: dict, viewer) -> str:
     if e.get("invited"):
         return f"{e.get('power')} is invited to the Congress by every European Great Power."
-    return f"{e.get('power')} " + ("attends the Congress." if e.get("attends") else "stays away from the Congress.")
+    what = "attends the Congress." if e.get("attends") else "stays away from the Congress."
+    return f"{e.get('power')} {what}"
 
 
 def congress_step(e: dict, viewer) -> str:
@@ -41,7 +42,8 @@ def congress_step(e: dict, viewer) -> str:
 
 def proposal(e: dict, viewer) -> str:
     terms = list(e.get("clauses") or []) + [t for t in str(e.get("text") or "").splitlines() if t]
-    return f"{e.get('by')} proposes treaty {e.get('id')}: " + ("; ".join(terms).rstrip(".") or "no terms") + "."
+    body = "; ".join(terms).rstrip(".") or "no terms"
+    return f"{e.get('by')} proposes treaty {e.get('id')}: {body}."
 
 
 def congress_vote(e: dict, viewer) -> str:
@@ -57,7 +59,8 @@ def congress_vote(e: dict, viewer) -> str:
 
 
 def congress_signature(e: dict, viewer) -> str:
-    return f"{e.get('power')} " + (f"signs {e.get('id')}." if e.get("signed") else f"refuses to sign {e.get('id')}.")
+    what = f"signs {e.get('id')}." if e.get("signed") else f"refuses to sign {e.get('id')}."
+    return f"{e.get('power')} {what}"
 
 
 def congress_failed(e: dict, viewer) -> str:

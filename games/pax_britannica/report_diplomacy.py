@@ -96,7 +96,8 @@ def congress_lines(c: dict, wrap) -> list[str]:
         v = p.get("votes") or {}
         if v.get("by"):
             ballots = ", ".join(f"{who} {how.upper()}" for who, how in v["by"].items())
-            extra = (f"; Austria-Hungary {v['Austria-Hungary'].upper()}" if v.get("Austria-Hungary") else "") + \
+            extra = (f"; Austria-Hungary {v['Austria-Hungary'].upper()}"
+                     if v.get("Austria-Hungary") else "") + \
                     (f"; the host {v['host'].upper()}" if v.get("host") else "")
             out += wrap(f"votes: {v['yes']} YES, {v['no']} NO ({ballots}{extra})", "      ", "    ")
     if c.get("adopted"):
@@ -128,8 +129,8 @@ def sendable(state: dict, power: str) -> list[str]:
     c = cr.current(state)
     held = [cb for cb in disputes.current(state) if cb["holder"] in (power, "Austria-Hungary"
                                                                      if power == "Germany" else power)]
-    war = f"DECLARE WAR ON <power> (you hold a Casus Belli against {', '.join(sorted({cb['against'] for cb in held}))})" \
-        if held else None
+    targets = ", ".join(sorted({cb["against"] for cb in held}))
+    war = f"DECLARE WAR ON <power> (you hold a Casus Belli against {targets})" if held else None
     if state.get("phase") == "negotiation":
         forms = ["DOWNGRADE <area> [TO INTEREST|INFLUENCE|NONE]",
                  "TRANSFER <marker> <area> TO <power> / ACCEPT <marker> <area> FROM <power>",
@@ -154,7 +155,8 @@ def sendable(state: dict, power: str) -> list[str]:
         if guests:
             forms.append(f"INVITE <power> ({', '.join(guests)}: every European player must invite)")
     elif step == "propose":
-        forms.append("PROPOSE <id> ... ENDPROPOSE (clauses and free text; it must leave no marker the status rules forbid in "
+        forms.append("PROPOSE <id> ... ENDPROPOSE (clauses and free text; it must leave no marker "
+                     "the status rules forbid in "
                      + (", ".join(cr.areas(c)) or "the disputes") + ")")
     elif step == "vote":
         open_ids = [p["id"] for p in c["proposals"] if p["status"] == "open"]

@@ -93,7 +93,8 @@ def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem
 
 def _attend(state, data, c, who, o, seen):
     if who not in cr.europeans(state):
-        return "not-european", "only European players attend at will (the United States and Japan by invitation)"
+        return "not-european", ("only European players attend at will (the United States and Japan "
+                                "by invitation)")
     if who in c["members"]:
         return "already-member", f"{who} is a member of the Congress already"
     return None
