@@ -7,7 +7,6 @@ from __future__ import annotations
 from . import board, congress_rules as cr, disputes
 from .bot import _only_accepted
 
-CALL_CHANCE = 0.7
 ATTEND_CHANCE = 0.5
 
 
@@ -39,7 +38,7 @@ def negotiation(state: dict, power: str, rng) -> list[str]:
             lawful = disputes.lawful_level(state, area, power) or "none"
             lines.append(f"DOWNGRADE {area} TO {lawful.upper()}")
     held = [cb for cb in cr.congress_cbs(state) if cb["holder"] == power]
-    if held and not cr.current(state) and rng.random() < CALL_CHANCE:
+    if held and not cr.current(state):
         weaker = any(strength(state, power) < strength(state, cb["against"]) for cb in held)
         sites = cr.valid_sites(state, cr.all_parties(state))
         if weaker and sites:

@@ -117,7 +117,7 @@ def illegal_markers(state: dict, area: str) -> dict[str, str]:
         elif marker["status"] == "interest" and [h for h in heavy if h != power]:
             out[power] = "Interest beside an established Possession"
     for a, b in rival_pairs(state, area):
-        out[a] = out[b] = "two Control markers with no Codominion agreed"
+        out[a] = out[b] = "Control marker beside a rival's, with no Codominion agreed"
     return out
 
 
