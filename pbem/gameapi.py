@@ -362,7 +362,8 @@ class Game:
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
         """The treaties ``power`` may see (None: the public; ``gm``: every one), as records:
         ``id, proposer, parties, text, secret, status, signatures, refusals,
-        history``, plus whatever the game adds (clauses, breaches)."""
+        history``, plus whatever the game adds (clauses, breaches; ``answer_with``: how a
+        party answers a proposal when it is not with TREATY SIGN/REFUSE)."""
         return []
 
     # -- what people see ---------------------------------------------------
@@ -402,6 +403,9 @@ class Game:
         raise NotImplementedError
 
     def help_text(self, topic: str | None = None) -> str:
+        """The game's help: its orders (``topic`` None), or one of its own topics (``HELP
+        NEGOTIATION``).  "" when it has nothing on the topic.  The moderator adds it to its own
+        help on the commands; for a topic only the game knows, the game's answer stands alone."""
         raise NotImplementedError
 
     def order_forms(self) -> list[str]:

@@ -109,3 +109,15 @@ def test_eu_tpop_orders_options_gm_edits_and_queries_are_documented():
     missing += [t for t in orders.TERMS if f"`{t}`" not in section]
     assert not missing, f"README lacks: {missing}"
     assert len(orders.FORMS) >= 25 and len(gm.COMMANDS) >= 40
+
+
+def test_pax_britannica_diplomacy_orders_clauses_queries_and_windows_are_documented():
+    from games.pax_britannica import GAME, clauses, diplomacy_orders, queries
+
+    missing = [f for f in diplomacy_orders.FORMS if f not in README]
+    missing += [f for f in clauses.FORMS if f not in README]
+    missing += [f"query {q}" for q in (k.lower() for k in queries._QUERIES) if f"`{q}`" not in README]
+    missing += [f"window {w}" for w in GAME.windows() if f"`{w}`" not in README]
+    missing += [f"HELP {topic}" for topic in ("NEGOTIATION", "CONGRESS", "CLAUSES") if f"HELP {topic}" not in README]
+    assert len(diplomacy_orders.FORMS) >= 16 and len(clauses.FORMS) >= 12
+    assert not missing, f"README lacks: {missing}"

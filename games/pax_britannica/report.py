@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Sequence
 
-from . import board
+from . import board, report_diplomacy
 from . import report_events as say
 from . import report_phases
 from .state import label
@@ -76,8 +76,10 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
     }
     if power is None:
         out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS]
+        out["diplomacy"] = report_diplomacy.data(state, None, set())
         return out
     mine = set(own_powers(state, power))
+    out["diplomacy"] = report_diplomacy.data(state, power, mine)
     out["sheets"] = [power_sheet(state, events, p) for p in own_powers(state, power)]
     out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS or concerns(e, mine)]
     return out
@@ -178,12 +180,6 @@ def sheet_lines(sheet: dict, income: dict | None) -> list[str]:
     lines += unit_lines(sheet["units"])
     pool = f"; {sheet['merchant_pool']} to place" if sheet["merchant_pool"] else ""
     lines += wrap("Merchant Fleets: " + (", ".join(sheet["merchants"]) or "none") + pool, "", "    ")
-    held = [c["against"] + (f" ({c['area']})" if c.get("area") else "") for c in sheet["cb_held"]]
-    against = [c["holder"] + (f" ({c['area']})" if c.get("area") else "") for c in sheet["cb_against"]]
-    if held:
-        lines += listing("Casus Belli you hold against", held)
-    if against:
-        lines += listing("Casus Belli held against you by", against)
     return lines
 
 
@@ -285,6 +281,7 @@ def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
         lines += sheet_lines(sheet, income)
     if power is None:
         lines += map_lines(d)
+    lines += report_diplomacy.lines(state, power, mine, wrap)
     if d["unrest"]:
         lines += [""] + listing("Unrest", d["unrest"])
     groups = combined(state, list(events), d["events"])

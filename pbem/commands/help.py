@@ -128,6 +128,12 @@ def subcommands(first: str) -> frozenset[str]:
                      if " " in c.keyword and c.keyword.split()[0] == first)
 
 
+def knows(topic: str) -> bool:
+    """Whether ``HELP <topic>`` names a command or a topic of the moderator's."""
+    key = " ".join(topic.upper().split())
+    return key in TOPICS or bool(_matching(key))
+
+
 def find(keyword: str) -> CommandHelp | None:
     keyword = " ".join(keyword.upper().split())
     return next((c for c in COMMANDS if c.keyword == keyword), None)

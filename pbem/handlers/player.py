@@ -5,7 +5,7 @@ import difflib
 
 from .. import render, store, turns
 from ..commands import model as m
-from ..commands.help import help_text
+from ..commands.help import help_text, knows
 from ..commands.help import top_keywords as help_keywords
 from ..gameapi import Problem
 from ..db import dumps, loads, utcnow_iso
@@ -170,7 +170,9 @@ def help_(session: Session, cmd: m.Help) -> None:
     text = help_text(cmd.topic)
     if session.game:
         extra = session.game.rules.help_text(cmd.topic)
-        if extra:
+        if extra and cmd.topic and cmd.topic.strip() and not knows(cmd.topic):
+            text = extra  # a topic of the game's own (HELP NEGOTIATION): its answer alone
+        elif extra:
             text += "\n\n" + extra
     session.section("Help:", text.splitlines())
 
