@@ -93,14 +93,63 @@ def broken_invariants(state, data, phase_done: str) -> list[str]:
                 problems.append(f"{p} holds a State marker in {area}")
             if s == "dominion" and (p != "Britain" or data.areas[area].may_become != "dominion"):
                 problems.append(f"{p} holds a Dominion marker in {area}")
+    in_war = phase_done == "war" or phase_done.startswith("war_")
+    at_war = {p for w in state.get("wars", []) if w.get("status") in ("active", "ended")
+              for side in w["sides"] for p in side}
     for unit in state.get("units", []):
         where, power = unit["where"], unit["power"]
-        if where in homes and homes[where] != power:
+        if where in homes and homes[where] != power and not (
+                in_war and power == "Germany" and homes[where] == "Austria-Hungary"):
             problems.append(f"{power} {unit['type']} in another power's Home Country {where}")
-        if unit["type"] == "army" and where not in homes and where not in data.areas:
-            problems.append(f"{power} army at sea in {where} between phases")
+        at_sea = where in data.seas or where in data.capes
+        if at_sea and not (in_war and power in at_war and state["phase"] != "victory_points"):
+            problems.append(f"{power} {unit['type']} at sea in {where} outside a War")
+        if at_sea and unit["type"] == "army" and in_war:
+            beside = data.capes[where].between if where in data.capes else {where}
+            if not any(power in state.get("merchants", {}).get(s, []) for s in beside):
+                problems.append(f"{power} army at sea in {where} without its own Merchant Fleet")
+        if not at_sea and where not in homes and where not in data.areas:
+            problems.append(f"{power} {unit['type']} in {where}, which is no place")
         if unit["strength"] not in (1, 3, 5, 10):
             problems.append(f"{power} unit of strength {unit['strength']}")
+        if power in ("China", "Ottoman Empire") and not in_war:
+            problems.append(f"a {power} army outside a War")
+    return problems
+
+
+def war_invariants(before, after, phase_done: str, data) -> list[str]:
+    """The War Sequence, judged on the states around each phase: no army the supply phase left
+    out of supply, every war over when the War Phase ends, no unit left where its power may not
+    stand once a war is settled."""
+    from games.pax_britannica.war import geo, model, sequence
+    problems = []
+    found = sequence.step_of(phase_done)
+    if found and found[0] == "supply" and not after.get("great_war"):
+        for war in model.fighting(after):
+            if found[1] >= len(war["sides"]):
+                continue
+            for power in war["sides"][found[1]]:
+                if model.is_native(power):
+                    continue
+                lines = geo.Lines(after, data, power)
+                for u in after["units"]:
+                    if u["power"] == power and u["type"] == "army" and u["where"] not in lines:
+                        problems.append(f"{power}'s army in {u['where']} survived the supply phase unsupplied")
+    if after["phase"] == "victory_points" and phase_done in ("war", "war_end", "war_resolution", "war_alliances"):
+        still = [w["id"] for w in after.get("wars", []) if w.get("status") in ("active", "ended")]
+        if still:
+            problems.append(f"wars {still} outlived the War Phase")
+        homes = {h.name: p for p, h in data.homes.items()}
+        for u in after["units"]:
+            where = u["where"]
+            if where in homes:
+                continue
+            control = after.get("markers", {}).get(where, {}).get(u["power"], {})
+            if control.get("status") not in ("protectorate", "possession", "dominion", "state"):
+                problems.append(f"{u['power']} {u['type']} left in {where} after the War without Control there")
+    if after.get("great_war") and not before.get("great_war") and after["phase"] != "final_record" \
+            and not after.get("game_over"):
+        problems.append(f"the Great War broke out but the game went on to {after['phase']}")
     return problems
 
 
@@ -135,6 +184,7 @@ def play(game, seed: int) -> tuple[int, list[str]]:
             phases += 1
             problems = broken_invariants(step.after, data, step.phase.name)
             problems += diplomacy_invariants(step.before, step.after, step.phase.name)
+            problems += war_invariants(step.before, step.after, step.phase.name, data)
             if problems:
                 return phases, [f"after {step.phase.label}: {p}" for p in problems]
             state = step.after

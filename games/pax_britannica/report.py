@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Sequence
 
-from . import board, report_diplomacy
+from . import board, report_diplomacy, report_war
 from . import report_events as say
 from . import report_phases
 from .state import label
@@ -73,6 +73,7 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
                     for p, m in sorted(ms.items())}
                 for a, ms in sorted(state.get("markers", {}).items())},
         "game_over": bool(state.get("game_over")),
+        "wars": report_war.data(state),
     }
     if power is None:
         out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS]
@@ -282,6 +283,7 @@ def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
     if power is None:
         lines += map_lines(d)
     lines += report_diplomacy.lines(state, power, mine, wrap)
+    lines += report_war.lines(state, power, wrap)
     if d["unrest"]:
         lines += [""] + listing("Unrest", d["unrest"])
     groups = combined(state, list(events), d["events"])

@@ -13,9 +13,10 @@ from . import board
 PHASES = ["random_events", "administrative", "minor_powers", "movement", "colonial_combat",
           "marker_adjustment", "negotiation", "congress", "chinese_resentment", "war",
           "victory_points", "final_record"]
-#: Rules: THE WAR SEQUENCE.
+#: Rules: THE WAR SEQUENCE (a third alliance's phases "as necessary").
 WAR_PHASES = ["war_alliances", "war_initiative", "war_maneuver_1", "war_attack_1",
-              "war_supply_1", "war_maneuver_2", "war_attack_2", "war_supply_2", "war_end"]
+              "war_supply_1", "war_maneuver_2", "war_attack_2", "war_supply_2",
+              "war_maneuver_3", "war_attack_3", "war_supply_3", "war_end", "war_resolution"]
 ALL_PHASES = PHASES + WAR_PHASES
 
 #: Rules: PLAYING PIECES - the twelve sets, in the order the rules list them.
@@ -172,20 +173,12 @@ def next_phase(state: dict) -> tuple[str, int]:
     phase, turn = state["phase"], state["turn"]
     if phase == "final_record":
         return "random_events", turn + TURN_LENGTH
-    if phase == "war":
-        # Choice: the war sub-phases run only while state["wars"] holds an active war.
-        return ("war_alliances", turn) if active_wars(state) else ("victory_points", turn)
-    if phase == "war_end":
-        # Rules: GAME TERMS (Phase Tracks) - once the War is completed, play resumes at
-        # the Victory Point Record Phase.
-        return "victory_points", turn
-    if phase in WAR_PHASES:
-        return WAR_PHASES[WAR_PHASES.index(phase) + 1], turn
+    if phase == "war" or phase in WAR_PHASES:
+        # Rules: THE WAR SEQUENCE; GAME TERMS (Phase Tracks) - once the War is completed, play
+        # resumes at the Victory Point Record Phase (war/sequence.py).
+        from .war import sequence
+        return sequence.next_phase(state), turn
     return PHASES[PHASES.index(phase) + 1], turn
-
-
-def active_wars(state: dict) -> list[dict]:
-    return [w for w in state.get("wars", []) if w.get("status", "active") == "active"]
 
 
 def game_should_end(state: dict) -> bool:
