@@ -191,7 +191,7 @@ def position_label(d: dict, events: Sequence[dict]) -> str:
     keys = [e["phase_key"] for e in events if isinstance(e.get("phase_key"), str) and "/" in e["phase_key"]]
     if keys:
         turn, phase = keys[-1].split("/", 1)
-        return f"after {turn} {label(phase)}"
+        return f"after {turn} {label(phase.split('/')[0])}"
     return f"{d['turn']} {d['phase_label']}"
 
 

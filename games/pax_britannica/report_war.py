@@ -217,7 +217,7 @@ def sendable(state: dict, data, power: str) -> list[str]:
     if phase == "war_resolution":
         out += settling(state, data, power)
     elif found and found[0] == "maneuver":
-        out += maneuvers(state, data, power, found[1])
+        out += maneuvers(state, data, power, found[1]) if sequence.asked(state)[0].count(power) else []
     elif found and found[0] == "attack":
         out += attacks(state, data, power, found[1])
     return out + anytime(state, data, power)

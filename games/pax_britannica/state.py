@@ -30,7 +30,14 @@ LABELS = {"random_events": "Random Events", "administrative": "Administrative Re
           "colonial_combat": "Colonial Combat", "marker_adjustment": "Marker Adjustment",
           "negotiation": "Negotiation", "congress": "Congress of Europe",
           "chinese_resentment": "Chinese Resentment", "war": "War",
-          "victory_points": "Victory Point Record", "final_record": "Final Record"}
+          "victory_points": "Victory Point Record", "final_record": "Final Record",
+          "war_alliances": "War: Alliance Determination", "war_initiative": "War: Initiative",
+          "war_maneuver_1": "War: First Alliance Maneuver", "war_attack_1": "War: First Alliance Attack",
+          "war_supply_1": "War: First Alliance Supply", "war_maneuver_2": "War: Second Alliance Maneuver",
+          "war_attack_2": "War: Second Alliance Attack", "war_supply_2": "War: Second Alliance Supply",
+          "war_maneuver_3": "War: Third Alliance Maneuver", "war_attack_3": "War: Third Alliance Attack",
+          "war_supply_3": "War: Third Alliance Supply", "war_end": "War End Determination",
+          "war_resolution": "War: Resolution"}
 
 
 def label(phase: str) -> str:

@@ -59,8 +59,8 @@ def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem
             continue
         if o.kind not in allowed(phase):
             where = WHERE.get(o.kind, "the outset of the War Phase, or any window of the War")
-            problems.append(Problem("wrong-phase", f"{o.canonical} is an order of {where}; the game is in "
-                                    f"the {sequence.title(state)}", o.line))
+            problems.append(Problem("wrong-phase", f"{o.canonical} is an order of {where}; now: "
+                                    f"{sequence.title(state)}", o.line))
             continue
         fail = judge(state, sim, data, power, who, o, moved)
         if fail:

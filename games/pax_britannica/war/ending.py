@@ -51,10 +51,13 @@ def finish(state: dict, data, war: dict, result: dict) -> list[dict]:
     war["result"] = result
     victors = [p for i in result.get("victors", []) for p in war["sides"][i]]
     losers = [p for i in result.get("losers", []) for p in war["sides"][i]]
+    events: list[dict] = []
     if result.get("victors") and war.get("kind") == "war":
         events = spoils(state, data, war, result["victors"], result.get("losers", []))
-    else:
-        events = []
+    elif result["how"] == "unreachable":
+        live = [i for i, s in enumerate(war["sides"]) if s]
+        for i in live:
+            events += spoils(state, data, war, [i], [j for j in live if j != i])
     return events + [{"kind": "war_end", "war": war["id"], "how": result["how"],
                       "victors": model.by_rules_order(victors), "defeated": model.by_rules_order(losers),
                       "sequences": war.get("round", 0), "conquered": sorted(war["conquered"])}]
@@ -161,9 +164,6 @@ def war_end(state: dict, data, war: dict) -> dict | None:
     pairs = [(a, b) for a in talkers for b in talkers if a < b and model.enemies_in(war, a, b)]
     if pairs and all(agreed(state, war, a, b) for a, b in pairs):
         return {"how": "negotiated", "victors": [], "losers": []}
-    asked = any(war.get("peace", {}).get(p) for p in model.members(war) + ["Germany"])
-    if asked and unreachable(state, data, war):
-        return {"how": "unreachable", "victors": [], "losers": [], "spoils": True}
     delayed = war.get("delay") and war.get("round", 0) <= DELAY_ROUNDS
     if not delayed:
         beaten = [i for i in live if not armies_abroad(state, data, war, i)
@@ -172,6 +172,10 @@ def war_end(state: dict, data, war: dict) -> dict | None:
             winners = [i for i in live if i not in beaten]
             how = "defeat" if winners else "exhaustion"
             return {"how": how, "victors": winners, "losers": beaten}
+    asked = any(said(war, p, q) for p in model.members(war) for q in model.members(war)
+                if model.enemies_in(war, p, q))
+    if asked and unreachable(state, data, war):
+        return {"how": "unreachable", "victors": [], "losers": []}
     if war.get("quiet", 0) >= STALEMATE:
         return {"how": "stalemate", "victors": [], "losers": []}
     return None

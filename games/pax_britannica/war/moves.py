@@ -123,7 +123,7 @@ def check_army(state: dict, data, power: str, war: dict, unit: dict, dst: str) -
             return "enemy-navy", f"enemy Naval Units hold {dst} and no Naval Unit of your alliance is there"
         if not is_sea(data, src) and enemy_units(state, power, src, "navy"):
             return "enemy-navy", f"an enemy Naval Unit in {src} keeps the army from putting to sea"
-        return None
+        return garrisons(state, power, unit, dst, data)
     if dst != home and not geo.may_enter_area(state, data, war, power, dst) and not (
             power == "Germany" and data.home_of(dst) == "Austria-Hungary"):
         return "no-control-marker", (f"an army enters only an Area holding a Control marker of a power "
@@ -134,8 +134,12 @@ def check_army(state: dict, data, power: str, war: dict, unit: dict, dst: str) -
             and enemy_units(state, power, dst, "army"):
         return "enemy-armies", (f"an army cannot move from an Area held by enemy armies ({src}) to "
                                 f"another held by enemy armies ({dst})")
+    return garrisons(state, power, unit, dst, data)
+
+
+def garrisons(state: dict, power: str, unit: dict, dst: str, data) -> Fail:
     if unit["strength"] == 10 and board.is_great(state, power):
-        return garrison_rules(state, data, power, {"strength": 10, "from": src, "to": dst})
+        return garrison_rules(state, data, power, {"strength": 10, "from": unit["where"], "to": dst})
     return None
 
 

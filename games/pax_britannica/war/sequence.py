@@ -39,7 +39,7 @@ def title(state: dict) -> str:
     phase = state["phase"]
     found = step_of(phase)
     group = model.current_group(state)
-    what = {"rebellion": "the Chinese Rebellion", "ottoman": "the Ottoman war", "war": "the War"}.get(group, "War")
+    what = {"rebellion": "Chinese Rebellion", "ottoman": "Ottoman War"}.get(group, "War")
     if phase == "war":
         return "War Phase: declarations of War"
     if found:
@@ -71,6 +71,14 @@ def cb_holders(state: dict) -> list[str]:
         if speaker and declare.check_declare(state, cb["holder"], cb["against"]) is None:
             out.add(speaker)
     return model.by_rules_order(out)
+
+
+def immediate(state: dict) -> list[str]:
+    """Players holding a Casus Belli they may use only in this window (a Codominion entered,
+    a passage denied): they are asked whether they declare War."""
+    window = state.get("war_window", 0)
+    return model.by_rules_order(s for cb in state.get("cb", []) if cb.get("window") == window
+                                for s in [model.speaker(state, cb["holder"])] if s)
 
 
 def duty_speakers(state: dict) -> list[str]:
@@ -112,10 +120,10 @@ def asked(state: dict) -> tuple[list[str], list[str]]:
         from .. import load_data
         return model.by_rules_order(resolution.deciders(state, load_data(state))), []
     found = step_of(phase)
+    owes: set[str] = set(immediate(state))
     if not found or found[0] == "supply":
-        return [], []
+        return model.by_rules_order(owes), []
     step, i = found
-    owes: set[str] = set()
     for war in model.fighting(state):
         if i >= len(war["sides"]):
             continue
