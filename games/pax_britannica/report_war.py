@@ -16,7 +16,7 @@ FATES = {"eliminated": "eliminated", "surrendered": "surrendered", "retreated": 
 ENDINGS = {
     "negotiated": "by agreement", "defeat": "in victory", "exhaustion": "with every side beaten",
     "stalemate": "in stalemate (three War Sequences without an attack)",
-    "unreachable": "announced: the sides can no longer reach each other",
+    "unreachable": "by announcement: the sides can no longer reach each other",
     "rebellion_won": "in Chinese victory: the foreigners are driven out",
     "rebellion_ended": "declared over by the powers (the Chinese cannot reach Formosa)",
     "colonial_victory": "in the colonial powers' victory: no Chinese army remains",
@@ -78,7 +78,8 @@ def unit_surrendered(e: dict, viewer) -> str:
 
 def supply_check(e: dict, viewer) -> str:
     lost = e.get("areas_lost") or []
-    return (f"Supply of {names(e.get('powers'))}: {e.get('units')} units abroad checked, "
+    n = e.get("units")
+    return (f"Supply of {names(e.get('powers'))}: {n} unit{'' if n == 1 else 's'} abroad checked, "
             f"{e.get('surrendered')} surrendered" + (f"; Areas lost: {', '.join(lost)}" if lost else "") + ".")
 
 
@@ -95,7 +96,8 @@ def conquered(e: dict, viewer) -> str:
 
 def war_end(e: dict, viewer) -> str:
     how = ENDINGS.get(e.get("how"), e.get("how"))
-    text = f"War {e.get('war')} ends {how} after {e.get('sequences')} sequence(s)"
+    n = e.get("sequences")
+    text = f"War {e.get('war')} ends {how} after {n} War Sequence{'' if n == 1 else 's'}"
     if e.get("victors"):
         text += f": victors {names(e.get('victors'))}"
     if e.get("defeated"):

@@ -70,18 +70,20 @@ def check_deny(state: dict, data, who: str, a: dict) -> Fail:
 
 def deny(state: dict, data, who: str, a: dict) -> list[dict]:
     events = []
+    wars = []
     for t in a["to"]:
         war = model.war_of(state, t)
         rec = {"area": a["area"], "by": who, "to": t}
         if rec not in war["denials"]:
             war["denials"].append(rec)
         ctrl = board.controllers(state, a["area"])
-        effective = all({"area": a["area"], "by": c, "to": t} in war["denials"] for c in ctrl)
+        waiting = [c for c in ctrl if {"area": a["area"], "by": c, "to": t} not in war["denials"]]
         events.append({"kind": "passage_denied", "war": war["id"], "area": a["area"], "by": who, "to": t,
-                       "effective": effective, "waiting_for": [c for c in ctrl if
-                                                               {"area": a["area"], "by": c, "to": t} not in war["denials"]]})
-        if effective:
-            events += neutral_cb(state, war, a["area"])
+                       "effective": not waiting, "waiting_for": waiting})
+        if not waiting and war not in wars:
+            wars.append(war)
+    for war in wars:
+        events += neutral_cb(state, war, a["area"])
     return events
 
 
