@@ -133,15 +133,27 @@ SENTENCES: dict[str, Callable[[dict, Any], str]] = {
                                                    or "nothing") + "." if e.get("agreed") else
                                  "The powers do not agree on reparations: China cedes nothing."),
     "units_home": lambda e, v: f"{e.get('power')} brings home: {'; '.join(e.get('units') or [])}.",
-    "natives_removed": lambda e, v: f"The {e.get('count')} {e.get('power')} armies leave the map.",
+    "natives_removed": lambda e, v: (f"The {native(e.get('power'))} {armies(e.get('count'))} "
+                                     f"{'leaves' if e.get('count') == 1 else 'leave'} the map."),
     "minor_garrison": lambda e, v: (f"{e.get('power')} garrisons {', '.join(e.get('areas') or []) or 'nothing'}"
                                     + (f" ({e['new_armies']} new Army (1))" if e.get("new_armies") else "")
                                     + "; its other units go home."),
-    "chinese_armies": lambda e, v: f"The Chinese Rebellion: {e.get('count')} Chinese armies rise (die {e.get('count')}).",
-    "war_placed": lambda e, v: (f"{e.get('count', 1)} {e.get('power')} army(ies) ({e.get('strength')}) appear in "
+    "chinese_armies": lambda e, v: (f"The Chinese Rebellion: {e.get('count')} Chinese "
+                                    f"{armies(e.get('count'))} {'rises' if e.get('count') == 1 else 'rise'} "
+                                    f"(die {e.get('count')})."),
+    "war_placed": lambda e, v: (f"{e.get('count', 1)} {native(e.get('power'))} {armies(e.get('count', 1))} "
+                                f"({e.get('strength')}) {'appears' if e.get('count', 1) == 1 else 'appear'} in "
                                 f"{e.get('area')}" + (f" (dice {e['roll']})" if e.get("roll") else "") + "."),
     "great_war": lambda e, v: great_war(e),
 }
+
+
+def native(power: Any) -> str:
+    return {"China": "Chinese", "Ottoman Empire": "Ottoman"}.get(str(power), str(power))
+
+
+def armies(n: Any) -> str:
+    return "army" if n == 1 else "armies"
 
 
 def poss(name: Any) -> str:

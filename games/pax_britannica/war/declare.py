@@ -197,6 +197,8 @@ def decide(state: dict, orders: dict, phase: str) -> list[dict]:
         for o in items:
             if o.kind in ("join", "refuse"):
                 said[(o.power or power, o.args["with"])] = o.kind == "join"
+    if model.current_group(state) != "war":
+        return []
     events = set_aside(state)
     for duty in sorted(pending(state), key=lambda o: model.power_order(o["power"])):
         if duty.get("status") != "pending":

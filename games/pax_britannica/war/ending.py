@@ -49,6 +49,10 @@ def resolve(state: dict, data) -> list[dict]:
 def finish(state: dict, data, war: dict, result: dict) -> list[dict]:
     war["status"] = "ended"
     war["result"] = result
+    if war.get("kind") == "rebellion":
+        # Rules: Ending a Chinese Rebellion - "the Chinese Resentment Index reduced to zero" /
+        # "The Chinese Resentment Index becomes zero" (reparations readjust it afterwards).
+        state["cri"] = 0
     victors = [p for i in result.get("victors", []) for p in war["sides"][i]]
     losers = [p for i in result.get("losers", []) for p in war["sides"][i]]
     events: list[dict] = []

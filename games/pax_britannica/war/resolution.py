@@ -211,9 +211,6 @@ def rebellion(state: dict, data, war: dict, how: str, orders: dict) -> list[dict
                 continue
             for power in sorted(board.markers_in(state, area)):
                 events.append(board.remove_marker(state, power, area, "the Chinese Rebellion succeeded"))
-    state["cri"] = 0
-    events.append({"kind": "cri", "delta": 0, "reason": "the Chinese Rebellion is over: the Index is reset",
-                   "value": 0})
     state.get("pending", {}).pop("chinese_rebellion", None)
     if how == "colonial_victory":
         events += reparations(state, data, war, orders)

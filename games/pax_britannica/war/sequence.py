@@ -82,6 +82,9 @@ def immediate(state: dict) -> list[str]:
 
 
 def duty_speakers(state: dict) -> list[str]:
+    """Players asked to answer a treaty duty: only while the wars it concerns are fought."""
+    if model.current_group(state) != "war":
+        return []
     return model.by_rules_order(s for o in declare.pending(state) if declare.void(state, o) is None
                                 for s in [model.speaker(state, o["power"])] if s)
 

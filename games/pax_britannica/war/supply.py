@@ -8,7 +8,7 @@ surrender those Fleet Units that do not"); SUPPLY; SURRENDERED UNITS.
 from __future__ import annotations
 
 from .. import board
-from . import battle, geo, model
+from . import battle, geo, model, natives
 
 
 def resolve(state: dict, data, index: int) -> list[dict]:
@@ -17,6 +17,8 @@ def resolve(state: dict, data, index: int) -> list[dict]:
         if index >= len(war["sides"]):
             continue
         side = [p for p in war["sides"][index] if not model.is_native(p)]
+        if not side:
+            continue
         surrendered: list[dict] = []
         checked = 0
         for power in model.by_rules_order(side):
@@ -32,6 +34,16 @@ def resolve(state: dict, data, index: int) -> list[dict]:
     return events
 
 
+def theatre(data, war: dict, place: str) -> bool:
+    """Choice: the units a Chinese Rebellion or an Ottoman war checks are those in its lands or
+    at sea (Rules: DECLARATIONS OF WAR - separate wars, "all Military Units in one War effectively
+    ignoring those in the other War"); an ordinary War checks every unit of its powers."""
+    if war.get("kind") not in ("rebellion", "ottoman") or place not in data.areas:
+        return True
+    kinds = natives.CHINESE if war["kind"] == "rebellion" else ("ottoman",)
+    return data.areas[place].kind in kinds or (war["kind"] == "ottoman" and place == "Egypt")
+
+
 def units(state: dict, data, war: dict, power: str) -> tuple[list[dict], int]:
     """Armies out of supply and fleets without Coaling Rights surrender."""
     home = board.home_name(data, power)
@@ -39,7 +51,7 @@ def units(state: dict, data, war: dict, power: str) -> tuple[list[dict], int]:
     coal = geo.coaling_seas(state, data, power)
     out, n = [], 0
     for u in sorted(board.units_of(state, power), key=lambda u: u["id"]):
-        if u["where"] == home:
+        if u["where"] == home or not theatre(data, war, u["where"]):
             continue
         n += 1
         if u["type"] == "army" and not geo.in_supply(state, data, power, u["where"], reached):
