@@ -173,7 +173,7 @@ def settle(state: dict, data, power: str, rng) -> list[str]:
     for war in model.group_wars(state):
         if war.get("status") != "ended":
             continue
-        for p, areas in resolution.spoils(state, war).items():
+        for p, areas in resolution.spoils(state, data, war).items():
             if power not in model.controllers(state, war, p):
                 continue
             body = [f"PLACE {'PROTECTORATE' if board.is_great(state, p) else 'POSSESSION'} {a}"

@@ -28,6 +28,13 @@ _CLAUSES = re.compile(r"\s+CLAUSES\s+", re.I)
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
 NATIVE_ARMIES = ("China", "Ottoman Empire")
+#: the names players and GMs use for the native armies' powers
+NATIVE_ALIASES = {"china": "China", "chinese": "China", "ottoman empire": "Ottoman Empire",
+                  "ottoman": "Ottoman Empire", "ottomans": "Ottoman Empire"}
+
+
+def native_name(text: str) -> str | None:
+    return NATIVE_ALIASES.get(text.lower())
 
 
 class _Args:
@@ -69,11 +76,8 @@ class _Args:
 
     def power(self, natives: bool = False) -> str:
         text = self.name()
-        if natives:
-            for n in NATIVE_ARMIES:
-                if text.lower() in (n.lower(), n.split()[0].lower(), n.split()[0].lower() + "s",
-                                    "chinese" if n == "China" else n.lower()):
-                    return n
+        if natives and native_name(text):
+            return native_name(text)
         power = self.data.resolve_power(text)
         if power is None:
             hint = self.data.suggest(text)

@@ -6,7 +6,7 @@ from typing import Any
 from pbem.gameapi import GMError
 
 from . import board
-from .gm import NATIVE_ARMIES
+from .gm import native_name
 from .orders import Tok, tokenize
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
@@ -36,9 +36,8 @@ def _names(args: list[Tok], n: int, text: str) -> list[str]:
 
 
 def _power(data, name: str) -> str:
-    for native in NATIVE_ARMIES:
-        if name.lower() in (native.lower(), native.split()[0].lower()):
-            return native
+    if native_name(name):
+        return native_name(name)
     p = data.resolve_power(name)
     if p is None:
         raise GMError(f"unknown power {name!r}" + _hint(data, name))

@@ -22,7 +22,7 @@ HEAVY = ("possession", "dominion", "state")
 
 
 # -- who decides what --------------------------------------------------------------------------
-def spoils(state: dict, war: dict) -> dict[str, list[str]]:
+def spoils(state: dict, data, war: dict) -> dict[str, list[str]]:
     """Power -> the Areas it may PLACE a marker in.  Choice: after a victory the victors place
     in what they conquered (the defeated alliance's conquests go back); after a stalemate, a
     negotiated end or a war whose sides could not reach each other, each side in its own
@@ -33,10 +33,16 @@ def spoils(state: dict, war: dict) -> dict[str, list[str]]:
     if war.get("kind") == "rebellion":
         return out
     if how == "enemy_victory":
-        side = model.side_index(war, war.get("placer")) if war.get("placer") else 1
-        for p in war["sides"][side or 0]:
-            if not model.is_native(p):
-                out.setdefault(p, []).append(war.get("area"))
+        placer = war.get("placer")
+        side = model.side_index(war, placer) if placer else None
+        side = side if side is not None else (1 if len(war["sides"]) > 1 else 0)
+        # a war the GM set up names no Area: the first Ottoman Area the placer Controls
+        area = war.get("area") or next((a for a, info in sorted(data.areas.items())
+                                        if info.kind == "ottoman" and placer
+                                        and board.has_control(state, placer, a)), None)
+        for p in war["sides"][side]:
+            if not model.is_native(p) and area:
+                out.setdefault(p, []).append(area)
         return out
     if war.get("kind") == "ottoman" and how in ("ottoman_victory", "ottoman_unreachable", "stalemate"):
         return out
@@ -70,7 +76,7 @@ def deciders(state: dict, data) -> dict[str, list[str]]:
     for war in model.group_wars(state):
         if war.get("status") != "ended":
             continue
-        for p in list(spoils(state, war)) + demanders(state, data, war):
+        for p in list(spoils(state, data, war)) + demanders(state, data, war):
             for c in model.controllers(state, war, p):
                 out.setdefault(c, [])
                 if p not in out[c]:
@@ -79,7 +85,7 @@ def deciders(state: dict, data) -> dict[str, list[str]]:
 
 
 def check_place(state: dict, data, war: dict, power: str, area: str, status: str) -> tuple | None:
-    if area not in spoils(state, war).get(power, []):
+    if area not in spoils(state, data, war).get(power, []):
         return "not-conquered", f"{power} may place markers only in the Areas its alliance won ({area} is not one)"
     if status not in PLACEABLE:
         return "bad-status", "a marker placed after a War is an Interest, Influence, Protectorate or Possession"
