@@ -93,7 +93,10 @@ def areas(state: dict, data, war: dict, index: int) -> list[dict]:
     for area, owners in sorted(alliance_areas(state, war, index).items()):
         if area not in data.areas:
             continue
-        if any(area in lines.setdefault(p, geo.Lines(state, data, p)) for p in owners):
+        for p in owners:
+            if p not in lines:   # worked out once per power (setdefault would build it every time)
+                lines[p] = geo.Lines(state, data, p)
+        if any(area in lines[p] for p in owners):
             continue
         for j in range(len(war["sides"])):
             if j == index or all(model.engine_moved(state, war, p) for p in war["sides"][j]):
