@@ -73,7 +73,8 @@ def war_move(e: dict, viewer) -> str:
 
 
 def unit_surrendered(e: dict, viewer) -> str:
-    return f"{e.get('power')}'s {unit(e)} in {e.get('where')} surrenders ({e.get('reason')})."
+    blockade = f"; {e.get('where')} is blockaded by {names(e['blockaded_by'])}" if e.get("blockaded_by") else ""
+    return f"{e.get('power')}'s {unit(e)} in {e.get('where')} surrenders ({e.get('reason')}{blockade})."
 
 
 def supply_check(e: dict, viewer) -> str:

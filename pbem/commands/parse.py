@@ -371,16 +371,28 @@ class _Reader:
         else:
             self.parts[part.kind] = part
 
+    def _closed_later(self) -> bool:
+        """Whether the ORDERS block being read is closed by its own end line."""
+        for raw in self.lines[self.i:]:
+            line = _clean(raw)
+            if line and _is_end(line, "ORDERS"):
+                return True
+            if line and line.split()[0].upper() == "ORDERS":
+                return False
+        return False
+
     def order_lines(self) -> tuple[tuple[int, str], ...]:
         found = []
+        closed = self._closed_later()
         while self.i < len(self.lines):
             line = _clean(self.lines[self.i])
             if line and _is_end(line, "ORDERS"):
                 self.i += 1
                 break
-            # A keyword ends the block only when its line is a whole command:
-            # a game's order may well start with a word such as STATUS.
-            if line and line.split()[0].upper() in TOP_KEYWORDS and \
+            # A keyword ends the block only when its line is a whole command and the block
+            # is not closed further down: a game's order may well start with a word such as
+            # STATUS, or read like a command (JOIN WAR WITH France).
+            if not closed and line and line.split()[0].upper() in TOP_KEYWORDS and \
                     not isinstance(parse_line(line), Problem):
                 break
             if line:

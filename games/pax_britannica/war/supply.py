@@ -60,9 +60,13 @@ def units(state: dict, data, war: dict, power: str) -> tuple[list[dict], int]:
             why = "no Coaling Rights"
         else:
             continue
+        # Rules: SUPPLY - an enemy Naval Unit in the Area cuts its Lines to the sea: say whose
+        blockade = model.by_rules_order({x["power"] for x in board.units_of(state, where=u["where"], type="navy")
+                                         if model.enemies_in(war, power, x["power"])})
         battle.surrender(state, war, u)
         out.append({"war": war["id"], "power": power, "type": u["type"], "strength": u["strength"],
-                    "where": u["where"], "reason": why})
+                    "where": u["where"], "reason": why}
+                   | ({"blockaded_by": blockade} if blockade and u["type"] == "army" else {}))
     return out, n
 
 
