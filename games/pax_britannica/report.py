@@ -18,7 +18,7 @@ PRIVATE_KINDS = {"money", "order_failed", "income", "deficit"}
 POWER_FIELDS = ("power", "holder", "against", "to", "from", "blamed", "blame")
 #: Further fields naming the powers an event is about (for "what concerns you" only;
 #: privacy is decided by ``concerns`` alone).
-INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls", "victors", "defeated", "with", "ally")
+INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls", "victors", "defeated", "ally")
 WIDTH = 78
 
 
@@ -99,6 +99,8 @@ def involves(event: dict, powers: set[str]) -> bool:
             value = value.split("+")
         if isinstance(value, dict):
             value = list(value)
+        if not isinstance(value, list):   # a flag such as a combat's "defeated": true
+            continue
         flat = {str(x) for v in (value or []) for x in (v if isinstance(v, list) else [v])}
         if powers & flat:
             return True
