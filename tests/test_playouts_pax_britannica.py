@@ -96,8 +96,9 @@ def broken_invariants(state, data, phase_done: str) -> list[str]:
                 problems.append(f"{p} holds a State marker in {area}")
             if s == "dominion" and (p != "Britain" or data.areas[area].may_become != "dominion"):
                 problems.append(f"{p} holds a Dominion marker in {area}")
+    # a power that made a separate peace brings its units home when the war is settled
     at_war = {p for w in state.get("wars", []) if w.get("status") in ("active", "ended")
-              for side in w["sides"] for p in side}
+              for p in [*(p for side in w["sides"] for p in side), *w.get("left", [])]}
     # the Great War (or tensions reaching 100 in a War) ends the game at once, mid-war
     in_war = phase_done == "war" or phase_done.startswith("war_") or bool(state.get("great_war") and at_war)
     for unit in state.get("units", []):
