@@ -11,12 +11,13 @@ from pbem.gameapi import GMError
 
 from . import board
 from .orders import Tok, tokenize
+from .state import check_last_turn
 
 STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION", "STATE"}
 KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
             "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
-            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX"} | STATUS_WORDS
+            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "LAST", "TURN"} | STATUS_WORDS
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
 NATIVE_ARMIES = ("China", "Ottoman Empire")
@@ -67,7 +68,7 @@ class _Args:
                     return n
         power = self.data.resolve_power(text)
         if power is None:
-            hint = self.data.suggest(text)
+            hint = self.data.suggest(text, "power")
             raise GMError(f"unknown power {text!r}" + (f" (did you mean {hint}?)" if hint else ""))
         return power
 
@@ -77,7 +78,7 @@ class _Args:
         ok = found and (found in self.data.areas or "home" in kinds and self.data.home_of(found)
                         or "sea" in kinds and found in self.data.seas)
         if not ok:
-            hint = self.data.suggest(text)
+            hint = self.data.suggest(text, "area" if kinds == "area" else "sea" if kinds == "sea" else "place")
             raise GMError(f"unknown {kinds.replace('|', ' or ')} {text!r}"
                           + (f" (did you mean {hint}?)" if hint else ""))
         return found
@@ -311,6 +312,18 @@ def _set_forced(state, a, data):
     return [{"kind": "gm", "text": f"forced expenditure {p} = {n}"}]
 
 
+def _set_last_turn(state, a, data):
+    """The game ends after this turn's Final Record (a shorter game; see state.last_turn)."""
+    a.kw("TURN")
+    year = a.num()
+    try:
+        check_last_turn(year, state["turn"])
+    except ValueError as exc:
+        raise GMError(str(exc)) from None
+    state["last_turn"] = year
+    return [{"kind": "gm", "text": f"the game ends after {year}"}]
+
+
 _HANDLERS = {
     ("SET", "TREASURY"): _set_treasury, ("SET", "VP"): _set_vp,
     ("SET", "MARKER"): _set_marker, ("REMOVE", "MARKER"): _remove_marker,
@@ -323,7 +336,8 @@ _HANDLERS = {
     ("SET", "CANAL"): _set_canal, ("SET", "POOL"): _set_pool, ("SET", "DEFICIT"): _set_deficit,
     ("SET", "HEADLINE"): _set_headline, ("SET", "PERMISSION"): _set_permission,
     ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
+    ("SET", "LAST"): _set_last_turn,
 }
 
 #: every command, for the help text and the documentation test
-COMMANDS = sorted(f"{v} {w}" for v, w in _HANDLERS)
+COMMANDS = sorted(f"{v} {w}" + (" TURN" if w == "LAST" else "") for v, w in _HANDLERS)
