@@ -170,7 +170,9 @@ def cmd_game_status(args) -> int:
             print(f"waiting for: {', '.join(waiting)}")
         elif phase.owes and rec.status in ("active", "paused"):
             print("waiting for: nobody (every power that owes orders is done"
-                  + ("; the phase runs once the game resumes)" if rec.status == "paused" else ")"))
+                  + ("; the phase runs once the game resumes)" if rec.status == "paused" else
+                     "; the phase runs at its deadline, as the GM resumed the game)"
+                     if rec.row.get("hold_early") else ")"))
         else:
             print("waiting for: nobody (the phase asks for no orders)")
     for row in store.players(ctx, rec.name):

@@ -84,11 +84,12 @@ def orders_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
     mine = turns.current_orders(ctx, rec.name, phase.key).get(power)
     done = power not in turns.waiting_for(ctx, rec)
     if mine:
-        return [f"Stored for {phase.label} (send ORDERS to replace them):"] + [f"  {o.canonical}" for o in mine]
+        return [f"Stored for {phase.label} (send ORDERS to replace them):"] + [
+            f"  {line}" for line in turns.as_written(mine, power)]
     if done and power in phase.owes:
         return [f"{power} has said DONE for {phase.label}, with no orders."]
-    return [f"None yet for {phase.label}. Without orders at the deadline: "
-            f"{rec.rules.describe_defaults(rec.state, power)}"]
+    return [f"None yet for {phase.label}. If none are accepted by the deadline, the default applies: "
+            f"{rec.rules.describe_defaults(rec.state, power)}."]
 
 
 def owed_lines(rec: store.GameRecord, power: str) -> list[str]:

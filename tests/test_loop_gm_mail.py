@@ -127,6 +127,7 @@ def test_resume_keeps_the_time_left_and_does_not_run_a_finished_phase_at_once(pa
     assert "the phase runs at the deadline" in reply and "GM RESUME NOW" in reply
     assert store.get_game(pax.ctx, "pax").deadline == deadline + timedelta(hours=10)
     assert not pax.loop.tick()  # kept waiting: the orders may still change
+    assert "the phase runs at\nits deadline and orders may still change" in pax.say("France", "STATUS")
     pax.loop.clock.advance(hours=72)
     assert pax.loop.tick()
 
@@ -178,3 +179,15 @@ def test_reports_list_the_treaties_in_force_the_power_may_see(pax):
     assert "entente" not in germany
     public = pax.text(pax.mails(GM, "public report")[-1])
     assert "triple" in public and "entente" not in public
+
+
+def test_a_players_command_written_after_gm_is_named_as_such(pax):
+    reply = pax.gm("GM STATUS")
+    assert "[not-gm-command] STATUS is not a GM command: write it without GM" in reply
+    assert "expected SET or REMOVE" not in reply
+
+
+def test_a_long_list_of_gm_news_keeps_a_short_subject(pax):
+    pax.gm("GM PAUSE", "GM EXTEND 1d", "GM ANNOUNCE", "Holidays.", "ENDANNOUNCE", "GM REVEAL SEED")
+    subject = pax.mails("France")[-1]["Subject"]
+    assert subject == "[pax] the game is paused, and 3 more from the GM"

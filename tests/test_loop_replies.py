@@ -40,6 +40,13 @@ def test_help_answers_orders_prices_the_map_and_places_without_repeating_the_ord
     assert "MOVE NAVY <strength> <from> TO <to>" in reply
 
 
+def test_orders_for_austria_hungary_are_echoed_under_their_for_line(pax):
+    reply = pax.say("Germany", "ORDERS", "BUILD ARMY 1", "FOR Austria-Hungary", "BUILD ARMY 3", "ENDORDERS")
+    stored = between(reply, "Orders stored", "Cost")
+    assert stored.split("\n")[1:4] == ["  BUILD ARMY 1", "  FOR Austria-Hungary", "  BUILD ARMY 3"]
+    assert "Austria-Hungary: cost £6" in reply
+
+
 def test_the_reply_totals_what_the_accepted_orders_cost_and_what_is_left(pax):
     pax.gm("GM SET TREASURY France 24")
     reply = pax.say("France", "ORDERS", "BUY INFLUENCE Tunis", "BUILD ARMY 3", "ENDORDERS")
@@ -178,3 +185,13 @@ def test_set_zone_shows_deadlines_in_the_players_own_zone_too(pax):
 def test_a_reply_to_an_address_not_of_record_still_reaches_its_sender(pax):
     reply = pax.say("France", "STATUS", sender="elsewhere@example.test")
     assert "Status:" in reply and pax.mails(address("France"))
+
+
+def test_a_quoted_line_never_shows_a_secret(pax):
+    pax.loop.mail(address("Germany"), "SIGNON Germany@pax not-the-secret\nSTATUS\n")
+    pax.loop.flush()
+    reply = pax.text([m for m in pax.mails("Germany") if "received" in m["Subject"]][-1])
+    assert "[wrong-secret]" in reply and "not-the-secret" not in reply
+    assert "you wrote: SIGNON Germany@pax ****" in reply
+    reply = pax.say("France", "SET PASSWORD", "JOIN pax Italy my-new-secret")
+    assert "my-new-secret" not in reply

@@ -12,6 +12,9 @@ from .. import reports, store
 from ..outbox import queue
 from .session import Session
 
+#: the longest subject line kept whole
+SUBJECT = 72
+
 
 def flush(session: Session) -> None:
     """Queue the announcements of this mail (none: nothing is sent)."""
@@ -21,6 +24,8 @@ def flush(session: Session) -> None:
     rec, ctx = session.game, session.ctx
     whats = list(dict.fromkeys(what for what, _ in session.announcements))
     subject = f"[{rec.name}] " + "; ".join(whats)
+    if len(subject) > SUBJECT and len(whats) > 1:  # a long subject is folded, and some readers show it badly
+        subject = f"[{rec.name}] {whats[0]}, and {len(whats) - 1} more from the GM"
     texts = [text for _, text in session.announcements]
     readers = [(row["power"], store.addresses(row)[:1]) for row in store.players(ctx, rec.name)]
     if rec.row["gm_address"]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .. import deadlines, dossier, gamedata, phaselabels, render, registry, store, turns
 from ..commands import model as m
+from ..commands.help import top_keywords
 from ..db import parse_iso, utcnow_iso
 from ..deadlines import DeadlineError
 from ..gameapi import Edit, Refused, Ruling
@@ -281,7 +282,7 @@ def rollback(session: Session, cmd: m.GmRollback) -> None:
     session.game = rec
     label = rec.rules.phase(rec.state).label
     session.announce_position = True
-    _announce(session, "the GM rolled the game back",
+    _announce(session, f"the GM rolled the game back to {label}",
               f"The GM has rolled the game back to the start of {label}. Orders sent for it and for the "
               "phases after it were withdrawn: send your orders again. The position below is the one "
               "restored.")
@@ -382,7 +383,16 @@ def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
     session.section("Seed revealed to every player.", [])
 
 
+#: commands a GM may write after GM by mistake (they are everyone's, written without GM)
+_NOT_GM = top_keywords() - {"SET", "CLEAR", "GM"}
+
+
 def edit(session: Session, cmd: m.GmEdit) -> None:
+    first = cmd.text.split()[0].upper()
+    if first in _NOT_GM:
+        session.problem("not-gm-command", f"{first} is not a GM command: write it without GM",
+                        cmd.line, cmd.text)
+        return
     if not _need_game(session, cmd, "active", "paused"):
         return
     events = _apply(session, Edit(cmd.text), cmd.line)

@@ -62,7 +62,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
     turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id)
     summary = game.order_summary(state, power, accepted)
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    [o.canonical for o in accepted] + ([""] + summary if summary else []))
+                    turns.as_written(accepted, power) + ([""] + summary if summary else []))
 
 
 def _hints(game, phase, cmd: m.Orders, problems: list) -> list:

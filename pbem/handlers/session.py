@@ -6,11 +6,14 @@ from dataclasses import dataclass, field
 
 from .. import render, store
 from ..context import Context
+from ..commands.model import MASK
 from ..gameapi import Problem
 from ..mail.normalize import Inbound
 
 #: how much of a line a problem quotes
 QUOTE = 72
+#: lines that end with a secret
+_SECRET_LINES = ("SIGNON", "PASSWORD", "JOIN")
 
 
 @dataclass
@@ -60,10 +63,15 @@ class Session:
         self.announcements.append((what, text))
 
     def quote(self, line: int | None) -> str:
-        """Line ``line`` of the mail as written (shortened), or ""."""
+        """Line ``line`` of the mail as written (shortened, a secret masked), or ""."""
         if line is None or not 0 < line <= len(self.lines):
             return ""
-        text = " ".join(self.lines[line - 1].split())
+        words = self.lines[line - 1].split()
+        keys = [w.upper() for w in words[:2]]
+        # A secret is never written back, right or wrong: the reply may go to a copy address.
+        if len(words) > 1 and (keys[0] in _SECRET_LINES or keys == ["SET", "PASSWORD"]):
+            words[-1] = MASK
+        text = " ".join(words)
         return text if len(text) <= QUOTE else text[:QUOTE - 3].rstrip() + "..."
 
     def describe(self, problem: Problem) -> list[str]:
@@ -101,7 +109,8 @@ class Session:
             phase = rec.rules.phase(rec.state)
             status = {"phase": phase.label, "paused": rec.status == "paused",
                       "deadline": render.deadline_text(rec, rec.deadline, self.reader_zone()),
-                      "waiting": waiting_for(self.ctx, rec), "open": phase.open}
+                      "waiting": waiting_for(self.ctx, rec), "open": phase.open,
+                      "held": bool(rec.row.get("hold_early"))}
         ordered = sorted(self.problems, key=lambda p: (p.line is None, p.line or 0))
         refused = [self.describe(p) for p in ordered if p.kind != "warning"]
         warned = [self.describe(p) for p in ordered if p.kind == "warning"]
