@@ -1,14 +1,15 @@
 """The daemon: the only impure part.  It reads the intake, hands each mail to
-the intake module, ticks the clock, and delivers the outbox.
+the intake module, ticks the clock, delivers the outbox and keeps the archive
+up to date.
 
 Order of one pass: fetch -> store each mail verbatim (commit) -> handle
 every stored, unhandled mail (one transaction each) -> acknowledge the
 intake copies (move to Processed/Rejected) -> reminders and due phases ->
-deliver queued mail.  A crash anywhere repeats at most the last step of the
+deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
 
-The three steps (intake, deadlines, outbox) are independent: a step that
+The steps (intake, deadlines, outbox, and the archive pages) are independent: a step that
 fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
 line and sits out a growing, capped pause, while the other two go on; its
 first success resets the pause.  Everything a failed step left undone is
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import intake, outbox, registry, scheduler
+from . import archive, intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
 from .context import Context
 from .crashpoints import reached
@@ -31,7 +32,7 @@ from .mail.source import PermanentFailure, TemporaryFailure
 
 log = logging.getLogger(__name__)
 
-STEPS = ("intake", "deadlines", "outbox")
+STEPS = ("intake", "deadlines", "outbox", "archive")
 
 
 @dataclass
@@ -83,6 +84,8 @@ class Daemon:
         await self._step("intake", self._intake, result)
         await self._step("deadlines", self._deadlines, result)
         await self._step("outbox", self._outbox, result)
+        # Last, after the mail is out: the public site follows the games it shows.
+        await self._step("archive", self._archive, result)
         return result
 
     async def _intake(self, result: PassResult) -> None:
@@ -95,13 +98,18 @@ class Daemon:
             reached("daemon.before_ack")
         for raw in batch:
             row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key]), None)
-            outcome = "rejected" if row and row["status"] in ("rejected", "error") else "processed"
+            # Mail that was not acted on (auto-replies, bounces, too large,
+            # refused, broken) goes to the rejected folder, as the setting says.
+            outcome = "rejected" if row and row["status"] in ("rejected", "error", "ignored") else "processed"
             await self.source.ack(raw.key, outcome)
         if batch:
             reached("daemon.after_ack")
 
     async def _deadlines(self, result: PassResult) -> None:
         result.resolved = len(scheduler.tick(self.ctx))
+
+    async def _archive(self, result: PassResult) -> None:
+        archive.refresh(self.ctx)
 
     async def _outbox(self, result: PassResult) -> None:
         result.sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,

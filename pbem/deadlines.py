@@ -391,11 +391,15 @@ def _clock(dt: datetime, beside: datetime, name: str) -> str:
 
 def format_moment(dt: datetime | str | None, zone: str | tzinfo = "UTC") -> str:
     """A recorded moment (aware, or ISO-8601 text) in words, in ``zone``:
-    ``"Mon 5 Jan 2026 18:00 GMT"``; "" for none."""
+    ``"Mon 5 Jan 2026 18:00 GMT"``; "" for none.  Other text is a game's own
+    label for a moment (a treaty signed at "1884 Congress") and stays as it is."""
     if not dt:
         return ""
     if isinstance(dt, str):
-        dt = datetime.fromisoformat(dt)
+        try:
+            dt = datetime.fromisoformat(dt)
+        except ValueError:
+            return dt
     _require_aware(dt, "dt")
     tz = parse_zone(zone) if isinstance(zone, str) else zone
     local = dt.astimezone(tz)

@@ -19,6 +19,7 @@ from .context import Context
 from .db import loads
 from .deadlines import format_moment
 from .outbox import queue
+from .sitepaths import game_url
 
 STATUS_WORDS = {"proposed": "proposed, waiting for signatures", "in_force": "in force",
                 "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed",
@@ -110,12 +111,14 @@ def past_lines(ctx: Context, rec: store.GameRecord) -> list[str]:
         return ["none yet"]
     lines = ["Any of them comes again with RESEND <phase>, e.g. RESEND " + rows[-1]["label"] + ":"]
     lines += _wrap(", ".join(r["label"] for r in rows))
-    if ctx.base_url:
-        lines.append(f"Every turn of the game in the archive: {ctx.base_url.rstrip('/')}/")
+    url = game_url(ctx.base_url, rec.name)
+    if url:
+        lines.append(f"Every turn of the game, with its maps, in the archive: {url}")
     return lines
 
 
-def build(ctx: Context, rec: store.GameRecord, power: str) -> tuple[str, str]:
+def build(ctx: Context, rec: store.GameRecord, power: str, key: str) -> tuple[str, str, list]:
+    """The dossier as a report of the position now (text, HTML, the map as an inline part)."""
     intro = (f"You now play {power} in game {rec.name} ({rec.rules.title}). This dossier holds everything "
              f"{power} may see: its position and what it may do now, its treaties, its press, the orders "
              "stored for it and where its past reports are. Your secret comes in a separate mail.")
@@ -124,14 +127,14 @@ def build(ctx: Context, rec: store.GameRecord, power: str) -> tuple[str, str]:
                 ("Press " + power + " sent and received", press_lines(ctx, rec, power)),
                 ("Orders", orders_lines(ctx, rec, power) + ([""] + owed if owed else [])),
                 ("Past reports", past_lines(ctx, rec))]
-    return reports.position(ctx, rec, power, [intro], sections)
+    return reports.position(ctx, rec, power, [intro], sections, key=key)
 
 
 def queue_dossier(ctx: Context, rec: store.GameRecord, power: str, address: str, key: str) -> bool:
     """Mail the dossier to the power's new player; False before the game starts."""
     if rec.state is None:
         return False
-    text, html = build(ctx, rec, power)
+    text, html, parts = build(ctx, rec, power, key)
     queue(ctx, key=key, to=[address], game=rec.name, kind="report",
-          subject=f"[{rec.name}] {power}: handover dossier", text=text, html=html)
+          subject=f"[{rec.name}] {power}: handover dossier", text=text, html=html, related=parts)
     return True

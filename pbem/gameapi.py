@@ -388,7 +388,8 @@ class Game:
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
         """The treaties ``power`` may see (None: the public; ``gm``: every one), as records:
         ``id, proposer, parties, text, secret, status, signatures, refusals,
-        history``, plus whatever the game adds (clauses, breaches)."""
+        history``, plus whatever the game adds (clauses, breaches; ``answer_with``: how a
+        party answers a proposal when it is not with TREATY SIGN/REFUSE)."""
         return []
 
     # -- what people see ---------------------------------------------------
@@ -400,13 +401,39 @@ class Game:
         """The report for one reader after phases resolved (None: the public)."""
         raise NotImplementedError
 
+    def map_svg(self, state: State, power: str | None) -> str | None:
+        """The board as ``power`` may see it (None: the public), drawn as one
+        standalone SVG document, or None for a game without a map.  Drawn from
+        the same facts as ``view(state, power)``, never more; pure, like
+        every method here.  The SVG names itself (``<title>``, ``<desc>``),
+        and :meth:`map_text` says the same in words.  The moderator embeds
+        it in the HTML report and puts it on the archive's phase pages."""
+        return None
+
+    def map_text(self, state: State, power: str | None) -> list[str]:
+        """The text equivalent of :meth:`map_svg`, one line per place worth
+        naming (shown beside the map for readers who cannot see it)."""
+        return []
+
+    def charts(self, state: State, final: bool = False) -> dict[str, dict[str, float]]:
+        """Public figures of this state worth following over the game, for the
+        archive's charts: ``{chart title: {series name: value}}``, e.g.
+        ``{"Victory Points": {"Britain": 12, ...}, "European Tensions": {...}}``.
+        ``final``: the game is over, so figures kept secret only while it is
+        played (a treasury) may be included.  The archive calls this on the
+        state after every resolved phase."""
+        return {}
+
     def results(self, state: State) -> list[dict[str, Any]]:
         """Final standings, best first: [{"power":..., "score":..., "rank":...}]."""
         raise NotImplementedError
 
     def help_text(self, topic: str | None = None) -> str:
-        """The game's part of ``HELP`` and ``HELP ORDERS``: its orders, one
-        form a line, and how they are written."""
+        """The game's list of orders, one form a line, and how they are written
+        (``topic`` None): shown with ``HELP`` and ``HELP ORDERS``.  Given a
+        ``topic``, the game's answer on one of its own topics (``HELP
+        NEGOTIATION``) or "" when it has nothing on it; the default
+        :meth:`help_on` asks this, so a game may answer its topics here alone."""
         raise NotImplementedError
 
     def help_topics(self, state: State | None) -> list[str]:
@@ -420,8 +447,9 @@ class Game:
         """The answer to ``HELP <topic>`` (plain text), or None when the game
         has nothing on it: an order (``BUY``), a table (``PRICES``), the map,
         a place by name.  ``power`` is the asker when signed on; the answer
-        shows only what that power may see."""
-        return None
+        shows only what that power may see.  The default is
+        ``help_text(topic)`` (None when that is empty)."""
+        return self.help_text(topic) or None
 
     def options_now(self, state: State, power: str) -> list[OrderOption]:
         """What ``power`` may order in the current phase, with real names and

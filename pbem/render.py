@@ -18,6 +18,7 @@ from .deadlines import format_deadline, format_moment
 from .engine import Step
 from .gameapi import Game, Report
 from .identity import reply_token
+from .mail.compose import Inline, content_id
 from .outbox import queue
 from .resources import resource
 
@@ -32,6 +33,7 @@ _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
 TREATY_STATUS = {"proposed": "proposed, waiting for signatures", "in_force": "in force",
                  "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed", "broken": "broken"}
 _env.filters["when"] = lambda at, zone="UTC": format_moment(at, zone) if at else ""
+
 _env.filters["wrap_list"] = lambda items, indent="      ": "\n".join(
     textwrap.wrap(", ".join(i.replace(" ", "\0") for i in items), 76, initial_indent=indent,
                   subsequent_indent=indent, break_on_hyphens=False)).replace("\0", " ")
@@ -112,14 +114,30 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
         chosen = [s for s in steps if s.phase.told(power)]
         if not chosen and not (phase.takes_orders_from(power) and not over):
             continue
-        text, html = compose(ctx, rec, state, power, told(chosen, power), deadline)
-        queue(ctx, key=f"report:{rec.name}:{seq}:{power}", to=store.addresses(row), game=rec.name,
-              kind="report", subject=subject(rec, power, "turn report"), text=text, html=html)
-    text, html = compose(ctx, rec, state, None, told(steps, None), deadline)
-    queue(ctx, key=f"report:{rec.name}:{seq}:public", to=[rec.row["gm_address"]], game=rec.name,
-          kind="report", subject=subject(rec, None, "public report"), text=text, html=html)
+        key = f"report:{rec.name}:{seq}:{power}"
+        text, html, parts = compose(ctx, rec, state, power, told(chosen, power), deadline, key=key)
+        queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
+              subject=subject(rec, power, "turn report"), text=text, html=html, related=parts)
+    key = f"report:{rec.name}:{seq}:public"
+    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key)
+    queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
+          subject=subject(rec, None, "public report"), text=text, html=html, related=parts)
     treaty_ids = [e["id"] for s in steps for e in s.events if e.get("kind") == "treaty" and e.get("id")]
     queue_treaty_records(ctx, rec, dict.fromkeys(treaty_ids), f"report:{seq}")
+
+
+def report_map(ctx: Context, game: Game, state: dict, power: str | None,
+               key: str) -> tuple[dict | None, list[Inline]]:
+    """The reader's map as an inline image of the HTML report (``None`` and no
+    part for a game without a map), with its text equivalent for the page."""
+    drawing = game.map_svg(state, power)
+    if drawing is None:
+        return None, []
+    cid = content_id(ctx.domain, f"{key}:map")
+    label = game.phase(state).label
+    board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
+             "lines": game.map_text(state, power)}
+    return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
 
 
 def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: str) -> None:

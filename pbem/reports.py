@@ -1,6 +1,8 @@
 """A reader's report mail, composed one way wherever it is sent: after a
 phase resolves, again on RESEND, after a GM rollback, in a new player's
-handover dossier.
+handover dossier.  Each carries the game's map as an inline image of the
+HTML part (``map_svg``; none for a game without a map) and, when the site
+has a ``server.base_url``, the link to the game's archive page.
 
 Besides the game's own report (what the reader may see of the board and
 what happened) a power's report carries what the moderator knows for it:
@@ -19,6 +21,8 @@ from . import render, store, turns
 from .context import Context
 from .db import loads
 from .gameapi import Event, Game, OrderOption
+from .mail.compose import Inline
+from .sitepaths import game_url
 
 
 @dataclass
@@ -59,10 +63,12 @@ def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
 
 
 def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None, told: Told,
-            deadline: datetime | None, *, current: bool = True) -> tuple[str, str]:
-    """The report mail (plain text, HTML) for one reader.  ``current``: the
-    report is of the game as it stands now, so it says what is due; a report
-    of an earlier position (RESEND of an old phase) does not."""
+            deadline: datetime | None, *, key: str, current: bool = True) -> tuple[str, str, list[Inline]]:
+    """The report mail for one reader: plain text, HTML, and the parts the HTML
+    shows inline (the map, whose Content-ID derives from ``key``, the mail's
+    outbox key).  ``current``: the report is of the game as it stands now, so
+    it says what is due; a report of an earlier position (RESEND of an old
+    phase) does not."""
     game = rec.rules
     over = game.is_over(state)
     phase = game.phase(state)
@@ -76,12 +82,13 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
         site=ctx.site_name, seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
         notes=told.notes, sections=told.sections, treaties=treaties_in_force(game, state, power),
         guide=guide(game, state, power) if owes or may else [],
-        mail_power=game.mail_name(power) if power else None)
+        mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
     token = render.token_for(rec, power) if owes and ctx.reply_token else None
     text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
+    board, parts = render.report_map(ctx, game, state, power, key)
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,
-                         **values)
-    return text, html
+                         map=board, **values)
+    return text, html, parts
 
 
 # -- a report sent again ------------------------------------------------------------
@@ -99,8 +106,10 @@ def _run_of(game: Game, rows: list[dict], seq: int) -> list[dict]:
     return rows[start:end]
 
 
-def again(ctx: Context, rec: store.GameRecord, snap: dict, power: str) -> tuple[str, str, str]:
-    """The whole report that told ``power`` of the phase in ``snap``: (label, text, HTML)."""
+def again(ctx: Context, rec: store.GameRecord, snap: dict, power: str,
+          key: str) -> tuple[str, str, str, list[Inline]]:
+    """The whole report that told ``power`` of the phase in ``snap``: (label, text, HTML,
+    inline parts)."""
     game = rec.rules
     rows = turns.history(ctx, rec.name)
     run = _run_of(game, rows, snap["seq"])
@@ -110,23 +119,26 @@ def again(ctx: Context, rec: store.GameRecord, snap: dict, power: str) -> tuple[
     notes = [] if latest else [f"Sent again on request: this report is of an earlier position; the game is "
                                f"now at {game.phase(rec.state).label}."]
     told = Told([r["label"] for r in shown], [e for r in shown for e in loads(r["events"], [])], notes)
-    text, html = compose(ctx, rec, after, power, told, rec.deadline if latest else None, current=latest)
-    return run[-1]["label"], text, html
+    text, html, parts = compose(ctx, rec, after, power, told, rec.deadline if latest else None, key=key,
+                                current=latest)
+    return run[-1]["label"], text, html, parts
 
 
 def queue_again(ctx: Context, rec: store.GameRecord, snap: dict, power: str, key: str) -> str:
     """RESEND: the whole report, as mailed (text and HTML), to the power's addresses."""
     from .outbox import queue
 
-    label, text, html = again(ctx, rec, snap, power)
+    label, text, html, parts = again(ctx, rec, snap, power, key)
     row = store.player(ctx, rec.name, power)
     queue(ctx, key=key, to=store.addresses(row)[:1], game=rec.name, kind="report",
-          subject=f"[{rec.name}] {power} report again: {snap['label']}", text=text, html=html)
+          subject=f"[{rec.name}] {power} report again: {snap['label']}", text=text, html=html, related=parts)
     return label
 
 
 def position(ctx: Context, rec: store.GameRecord, power: str | None, notes: Sequence[str],
-             sections: Sequence[tuple[str, list[str]]] = ()) -> tuple[str, str]:
+             sections: Sequence[tuple[str, list[str]]] = (), *,
+             key: str) -> tuple[str, str, list[Inline]]:
     """The report of the position the game stands at now, with no events (after a
-    rollback, in a dossier)."""
-    return compose(ctx, rec, rec.state, power, Told([], [], list(notes), list(sections)), rec.deadline)
+    rollback, in a dossier): text, HTML and inline parts."""
+    return compose(ctx, rec, rec.state, power, Told([], [], list(notes), list(sections)), rec.deadline,
+                   key=key)

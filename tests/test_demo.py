@@ -60,3 +60,29 @@ def test_rules_help_lists_only_games_that_exist():
     for name in ("eu_tpop",):
         assert (name in helped) == (name in registry.names())
     assert build_parser() is not None
+
+
+def test_demo_plays_europa_universalis_among_bots_to_its_end(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pbem", "demo", "--dir", str(tmp_path / "demo"),
+                           "--rules", "eu_tpop"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={k: v for k, v in os.environ.items() if k != "PBEM_EXTRA_GAMES"})
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout
+    for round_no in (1, 2, 3):
+        assert f"Round {round_no} Peace & Rebels step D" in out or f"Round {round_no} action" in out
+    assert "the game is over" in out and "Final standings:" in out
+    for realm in ("Valmont", "Corvia", "Ostmark"):
+        assert realm in out.split("Final standings:")[1]
+    mailboxes = {p.name for p in (tmp_path / "demo" / "var" / "mail" / "out").iterdir()}
+    assert {"valmont@demo.test", "corvia@demo.test", "ostmark@demo.test", "gm@demo.test"} <= mailboxes
+
+
+def test_demo_turns_plays_that_many_rounds_of_europa_universalis(tmp_path):
+    """The EU game follows demo_setup(turns): --turns 1 is a one-round game, ended and scored."""
+    proc = subprocess.run([sys.executable, "-m", "pbem", "demo", "--dir", str(tmp_path / "demo"),
+                           "--rules", "eu_tpop", "--turns", "1"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env={k: v for k, v in os.environ.items() if k != "PBEM_EXTRA_GAMES"})
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout
+    assert "3 bot players, 1 turn," in out and "Round 1 action 1: Valmont" in out
+    assert "Round 2" not in out and "Round 1: the game is over" in out and "Final standings:" in out

@@ -40,6 +40,28 @@ def test_help_answers_orders_prices_the_map_and_places_without_repeating_the_ord
     assert "MOVE NAVY <strength> <from> TO <to>" in reply
 
 
+def test_help_index_and_the_games_diplomacy_topics_read_as_one(pax):
+    """The game's own topics (NEGOTIATION, CONGRESS, CLAUSES) sit in the same index as
+    its orders and places; a topic both know gets both answers, one only the game knows
+    gets the game's alone, a misspelt one the nearest."""
+    index = pax.say("France", "HELP")
+    more = flat(between(index, "More on Pax Britannica:", "\n\n"))
+    assert "HELP BUY" in more and "HELP NEGOTIATION, HELP CONGRESS, HELP CLAUSES" in more
+    assert index.count("HELP NEGOTIATION") == 1  # said once, in the index
+    assert "HELP NEGOTIATION" in pax.say("France", "HELP ORDERS")
+    congress = pax.say("France", "HELP CONGRESS")
+    assert "VOTE <id> YES|NO|ABSTAIN" in congress and "There is no help" not in congress
+    assert "SIGNON <power>@<game>" not in congress and "MOVE NAVY" not in congress
+    treaty = pax.say("France", "HELP TREATY")
+    assert "TREATY PROPOSE <id>" in treaty and "MAX NAVY <n>" in treaty
+    assert "Did you mean HELP NEGOTIATION?" in pax.say("France", "HELP NEGOTATION")
+    assert "There is no help on 'ZORK'" in pax.say("France", "HELP ZORK")
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
 def test_orders_for_austria_hungary_are_echoed_under_their_for_line(pax):
     reply = pax.say("Germany", "ORDERS", "BUILD ARMY 1", "FOR Austria-Hungary", "BUILD ARMY 3", "ENDORDERS")
     stored = between(reply, "Orders stored", "Cost")

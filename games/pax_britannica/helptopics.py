@@ -1,4 +1,5 @@
-"""HELP topics of Pax Britannica: each order, the prices, the map, one place.
+"""HELP topics of Pax Britannica: each order, the prices, the map, one place
+(the Negotiation, Congress and treaty-clause forms are the game's help_text).
 
 ``HELP BUY`` explains an order with its forms and an example; ``HELP PRICES``
 gives the tables a player needs to plan a turn; ``HELP MAP`` says how the map
@@ -56,7 +57,8 @@ ORDERS = {
     "FOR": ("The German player also writes Austria-Hungary's orders: lines after FOR Austria-Hungary are "
             "its orders, until FOR Germany (Rules: AUSTRIA-HUNGARY).", "FOR Austria-Hungary"),
 }
-TOPICS = ("PRICES", "MAP", *ORDERS, "<place>")
+#: every topic of the game (the diplomacy ones are answered by the game's help_text)
+TOPICS = ("PRICES", "MAP", *ORDERS, "NEGOTIATION", "CONGRESS", "CLAUSES", "<place>")
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:

@@ -35,19 +35,20 @@ def flush(session: Session) -> None:
         if not to or to[0] in seen:
             continue
         seen.add(to[0])
-        text, html = _body(session, power, texts)
-        queue(ctx, key=f"announce:{session.msg_id}:{to[0]}", to=to, game=rec.name, kind="notice",
-              subject=subject, text=text, html=html, source=session.msg_id)
+        key = f"announce:{session.msg_id}:{to[0]}"
+        text, html, parts = _body(session, power, texts, key)
+        queue(ctx, key=key, to=to, game=rec.name, kind="notice",
+              subject=subject, text=text, html=html, source=session.msg_id, related=parts)
     session.announcements.clear()
 
 
-def _body(session: Session, power: str | None, texts: list[str]) -> tuple[str, str | None]:
+def _body(session: Session, power: str | None, texts: list[str], key: str) -> tuple[str, str | None, list]:
     rec, ctx = session.game, session.ctx
     said = "\n\n".join(texts)
     if session.announce_position and rec.state is not None:
-        return reports.position(ctx, rec, power, [said])
+        return reports.position(ctx, rec, power, [said], key=key)
     lines = [said]
     if rec.status in ("active", "paused") and rec.state is not None and rec.deadline is not None:
         from ..render import deadline_text
         lines.append(f"Deadline: {deadline_text(rec, rec.deadline, reports.reader_zone(ctx, rec, power))}")
-    return "\n\n".join(lines) + f"\n\n-- \n{ctx.site_name} moderator\n", None
+    return "\n\n".join(lines) + f"\n\n-- \n{ctx.site_name} moderator\n", None, []

@@ -169,6 +169,8 @@ def status(session: Session, cmd: m.Status) -> None:
         phase = rec.rules.phase(rec.state)
         mine = turns.current_orders(session.ctx, rec.name, phase.key).get(session.power)
         lines.append("Your orders this phase: " + ("; ".join(o.canonical for o in mine) if mine else "none yet"))
+        # The game's own account of where the power stands (its report with nothing new in it).
+        lines += ["", *rec.rules.report(rec.state, [], session.power).text.rstrip().splitlines()]
     session.section("Status:", lines)
 
 

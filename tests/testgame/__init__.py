@@ -306,11 +306,33 @@ class Beacon(Game):
             lines.append("The game is over.")
         return Report("\n".join(lines), {"view": self.view(state, power), "lines": lines}, "report.html.j2")
 
+    def map_svg(self, state, power):
+        """A row of beacons, one per power, lit by its score: a trivial map
+        that still goes through every path a real one does."""
+        cells = "".join(
+            f'<rect x="{10 + 60 * i}" y="10" width="50" height="30" fill="{"#f2b705" if state["score"][p] else "#ccc"}"/>'
+            f'<text x="{15 + 60 * i}" y="55" font-size="10">{p} {state["score"][p]}</text>'
+            for i, p in enumerate(state["players"]))
+        return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 260 70" role="img" '
+                f'aria-labelledby="beacon-title"><title id="beacon-title">Beacons after round '
+                f'{state["round"]}</title>{cells}</svg>\n')
+
+    def map_text(self, state, power):
+        return [f"{p}: {state['score'][p]} beacons" for p in state["players"]]
+
+    def charts(self, state, final=False):
+        out = {"Score": {p: state["score"][p] for p in state["players"]}}
+        if final:
+            out["Gold"] = {p: state["gold"][p] for p in state["players"]}
+        return out
+
     def results(self, state):
         ranked = sorted(state["players"], key=lambda p: (-state["score"][p], -state["gold"][p], p))
         return [{"power": p, "score": state["score"][p], "rank": i + 1} for i, p in enumerate(ranked)]
 
     def help_text(self, topic=None):
+        if topic:
+            return ""  # its topics are help_on's
         return ("Orders: BID <n> (gold you offer for this round's beacon) or PASS; in a claim window "
                 "the winner sends KEEP or GIFT <power>, the others may send PROTEST.")
 
