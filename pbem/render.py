@@ -34,11 +34,20 @@ TREATY_STATUS = {"proposed": "proposed, waiting for signatures", "in_force": "in
                  "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed", "broken": "broken"}
 _env.filters["when"] = lambda at, zone="UTC": format_moment(at, zone) if at else ""
 
-_env.filters["wrap_list"] = lambda items, indent="      ": "\n".join(
-    textwrap.wrap(", ".join(i.replace(" ", "\0") for i in items), 76, initial_indent=indent,
-                  subsequent_indent=indent, break_on_hyphens=False)).replace("\0", " ")
-_env.filters["wrap_text"] = lambda text, first="  ", rest="      ": "\n".join(
-    textwrap.wrap(text, 76, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False))
+
+def wrap_list(items, indent: str = "      ") -> str:
+    """Values joined by commas, wrapped at 76 columns without breaking a value."""
+    return "\n".join(textwrap.wrap(", ".join(i.replace(" ", "\0") for i in items), 76, initial_indent=indent,
+                                   subsequent_indent=indent, break_on_hyphens=False)).replace("\0", " ")
+
+
+def wrap_text(text: str, first: str = "  ", rest: str = "      ") -> str:
+    return "\n".join(textwrap.wrap(text, 76, initial_indent=first, subsequent_indent=rest,
+                                   break_on_hyphens=False))
+
+
+_env.filters["wrap_list"] = wrap_list
+_env.filters["wrap_text"] = wrap_text
 _env.filters["status_words"] = lambda status: TREATY_STATUS.get(status, str(status).replace("_", " "))
 
 

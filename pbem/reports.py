@@ -62,6 +62,16 @@ def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
     return list(game.options_now(state, power))
 
 
+def guide_lines(game: Game, state: dict, power: str) -> list[str]:
+    """The guide as plain lines, as the text report shows it (for STATUS)."""
+    out = []
+    for o in guide(game, state, power):
+        out.append(render.wrap_text(o.form + (f" -- {o.note}" if o.note else "")))
+        if o.choices:
+            out.append(render.wrap_list(list(o.choices)))
+    return [line for block in out for line in block.splitlines()]
+
+
 def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None, told: Told,
             deadline: datetime | None, *, key: str, current: bool = True) -> tuple[str, str, list[Inline]]:
     """The report mail for one reader: plain text, HTML, and the parts the HTML

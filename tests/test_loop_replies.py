@@ -58,6 +58,13 @@ def test_help_index_and_the_games_diplomacy_topics_read_as_one(pax):
     assert "There is no help on 'ZORK'" in pax.say("France", "HELP ZORK")
 
 
+def test_status_says_what_the_power_may_do_now(pax):
+    status = between(pax.say("France", "STATUS"), "Status:", "Current phase:")
+    assert "== France ==" in status  # the game's own account of the position
+    guide = status.split("What you may do now", 1)[1]
+    assert "BUY PROTECTORATE <area>" in guide and "BUILD ARMY <strength>" in guide
+
+
 def flat(text: str) -> str:
     return " ".join(text.split())
 

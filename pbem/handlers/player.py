@@ -171,6 +171,9 @@ def status(session: Session, cmd: m.Status) -> None:
         lines.append("Your orders this phase: " + ("; ".join(o.canonical for o in mine) if mine else "none yet"))
         # The game's own account of where the power stands (its report with nothing new in it).
         lines += ["", *rec.rules.report(rec.state, [], session.power).text.rstrip().splitlines()]
+        if rec.status == "active" and phase.takes_orders_from(session.power):
+            may = reports.guide_lines(rec.rules, rec.state, session.power)
+            lines += ["", "What you may do now", *may] if may else []
     session.section("Status:", lines)
 
 
