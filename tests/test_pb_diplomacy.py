@@ -118,12 +118,29 @@ def test_a_vote_on_a_proposal_of_an_earlier_round_is_refused():
 def test_each_report_says_what_the_power_may_send_now_and_hides_others_disputes():
     s = board(*EGYPT, "SET CB Germany \"United States\" AREA Hawaii")
     britain = GAME.report(s, [], "Britain").text
-    assert "You must answer now (1884 Negotiation)" in britain
+    # What each may send now is the game's options_now (the reports' "what you may do now").
+    britain_may = {o.form: o for o in GAME.options_now(s, "Britain")}
+    france_may = {o.form: o for o in GAME.options_now(s, "France")}
+    assert "DOWNGRADE <area> [TO INTEREST|INFLUENCE|NONE]" in britain_may and "DONE" in britain_may
+    assert "CALL CONGRESS AT <site>" not in britain_may  # Britain holds no Casus Belli
+    assert france_may["CALL CONGRESS AT <site>"].choices == ("Germany",)
+    assert france_may["DECLARE WAR ON <power>[,<power>...]"].choices == ("Britain",)
     assert "France against Britain over Egypt" in britain and "Hawaii" not in britain
     public = GAME.report(s, [], None).text
     assert "Germany against United States over Hawaii" in public and "You must" not in public
     assert GAME.report(s, [], "Britain").data["diplomacy"]["casus_belli"][0]["holder"] == "France"
     assert all(len(line) <= 78 for line in britain.splitlines())
+
+
+def test_each_congress_step_lists_what_the_power_may_send_with_real_ids():
+    s = congress_at_propose()
+    assert [o.form for o in GAME.options_now(s, "Germany")] == ["PROPOSE <id> ... ENDPROPOSE", "DONE"]
+    s, _ = step(s, {"Germany": ["PROPOSE P1", "DOWNGRADE France Egypt TO INTEREST", "ENDPROPOSE"]})
+    vote = {o.form: o for o in GAME.options_now(s, "Britain")}["VOTE <id> YES|NO|ABSTAIN"]
+    assert vote.choices == ("P1",)
+    attend = board(*EGYPT, "SET CONGRESS Germany CALLER France", "SET STEP attend", phase="congress")
+    for power in GAME.phase(attend).owes:  # a member with nothing to choose is told it may say DONE
+        assert GAME.options_now(attend, power), power
 
 
 def test_silence_is_described_for_each_congress_step():

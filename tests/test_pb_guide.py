@@ -64,7 +64,7 @@ def test_germany_is_told_austria_hungarys_orders_too(start):
     assert forms.index("FOR Austria-Hungary") > forms.index("BUILD ARMY <strength>")
 
 
-def test_nothing_is_offered_outside_the_movement_phase(start):
+def test_nothing_is_offered_in_a_phase_that_asks_for_no_orders(start):
     assert GAME.options_now(GAME.set_phase(start, "colonial_combat", 1880), "France") == []
 
 

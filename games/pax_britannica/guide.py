@@ -38,8 +38,14 @@ def _some(items: list[str]) -> tuple[str, ...]:
 
 def options_now(state: dict, data, power: str) -> list[OrderOption]:
     """Rules: MOVEMENT/STATUS CHANGE - what ``power`` (and Austria-Hungary for the
-    German player) may order in this phase."""
-    if state.get("phase") != "movement" or power not in state.get("players", []):
+    German player) may order in this phase; in the Negotiation Phase and the Congress
+    of Europe, what it may send there (report_diplomacy.options)."""
+    if power not in state.get("players", []):
+        return []
+    if state.get("phase") in ("negotiation", "congress"):
+        from .report_diplomacy import options
+        return options(state, power)
+    if state.get("phase") != "movement":
         return []
     out: list[OrderOption] = []
     for p in own_powers(state, power):
