@@ -296,6 +296,9 @@ class Game:
     max_players: int = 2
     #: whether the game knows treaties; without, TREATY commands are refused
     treaties: bool = False
+    #: whether the game's own report lists the treaties its reader may see (then
+    #: the moderator adds no list of its own to the report mail)
+    report_lists_treaties: bool = False
 
     # -- names -------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:

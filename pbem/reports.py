@@ -43,8 +43,9 @@ def reader_zone(ctx: Context, rec: store.GameRecord, power: str | None) -> str |
 
 
 def treaties_in_force(game: Game, state: dict, power: str | None) -> list[dict[str, Any]]:
-    """The treaties in force ``power`` may see (None: the public ones), briefly."""
-    if not game.treaties:
+    """The treaties in force ``power`` may see (None: the public ones), briefly;
+    none when the game's own report lists them."""
+    if not game.treaties or game.report_lists_treaties:
         return []
     out = []
     for t in game.treaty_records(state, power):

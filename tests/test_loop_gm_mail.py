@@ -172,9 +172,11 @@ def test_reports_list_the_treaties_in_force_the_power_may_see(pax):
     pax.say("United-States", "TREATY SIGN triple")
     pax.all_order()
     france = pax.text(pax.mails("France", "turn report")[-1])
-    listed = france.split("Treaties in force you may see:")[1].split("\n\n")[0]
-    assert "entente (France, Britain; secret): Friends in Africa." in listed
-    assert "triple (Germany, United States): Trade." in listed
+    # Pax Britannica's report lists every treaty its reader may see, so the moderator adds no list
+    assert "Treaties in force you may see:" not in france
+    listed = " ".join(france.split("Treaties you may see:")[1].split("\n\n")[0].split())
+    assert 'entente (in force, secret): France, Britain; "Friends in Africa."' in listed
+    assert 'triple (in force): Germany, United States; "Trade."' in listed
     germany = pax.text(pax.mails("Germany", "turn report")[-1])
     assert "entente" not in germany
     public = pax.text(pax.mails(GM, "public report")[-1])

@@ -35,11 +35,19 @@ def data(state: dict, power: str | None, mine: set[str]) -> dict[str, Any]:
     return {
         "casus_belli": [dict(cb, text=cb_line(cb)) for cb in cbs],
         "unlawful": {a: disputes.illegal_markers(state, a) for a in disputes.troubled_areas(state)},
-        "treaties": [{k: t.get(k) for k in ("id", "status", "parties", "clauses", "secret", "broken_by")}
-                     for t in records(state, power)],
+        "treaties": [dict({k: t.get(k) for k in ("id", "status", "parties", "clauses", "secret", "broken_by")},
+                          summary=summary(t)) for t in records(state, power)],
         "congress": congress_view(c) if c else None,
         "declarations": [d for d in state.get("declarations", []) if d.get("turn") == state.get("turn")],
     }
+
+
+def summary(t: dict) -> str:
+    """The first line of a treaty's free text (its clauses are listed apart), shortened."""
+    clauses = {c.strip().lower() for c in t.get("clauses") or []}
+    first = next((line.strip() for line in str(t.get("text", "")).splitlines()
+                  if line.strip() and line.strip().lower() not in clauses), "")
+    return first if len(first) <= 70 else first[:67] + "..."
 
 
 def congress_view(c: dict) -> dict[str, Any]:
@@ -73,7 +81,8 @@ def lines(state: dict, power: str | None, mine: set[str], wrap) -> list[str]:
             head += f", broken by {t['broken_by']}" if t.get("broken_by") else ""
             head += ", secret" if t.get("secret") else ""
             out += wrap(head + f"): {', '.join(t['parties'])}"
-                        + (f"; clauses: {'; '.join(t['clauses'])}" if t.get("clauses") else ""), "  ", "    ")
+                        + (f"; clauses: {'; '.join(t['clauses'])}" if t.get("clauses") else "")
+                        + (f"; \"{t['summary']}\"" if t.get("summary") else ""), "  ", "    ")
     if d["congress"]:
         out += congress_lines(d["congress"], wrap)
     return out
