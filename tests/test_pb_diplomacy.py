@@ -143,6 +143,20 @@ def test_each_congress_step_lists_what_the_power_may_send_with_real_ids():
         assert GAME.options_now(attend, power), power
 
 
+def test_the_html_report_shows_the_disputes_treaties_and_congress_the_text_does():
+    from pbem.render import report_html
+
+    s = board(*EGYPT, "SET CB Germany \"United States\" AREA Hawaii")
+    html = str(report_html(GAME, GAME.report(s, [], "Britain")))
+    assert "Disputes and Casus Belli" in html and "France against Britain over Egypt" in html
+    assert "Hawaii" not in html
+    s, _ = step(congress_at_propose(), {"Germany": ["PROPOSE P1", "DOWNGRADE France Egypt TO INTEREST",
+                                                    "ENDPROPOSE"]})
+    public = str(report_html(GAME, GAME.report(s, [], None)))
+    assert "Congress of Europe in Germany (called by France): votes, round 1" in public
+    assert "Proposal <strong>P1</strong> by Germany (round 1, open): DOWNGRADE France Egypt TO INTEREST" in public
+
+
 def test_silence_is_described_for_each_congress_step():
     s = congress_at_propose()
     assert GAME.describe_defaults(s, "France") == "you make no proposal"

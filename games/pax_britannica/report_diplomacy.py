@@ -58,6 +58,7 @@ def congress_view(c: dict) -> dict[str, Any]:
                           "clauses": [t["text"] for t in p["terms"]], "text": p["text"],
                           "votes": p.get("votes") or {}} for p in c.get("proposals", [])]
     view["defended"] = c.get("defended", {})
+    view["step_title"] = cr.STEP_TITLES.get(c.get("step"), c.get("step"))
     return view
 
 
