@@ -227,11 +227,22 @@ class EuropaUniversalis(Game):
 
     def help_text(self, topic=None):
         if topic and topic.strip():
-            return ""  # no topics of its own: HELP <topic> is the moderator's
+            from . import guide
+            return guide.answer(topic) or ""
         return ("Europa Universalis: The Price of Power. One action a turn, in ORDERS ... ENDORDERS:\n  "
                 + "\n  ".join(orders.FORMS)
                 + "\nPeace terms: " + ", ".join(orders.TERMS)
                 + "\nStanding orders may be sent at any time; the README lists every form and default.")
+
+    def help_topics(self, state):
+        from . import guide
+        return guide.topics()
+
+    def options_now(self, state, power):
+        """The acting realm's actions, a decision's answers, the peace orders of step D, and
+        standing orders in others' turns, each choice checked by validate (guide.py)."""
+        from . import guide
+        return guide.options_now(state, power)
 
     def order_forms(self):
         return list(orders.FORMS)
