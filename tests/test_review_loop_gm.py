@@ -178,3 +178,14 @@ def test_a_rolled_back_phase_starts_with_its_extensions_unused(loop):
     loop.flush()
     assert "[extension-cap]" not in loop.last_text(GM)
     assert len(store.get_game(loop.ctx, "g1").extensions) == 1
+
+
+def test_a_game_that_asks_for_orders_at_once_starts_with_each_readers_position(loop):
+    """No phase resolves before the first deadline, so no turn report tells a player what
+    to do: the start mail is each reader's report of the position, with the guide."""
+    loop.flush()
+    start = texts(loop, "north@example.test", "has started")[-1]
+    assert "has started." in start and "First phase:" in start
+    assert "What you may do now" in start and "BID <n>" in start and "Your orders are due" in start
+    public = texts(loop, GM, "has started")[-1]
+    assert "public report" in public and "What you may do now" not in public

@@ -125,6 +125,9 @@ def start(session: Session, cmd: m.GmStart) -> None:
         return
     session.game = rec
     phase = rec.rules.phase(rec.state)  # turns.start_game logged the start with the seed commitment
+    # A first phase that takes orders at once gets no turn report: the start mail is each
+    # reader's report of the position then, with what they may do now.
+    session.announce_position = phase.open
     _announce(session, "the game has started",
               f"{rec.rules.title}, game {rec.name}, has started.\n"
               f"Powers: {', '.join(p['power'] for p in store.players(session.ctx, rec.name))}\n"
