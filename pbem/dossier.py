@@ -45,7 +45,9 @@ def treaty_lines(rec: store.GameRecord, power: str) -> list[str]:
             lines.append(f"  {p}: " + (f"signed {format_moment(signed, zone)}" if signed else "not signed"))
         lines += _wrap(t.get("text", ""), "  | ")
         for b in t.get("breaches") or []:
-            lines.append(f"  breach claimed: {b.get('by')} against {b.get('against')}"
+            found = b.get("by") in ("moderator", "the moderator")  # a clause the game saw broken
+            lines.append((f"  breach found by the moderator against {b.get('against')}" if found else
+                          f"  breach claimed: {b.get('by')} against {b.get('against')}")
                          + (f" ({b['text']})" if b.get("text") else "")
                          + (f"; ruled: {b['ruled']}" if b.get("ruled") else "; not yet ruled"))
         lines.append("")
