@@ -21,7 +21,6 @@ What changes a game's state, and how each is stored and replayed:
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
@@ -39,7 +38,9 @@ class Problem:
     ``code`` is stable (players and tests may rely on it); ``kind`` tells an
     order that was not understood ("invalid") from one that was understood
     but is not allowed ("illegal"), and both from a "warning" about an order
-    that is kept.
+    that is kept.  The code :data:`NOT_AN_ORDER` says a line is no order of
+    the game at all (a greeting, a signature): the moderator answers it with
+    one line naming the nearest command or order form, whatever the message.
     """
 
     code: str
@@ -50,8 +51,16 @@ class Problem:
 
     def render(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""
+        return f"{where}{self.explain()}"
+
+    def explain(self) -> str:
+        """The code, the message and the suggestion, without the line."""
         hint = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
-        return f"{where}[{self.code}] {self.message}{hint}"
+        return f"[{self.code}] {self.message}{hint}"
+
+
+#: the problem code of a line that is no order of the game at all
+NOT_AN_ORDER = "not-an-order"
 
 
 @dataclass(frozen=True)
@@ -154,8 +163,9 @@ class Roster:
         return table.get(key) or table.get(spaced)
 
     def nearest(self, text: str) -> str | None:
-        near = difflib.get_close_matches(text.replace("-", " "), self.powers, n=1, cutoff=0.5)
-        return near[0] if near else None
+        """The power a misspelt name most likely means (by edit distance), or None."""
+        from .names import nearest
+        return nearest(text, self.powers)
 
 
 # -- typed inputs besides orders --------------------------------------------------------
@@ -257,6 +267,22 @@ class Report:
     template: str | None = None
 
 
+@dataclass(frozen=True)
+class OrderOption:
+    """One order a power may give now, with the values it may take now.
+
+    ``form`` is the order as a player writes it, as in :meth:`Game.order_forms`
+    or narrower (``BUY PROTECTORATE <area>``); ``note`` says in a few words
+    what it does or what it costs; ``choices`` are the real values legal for
+    this power now, each with its price where there is one (``Tunis £6``),
+    best first; empty when the form takes any value of its kind.
+    """
+
+    form: str
+    note: str = ""
+    choices: tuple[str, ...] = ()
+
+
 # -- the game -------------------------------------------------------------------------
 
 class Game:
@@ -270,6 +296,9 @@ class Game:
     max_players: int = 2
     #: whether the game knows treaties; without, TREATY commands are refused
     treaties: bool = False
+    #: whether the game's own report lists the treaties its reader may see (then
+    #: the moderator adds no list of its own to the report mail)
+    report_lists_treaties: bool = False
 
     # -- names -------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:
@@ -403,10 +432,39 @@ class Game:
         raise NotImplementedError
 
     def help_text(self, topic: str | None = None) -> str:
-        """The game's help: its orders (``topic`` None), or one of its own topics (``HELP
-        NEGOTIATION``).  "" when it has nothing on the topic.  The moderator adds it to its own
-        help on the commands; for a topic only the game knows, the game's answer stands alone."""
+        """The game's list of orders, one form a line, and how they are written
+        (``topic`` None): shown with ``HELP`` and ``HELP ORDERS``.  Given a
+        ``topic``, the game's answer on one of its own topics (``HELP
+        NEGOTIATION``) or "" when it has nothing on it; the default
+        :meth:`help_on` asks this, so a game may answer its topics here alone."""
         raise NotImplementedError
+
+    def help_topics(self, state: State | None) -> list[str]:
+        """Topics ``HELP <topic>`` answers for this game besides the mail
+        commands (order verbs, tables, ``MAP``...), for the help index and
+        for suggestions when a topic is misspelt.  ``state`` is None before
+        the game starts."""
+        return []
+
+    def help_on(self, state: State | None, power: str | None, topic: str) -> str | None:
+        """The answer to ``HELP <topic>`` (plain text), or None when the game
+        has nothing on it: an order (``BUY``), a table (``PRICES``), the map,
+        a place by name.  ``power`` is the asker when signed on; the answer
+        shows only what that power may see.  The default is
+        ``help_text(topic)`` (None when that is empty)."""
+        return self.help_text(topic) or None
+
+    def options_now(self, state: State, power: str) -> list[OrderOption]:
+        """What ``power`` may order in the current phase, with real names and
+        prices (the reports' "what you may do now"), or [] when the phase
+        asks nothing of it or the game cannot say; the moderator then shows
+        the order forms alone.  Read-only, like :meth:`validate`."""
+        return []
+
+    def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
+        """Lines the reply adds below a power's accepted orders: what they
+        cost and what is left (``Cost £9 of £24; £15 left``), or []."""
+        return []
 
     def order_forms(self) -> list[str]:
         """Every order form players may write, one canonical pattern each
@@ -428,7 +486,11 @@ class Game:
         Games without bots leave this; ``pbem demo`` needs it."""
         raise NotImplementedError
 
-    def demo_setup(self) -> tuple[list[str], dict[str, Any]]:
-        """The powers and options ``pbem demo`` plays with (all bots)."""
+    def demo_setup(self, turns: int | None = None) -> tuple[list[str], dict[str, Any]]:
+        """The powers and options ``pbem demo`` plays with (all bots); with
+        ``turns``, options under which the game ends after that many turns
+        (a game that cannot end early raises NotImplementedError)."""
+        if turns is not None:
+            raise NotImplementedError(f"{self.title} cannot end after a given number of turns")
         roster = self.roster({})
         return list(roster.powers[:self.max_players]), {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 
-from .commands.parse import parse_mail
+from .commands.parse import parse_mail, split_lines
 from .context import Context
 from .crashpoints import reached
 from .db import atomic, utcnow_iso
@@ -24,7 +24,8 @@ from .outbox import queue, recent_count
 
 log = logging.getLogger(__name__)
 
-_TOKEN = re.compile(r"^\s*TOKEN\s+(\S+)\s*$", re.I | re.M)
+# Within one line: the TOKEN line is blanked, so every other line keeps its number.
+_TOKEN = re.compile(r"^[ \t]*TOKEN[ \t]+(\S+)[ \t]*$", re.I | re.M)
 
 
 def store_raw(ctx: Context, raw: RawMail) -> int | None:
@@ -92,6 +93,7 @@ def _process(ctx: Context, msg_id: int) -> str:
     else:
         text, tokens = _split_tokens(mail.text)
         session.tokens = tokens
+        session.lines = split_lines(text)
         parsed = parse_mail(text)
         if mail.attachments:
             session.note(f"Attachments are not read as orders ({', '.join(mail.attachments)}): "

@@ -84,6 +84,15 @@ def test_pax_britannica_gm_edits_are_documented():
     assert not missing, f"README lacks: {missing}"
 
 
+def test_readme_has_an_install_section_for_ones_own_host():
+    """Issue 7: the README said nothing about installing pbem on one's own host."""
+    section = README.split("## Install on your own host", 1)[1].split("\n## ", 1)[0]
+    for step in ("python3 -m venv .venv", ".venv/bin/pip install .", ".venv/bin/pbem init",
+                 ".venv/bin/pbem serve", 'intake.kind = "imap"', 'outbound.kind = "smtp"',
+                 "server.base_url", "Restart=always"):
+        assert step in section, step
+
+
 def test_readme_pictures_exist_and_a_script_makes_them():
     text = README
     pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)

@@ -70,7 +70,8 @@ def test_a_congress_of_europe_by_mail(table):
     table.run()
     britain = reports(table, "alice")
     assert "France against Britain" not in britain and "Britain against France over New Hebrides" in britain
-    assert "You must answer now (1880 Negotiation)" in britain and "CALL CONGRESS AT <site>" in britain
+    assert "Next phase: 1880 Negotiation" in britain and "Your orders are due" in britain
+    assert "What you may do now" in britain and "CALL CONGRESS AT <site>" in britain
     eti_before = store.get_game(ctx, "vienna").state["eti"]
 
     # Negotiation: Britain calls the Congress in Austria-Hungary; the reply says who is left.
@@ -82,7 +83,7 @@ def test_a_congress_of_europe_by_mail(table):
     table.run()
     germany = reports(table, "carol")
     assert "Congress of Europe in Austria-Hungary (called by Britain)" in germany
-    assert "ATTEND or DECLINE" in germany
+    assert "ATTEND -- take your seat at the Congress" in germany and "DECLINE -- stay away" in germany
 
     # Attendance: Germany attends; every European player invites the United States.
     orders(table, secrets, "carol", ["ATTEND", "INVITE United-States"])
@@ -122,7 +123,8 @@ def test_a_congress_of_europe_by_mail(table):
         orders(table, secrets, user, [f"VOTE P3 {ballot}"], done=False)
     table.run()
     france = reports(table, "bob")
-    assert "Proposal P3 passes: 3 YES, 1 NO" in france and "SIGN P3 or REFUSE P3" in france
+    assert "Proposal P3 passes: 3 YES, 1 NO" in france and "SIGN P3 -- the treaty the Congress passed" in france
+    assert "REFUSE P3 -- defy the Congress" in france
     orders(table, secrets, "bob", ["REFUSE P3"], done=False)
     orders(table, secrets, "alice", ["SIGN P3"], done=False)
     table.run()
@@ -131,7 +133,7 @@ def test_a_congress_of_europe_by_mail(table):
     assert "Germany gains a Casus Belli against France (France refused the Congress's treaty)" in germany
     assert "European Tensions +3 (the Congress failed: 1 Casus Belli unresolved)" in germany
     assert "European Tensions +2 (France defied the Congress by refusing to sign)" in germany
-    assert "DECLARE WAR ON <power> (you hold a Casus Belli against France)" in germany
+    assert "DECLARE WAR ON <power>[,<power>...] -- you hold a Casus Belli against them France" in germany
 
     # Nobody goes to War: the Casus Belli holder loses its marker; the treaty record is mailed.
     for user in ("alice", "carol", "dave"):

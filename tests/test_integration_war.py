@@ -68,8 +68,8 @@ def test_a_war_by_mail(table):
             break
     britain = reports(table, "alice")
     assert store.get_game(ctx, "crimea").state["phase"] == "war"
-    assert "You must answer now (1880 War Phase: declarations of War)" in britain
-    assert "DECLARE WAR ON <power> (you may, against France: +5 European Tensions)" in britain
+    assert "Next phase: 1880 War Phase: declarations of War" in britain
+    assert "What you may do now DECLARE WAR ON <power> -- you may, against France: +5 European Tensions" in britain
 
     # A move in the declarations window is refused with its reason; the declaration stands.
     send(table, secrets, "alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers", "DECLARE WAR ON France"],
@@ -81,9 +81,9 @@ def test_a_war_by_mail(table):
     france = reports(table, "bob")
     assert "Britain declares War on France." in france and "War W1: Britain against France." in france
     germany, america = reports(table, "carol"), reports(table, "dave")
-    assert "You must answer now (1880 War: Alliance Determination): JOIN WAR WITH France (treaty T1" in germany
-    assert "REFUSE WAR WITH France (the default: breaks the treaty" in germany
-    assert "JOIN WAR WITH France (treaty T2" in america
+    assert "What you may do now JOIN WAR WITH France -- treaty T1" in germany
+    assert "or REFUSE WAR WITH France (the default: breaks the treaty" in germany
+    assert "JOIN WAR WITH France -- treaty T2" in america
 
     # Alliance Determination: the United States joins, Germany refuses (its treaty is broken);
     # JOIN WAR WITH France reads like the JOIN command but stays an order inside ORDERS ... ENDORDERS.
@@ -94,8 +94,8 @@ def test_a_war_by_mail(table):
     assert "Germany refuses to join France's War and breaks T1." in britain
     assert "United States joins the War beside France against Britain." in britain
     assert "the First Alliance is Britain, then France and United States" in britain
-    assert "You must answer now (1880 War, sequence 1: First Alliance Maneuver (Britain)):" in britain
-    assert "MOVE NAVY 3 Mediterranean Sea TO one of:" in britain
+    assert "Next phase: 1880 War, sequence 1: First Alliance Maneuver (Britain)" in britain
+    assert "MOVE NAVY 3 Mediterranean Sea TO <place>" in britain and "Algiers" in britain
     assert _find(table.new_mail("bob"), "treaty T1: broken")
     state = store.get_game(ctx, "crimea").state
     assert state["phase"] == "war_maneuver_1" and state["treaties"]["T1"]["status"] == "broken"
@@ -107,7 +107,8 @@ def test_a_war_by_mail(table):
     table.run()
     france = reports(table, "bob")
     assert "Britain: Navy (3) moves from Mediterranean Sea to Algiers." in france
-    assert "You must answer now (1880 War, sequence 1: Second Alliance Maneuver" in france
+    assert "Next phase: 1880 War, sequence 1: Second Alliance Maneuver" in france
+    assert "What you may do now DONE -- no unit of yours can move END WAR WITH Britain" in france
     send(table, secrets, "bob")
     table.run()
     france = reports(table, "bob")
@@ -118,7 +119,7 @@ def test_a_war_by_mail(table):
     assert "War W1 ends in victory after 1 War Sequence: victors Britain; defeated France and United States; " \
            "conquered: Algiers." in concerned
     britain = reports(table, "alice")
-    assert "You must answer now (1880 War: Resolution): PLACE <marker> <area>, free, in: Algiers" in britain
+    assert "What you may do now PLACE <marker> <area>, free, in: Algiers" in britain
 
     # The Resolution: Britain takes Algiers; France's marker goes, its army comes home.
     send(table, secrets, "alice", ["PLACE POSSESSION Algiers"], done=False)

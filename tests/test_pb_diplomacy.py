@@ -118,12 +118,43 @@ def test_a_vote_on_a_proposal_of_an_earlier_round_is_refused():
 def test_each_report_says_what_the_power_may_send_now_and_hides_others_disputes():
     s = board(*EGYPT, "SET CB Germany \"United States\" AREA Hawaii")
     britain = GAME.report(s, [], "Britain").text
-    assert "You must answer now (1884 Negotiation)" in britain
+    # What each may send now is the game's options_now (the reports' "what you may do now").
+    britain_may = {o.form: o for o in GAME.options_now(s, "Britain")}
+    france_may = {o.form: o for o in GAME.options_now(s, "France")}
+    assert "DOWNGRADE <area> [TO INTEREST|INFLUENCE|NONE]" in britain_may and "DONE" in britain_may
+    assert "CALL CONGRESS AT <site>" not in britain_may  # Britain holds no Casus Belli
+    assert france_may["CALL CONGRESS AT <site>"].choices == ("Germany",)
+    assert france_may["DECLARE WAR ON <power>[,<power>...]"].choices == ("Britain",)
     assert "France against Britain over Egypt" in britain and "Hawaii" not in britain
     public = GAME.report(s, [], None).text
     assert "Germany against United States over Hawaii" in public and "You must" not in public
     assert GAME.report(s, [], "Britain").data["diplomacy"]["casus_belli"][0]["holder"] == "France"
     assert all(len(line) <= 78 for line in britain.splitlines())
+
+
+def test_each_congress_step_lists_what_the_power_may_send_with_real_ids():
+    s = congress_at_propose()
+    assert [o.form for o in GAME.options_now(s, "Germany")] == ["PROPOSE <id> ... ENDPROPOSE", "DONE"]
+    s, _ = step(s, {"Germany": ["PROPOSE P1", "DOWNGRADE France Egypt TO INTEREST", "ENDPROPOSE"]})
+    vote = {o.form: o for o in GAME.options_now(s, "Britain")}["VOTE <id> YES|NO|ABSTAIN"]
+    assert vote.choices == ("P1",)
+    attend = board(*EGYPT, "SET CONGRESS Germany CALLER France", "SET STEP attend", phase="congress")
+    for power in GAME.phase(attend).owes:  # a member with nothing to choose is told it may say DONE
+        assert GAME.options_now(attend, power), power
+
+
+def test_the_html_report_shows_the_disputes_treaties_and_congress_the_text_does():
+    from pbem.render import report_html
+
+    s = board(*EGYPT, "SET CB Germany \"United States\" AREA Hawaii")
+    html = str(report_html(GAME, GAME.report(s, [], "Britain")))
+    assert "Disputes and Casus Belli" in html and "France against Britain over Egypt" in html
+    assert "Hawaii" not in html
+    s, _ = step(congress_at_propose(), {"Germany": ["PROPOSE P1", "DOWNGRADE France Egypt TO INTEREST",
+                                                    "ENDPROPOSE"]})
+    public = str(report_html(GAME, GAME.report(s, [], None)))
+    assert "Congress of Europe in Germany (called by France): votes, round 1" in public
+    assert "Proposal <strong>P1</strong> by Germany (round 1, open): DOWNGRADE France Egypt TO INTEREST" in public
 
 
 def test_silence_is_described_for_each_congress_step():
@@ -171,3 +202,20 @@ def test_bot_treaties_are_proposed_and_signed_by_two_players():
     for action in actions:
         s, _ = GAME.treaty(s, action, None)
     assert GAME.query(s, f"treaty {actions[0].treaty}") in ("in_force", "broken")
+
+
+def test_a_treaty_record_the_moderator_found_broken_reads_in_words():
+    """A clause the game saw broken (by "the moderator") and a Congress's own history
+    entries read as sentences in the mailed record and in the handover dossier."""
+    from pbem import treatybook
+    from pbem.render import render
+
+    record = treatybook.new_record("P1", "France", ["Britain", "France"], "France: PAY Britain 5", False,
+                                   "1884 Congress", "broken")
+    record["history"] += [{"at": "1884 Congress", "who": "the Congress", "action": "passed"},
+                          {"at": "1884", "who": "France", "action": "broke"}]
+    record["breaches"] = [{"at": "1884", "by": "the moderator", "against": "France",
+                           "text": "France could not pay", "ruled": "broken"}]
+    text = render("treaty.txt.j2", t=record, game="g", site="pbem", reader="Britain", zone="UTC")
+    assert "1884: the moderator found France broke it: France could not pay" in text
+    assert "1884 Congress: the Congress passed it" in text and "1884: France broke it" in text

@@ -226,10 +226,23 @@ class EuropaUniversalis(Game):
         return [{"power": r, "score": state["realms"][r]["prestige"], "rank": i + 1} for i, r in enumerate(ranked)]
 
     def help_text(self, topic=None):
+        if topic and topic.strip():
+            from . import guide
+            return guide.answer(topic) or ""
         return ("Europa Universalis: The Price of Power. One action a turn, in ORDERS ... ENDORDERS:\n  "
                 + "\n  ".join(orders.FORMS)
                 + "\nPeace terms: " + ", ".join(orders.TERMS)
                 + "\nStanding orders may be sent at any time; the README lists every form and default.")
+
+    def help_topics(self, state):
+        from . import guide
+        return guide.topics()
+
+    def options_now(self, state, power):
+        """The acting realm's actions, a decision's answers, the peace orders of step D, and
+        standing orders in others' turns, each choice checked by validate (guide.py)."""
+        from . import guide
+        return guide.options_now(state, power)
 
     def order_forms(self):
         return list(orders.FORMS)
@@ -254,8 +267,11 @@ class EuropaUniversalis(Game):
     def bot_orders(self, state, power, rng):
         return bot.orders_for(state, power, rng)
 
-    def demo_setup(self):
-        return ["Valmont", "Corvia", "Ostmark"], {"rounds": 3}
+    def demo_setup(self, turns=None):
+        """The three player realms of the sample map, as bots; ``turns`` rounds (default 3)."""
+        if turns is not None and turns < 1:
+            raise GMError(f"a game has at least 1 round, not {turns}")
+        return ["Valmont", "Corvia", "Ostmark"], {"rounds": 3 if turns is None else turns}
 
 
 GAME = EuropaUniversalis()

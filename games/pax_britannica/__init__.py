@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pbem.gameapi import (DONE_EXPLICIT, Event, Game, GMError, Order, ParseResult, PhaseInfo, Problem,
-                          Refused, Report, Roster, Ruling, State, TreatyAction)
+from pbem.gameapi import (DONE_EXPLICIT, Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo,
+                          Problem, Refused, Report, Roster, Ruling, State, TreatyAction)
 
 from . import state as st
 
@@ -50,6 +50,7 @@ class PaxBritannica(Game):
     powers = st.POWERS
 
     treaties = True
+    report_lists_treaties = True  # report_diplomacy.py: every treaty the reader may see, with its status
 
     # -- names ---------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:
@@ -80,6 +81,8 @@ class PaxBritannica(Game):
             "cri_per_turn_vassals": (False, "per-turn Chinese Resentment counts Chinese Vassals too"),
             "treaty_vp": (None, "VP per revealed treaty in force each turn (the rules give no number)"),
             "canal_needs_established": (True, "canal builders need an established marker"),
+            "last_turn": (st.LAST_TURN, "the last Game Turn (1880, 1884, ... 1916); an earlier one makes a "
+                          "shorter game, scored at its Final Record as at the end"),
             "congress_rounds": (3, "rounds of proposals and votes before a Congress of Europe fails"),
         }
 
@@ -94,7 +97,12 @@ class PaxBritannica(Game):
         opts = {k: v[0] for k, v in self.options().items()}
         opts.update(options or {})
         data = load_data(opts)
+        try:
+            st.check_last_turn(int(opts["last_turn"]))
+        except ValueError as exc:
+            raise GMError(f"option last_turn: {exc}") from None
         state = st.new_state(players, opts, data)
+        state["last_turn"] = int(opts["last_turn"])
         if str(opts.get("setup", "1880")).lower() == "1880":
             st.apply_1880(state, data)
         return state
@@ -294,9 +302,15 @@ class PaxBritannica(Game):
         return report.report_data(state, [], power, load_data(state))
 
     def report(self, state: State, events: Sequence[Event], power: str | None) -> Report:
-        from . import report
-        return Report(text=report.report_text(state, events, power),
-                      data=report.report_data(state, events, power, load_data(state)))
+        """The text every reader gets, and the same as data for the HTML body
+        (templates/report.html.j2): sheets and the board as tables, events in
+        sentences."""
+        from . import report, report_board
+        data = report.report_data(state, events, power, load_data(state))
+        mine = set(report.own_powers(state, power)) if power else set()
+        data["board"] = report_board.rows(state, load_data(state), sorted(mine)) if power else []
+        data["story"] = report_board.story(state, events, data["events"], power, mine)
+        return Report(text=report.report_text(state, events, power), data=data, template="report.html.j2")
 
     def map_svg(self, state: State, power: str | None) -> str | None:
         """Rules: THE MAP - the board is open, so every reader sees the same
@@ -364,7 +378,25 @@ class PaxBritannica(Game):
                     + "\n".join("  " + f for f in clauses.FORMS))
         if key:
             return ""
-        return orders.HELP + "\nSee also HELP NEGOTIATION, HELP CONGRESS, HELP CLAUSES, HELP WAR."
+        return orders.HELP
+
+    def help_topics(self, state: State | None) -> list[str]:
+        from . import helptopics
+        return list(helptopics.TOPICS)
+
+    def help_on(self, state: State | None, power: str | None, topic: str) -> str | None:
+        """An order, a table, the map or a place (helptopics.py), else one of the
+        diplomacy topics of :meth:`help_text` (NEGOTIATION, CONGRESS, CLAUSES)."""
+        from . import helptopics
+        return helptopics.answer(state, load_data(state), power, topic) or self.help_text(topic) or None
+
+    def options_now(self, state: State, power: str) -> list[OrderOption]:
+        from . import guide
+        return guide.options_now(state, load_data(state), power)
+
+    def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
+        from . import guide
+        return guide.order_summary(state, load_data(state), power, orders)
 
     def order_forms(self) -> list[str]:
         from . import diplomacy_orders, orders
@@ -432,6 +464,18 @@ class PaxBritannica(Game):
                 raise GMError(f"turn must be a year 1880, 1884, ... 1916, not {turn}")
             new["turn"] = turn
         return new
+
+    def demo_setup(self, turns: int | None = None) -> tuple[list[str], dict[str, Any]]:
+        """Seven bots; with ``turns`` a shorter game that ends after that many turns."""
+        if turns is None:
+            return list(PLAYABLE), {}
+        last = st.FIRST_TURN + st.TURN_LENGTH * (turns - 1)
+        try:
+            st.check_last_turn(last)
+        except ValueError:
+            raise GMError(f"a game has 1 to {(st.LAST_TURN - st.FIRST_TURN) // st.TURN_LENGTH + 1} "
+                          f"turns, not {turns}") from None
+        return list(PLAYABLE), {"last_turn": last}
 
     def bot_orders(self, state: State, power: str, rng) -> list[str]:
         from . import bot, bot_diplomacy, bot_war

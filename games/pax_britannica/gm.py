@@ -14,12 +14,13 @@ from pbem.gameapi import GMError
 
 from . import board
 from .orders import Tok, tokenize
+from .state import check_last_turn
 
 STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION", "STATE"}
 KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
             "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
-            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "ADD", "BLAME", "STEP",
+            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "LAST", "TURN", "ADD", "BLAME", "STEP",
             "CONGRESS", "CALLER", "OPTION", "SIGN", "REFUSE", "WITHDRAW", "REVEAL",
             "BREACH", "ASSIGN", "TO", "REBELLION", "DEFEATED", "CONQUERED", "AT", "SEA"} | STATUS_WORDS
 #: GM TREATY <Power> <action> <id> acts for a party, as its TREATY command would
@@ -80,7 +81,7 @@ class _Args:
             return native_name(text)
         power = self.data.resolve_power(text)
         if power is None:
-            hint = self.data.suggest(text)
+            hint = self.data.suggest(text, "power")
             raise GMError(f"unknown power {text!r}" + (f" (did you mean {hint}?)" if hint else ""))
         return power
 
@@ -90,7 +91,7 @@ class _Args:
         ok = found and (found in self.data.areas or "home" in kinds and self.data.home_of(found)
                         or "sea" in kinds and (found in self.data.seas or found in self.data.capes))
         if not ok:
-            hint = self.data.suggest(text)
+            hint = self.data.suggest(text, "area" if kinds == "area" else "sea" if kinds == "sea" else "place")
             raise GMError(f"unknown {kinds.replace('|', ' or ')} {text!r}"
                           + (f" (did you mean {hint}?)" if hint else ""))
         return found
@@ -510,6 +511,18 @@ def _set_forced(state, a, data):
     return [{"kind": "gm", "text": f"forced expenditure {p} = {n}"}]
 
 
+def _set_last_turn(state, a, data):
+    """The game ends after this turn's Final Record (a shorter game; see state.last_turn)."""
+    a.kw("TURN")
+    year = a.num()
+    try:
+        check_last_turn(year, state["turn"])
+    except ValueError as exc:
+        raise GMError(str(exc)) from None
+    state["last_turn"] = year
+    return [{"kind": "gm", "text": f"the game ends after {year}"}]
+
+
 _HANDLERS = {
     ("SET", "TREASURY"): _set_treasury, ("SET", "VP"): _set_vp,
     ("SET", "MARKER"): _set_marker, ("REMOVE", "MARKER"): _remove_marker,
@@ -522,10 +535,11 @@ _HANDLERS = {
     ("SET", "CANAL"): _set_canal, ("SET", "POOL"): _set_pool, ("SET", "DEFICIT"): _set_deficit,
     ("SET", "HEADLINE"): _set_headline, ("SET", "PERMISSION"): _set_permission,
     ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
+    ("SET", "LAST"): _set_last_turn,
     ("ADD", "ETI"): _add_eti, ("SET", "CONGRESS"): _set_congress, ("SET", "STEP"): _set_step,
     ("SET", "OPTION"): _set_option, ("SET", "REBELLION"): _set_rebellion,
     ("SET", "DEFEATED"): _set_defeated, ("SET", "CONQUERED"): _set_conquered,
 }
 
 #: every command, for the help text and the documentation test
-COMMANDS = sorted([f"{v} {w}" for v, w in _HANDLERS] + ["TREATY", "ASSIGN"])
+COMMANDS = sorted([f"{v} {w}" + (" TURN" if w == "LAST" else "") for v, w in _HANDLERS] + ["TREATY", "ASSIGN"])

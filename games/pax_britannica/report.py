@@ -212,6 +212,12 @@ def map_lines(d: dict) -> list[str]:
     return lines
 
 
+def board_lines(state: dict, power: str) -> list[str]:
+    """The open board as this power reads it first: nearest its holdings."""
+    from . import load_data, report_board
+    return report_board.lines(state, load_data(state), own_powers(state, power))
+
+
 # -- events -------------------------------------------------------------------------
 def combined(state: dict, events: Sequence[dict], shown: Sequence[dict]) -> list[tuple[Any, list[dict]]]:
     """(place, events) groups of the ``shown`` events: a Colonial Combat takes its
@@ -284,6 +290,8 @@ def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
         lines += sheet_lines(sheet, income)
     if power is None:
         lines += map_lines(d)
+    else:
+        lines += board_lines(state, power)
     lines += report_diplomacy.lines(state, power, mine, wrap)
     lines += report_war.lines(state, power, wrap)
     if d["unrest"]:

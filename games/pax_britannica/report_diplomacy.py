@@ -1,5 +1,6 @@
-"""The diplomatic part of a report: disputes and Casus Belli, treaties, the Congress of Europe,
-and what a power may send in the phase now open.
+"""The diplomatic part of a report: disputes and Casus Belli, treaties, the Congress of Europe;
+and what a power may send in the phase now open (the game's ``options_now``, which the
+moderator shows as "what you may do now").
 
 Rules: NEGOTIATION; TREATIES; CONGRESS OF EUROPE (a Congress is a public meeting: its site,
 members, proposals, votes and signatures are shown to every player and in the archive).
@@ -7,6 +8,8 @@ members, proposals, votes and signatures are shown to every player and in the ar
 from __future__ import annotations
 
 from typing import Any
+
+from pbem.gameapi import OrderOption
 
 from . import board, congress_rules as cr, disputes
 from .report_congress import names
@@ -32,11 +35,19 @@ def data(state: dict, power: str | None, mine: set[str]) -> dict[str, Any]:
     return {
         "casus_belli": [dict(cb, text=cb_line(cb)) for cb in cbs],
         "unlawful": {a: disputes.illegal_markers(state, a) for a in disputes.troubled_areas(state)},
-        "treaties": [{k: t.get(k) for k in ("id", "status", "parties", "clauses", "secret", "broken_by")}
-                     for t in records(state, power)],
+        "treaties": [dict({k: t.get(k) for k in ("id", "status", "parties", "clauses", "secret", "broken_by")},
+                          summary=summary(t)) for t in records(state, power)],
         "congress": congress_view(c) if c else None,
         "declarations": [d for d in state.get("declarations", []) if d.get("turn") == state.get("turn")],
     }
+
+
+def summary(t: dict) -> str:
+    """The first line of a treaty's free text (its clauses are listed apart), shortened."""
+    clauses = {c.strip().lower() for c in t.get("clauses") or []}
+    first = next((line.strip() for line in str(t.get("text", "")).splitlines()
+                  if line.strip() and line.strip().lower() not in clauses), "")
+    return first if len(first) <= 70 else first[:67] + "..."
 
 
 def congress_view(c: dict) -> dict[str, Any]:
@@ -47,6 +58,7 @@ def congress_view(c: dict) -> dict[str, Any]:
                           "clauses": [t["text"] for t in p["terms"]], "text": p["text"],
                           "votes": p.get("votes") or {}} for p in c.get("proposals", [])]
     view["defended"] = c.get("defended", {})
+    view["step_title"] = cr.STEP_TITLES.get(c.get("step"), c.get("step"))
     return view
 
 
@@ -70,11 +82,10 @@ def lines(state: dict, power: str | None, mine: set[str], wrap) -> list[str]:
             head += f", broken by {t['broken_by']}" if t.get("broken_by") else ""
             head += ", secret" if t.get("secret") else ""
             out += wrap(head + f"): {', '.join(t['parties'])}"
-                        + (f"; clauses: {'; '.join(t['clauses'])}" if t.get("clauses") else ""), "  ", "    ")
+                        + (f"; clauses: {'; '.join(t['clauses'])}" if t.get("clauses") else "")
+                        + (f"; \"{t['summary']}\"" if t.get("summary") else ""), "  ", "    ")
     if d["congress"]:
         out += congress_lines(d["congress"], wrap)
-    if power is not None:
-        out += now_lines(state, power, wrap)
     return out
 
 
@@ -109,67 +120,69 @@ def congress_lines(c: dict, wrap) -> list[str]:
     return out
 
 
-def now_lines(state: dict, power: str, wrap) -> list[str]:
-    """What the power may send in the phase now open (the report's "Next phase" says when)."""
+def options(state: dict, power: str) -> list[OrderOption]:
+    """What the power may send in the Negotiation Phase or the Congress step now open, with
+    the real sites, guests, proposals and targets (the reports' "what you may do now")."""
     from . import GAME
     phase = GAME.phase(state)
     if not phase.takes_orders_from(power) or phase.name not in ("negotiation", "congress"):
         return []
-    must = power in phase.owes
-    head = "You must answer now" if must else "You may write now"
-    forms = sendable(state, power)
-    out = ["", f"{head} ({phase.label}):"]
-    out += [x for f in forms for x in wrap(f, "  ", "    ")]
-    if phase.done == "explicit":
-        out += wrap("End with DONE when you have nothing more to send.", "  ", "    ")
-    return out
-
-
-def sendable(state: dict, power: str) -> list[str]:
     c = cr.current(state)
     held = [cb for cb in disputes.current(state) if cb["holder"] in (power, "Austria-Hungary"
                                                                      if power == "Germany" else power)]
-    targets = ", ".join(sorted({cb["against"] for cb in held}))
-    war = f"DECLARE WAR ON <power> (you hold a Casus Belli against {targets})" if held else None
+    targets = tuple(sorted({cb["against"] for cb in held}))
+    war = [OrderOption("DECLARE WAR ON <power>[,<power>...]", "you hold a Casus Belli against them",
+                       targets)] if held else []
+    done = [OrderOption("DONE", "when you have nothing more to send")] if phase.done == "explicit" else []
     if state.get("phase") == "negotiation":
-        forms = ["DOWNGRADE <area> [TO INTEREST|INFLUENCE|NONE]",
-                 "TRANSFER <marker> <area> TO <power> / ACCEPT <marker> <area> FROM <power>",
-                 "GIVE <power> <amount> / ACCEPT <amount> FROM <power>",
-                 "CODOMINION <area> WITH <power>[,<power>...]"]
+        out = [OrderOption("DOWNGRADE <area> [TO INTEREST|INFLUENCE|NONE]",
+                           "give up status to settle a dispute (a bare DOWNGRADE goes one step)"),
+               OrderOption("TRANSFER <marker> <area> TO <power>", "they write ACCEPT <marker> <area> FROM you"),
+               OrderOption("ACCEPT <marker> <area> FROM <power>", "take a marker transferred to you"),
+               OrderOption("GIVE <power> <amount>", "they write ACCEPT <amount> FROM you"),
+               OrderOption("ACCEPT <amount> FROM <power>", "take money given to you"),
+               OrderOption("CODOMINION <area> WITH <power>[,<power>...]", "every member sends the same order")]
         if held and not c:
-            sites = cr.valid_sites(state, cr.all_parties(state))
-            forms.append(f"CALL CONGRESS AT <site> (lawful sites now: {', '.join(sites) or 'none'})")
+            out.append(OrderOption("CALL CONGRESS AT <site>", "the Congress of Europe meets on the disputes; "
+                                   "the lawful sites now", tuple(cr.valid_sites(state, cr.all_parties(state)))))
         from .phases.negotiation import claims
-        for claim in claims(state):
-            if claim["placer"] != power:
-                forms.append(f"DEFEND {claim['minor']} IN {claim['area']} (against {claim['placer']})")
-        return forms + ([war] if war else [])
+        defend = tuple(f"{claim['minor']} IN {claim['area']} (against {claim['placer']})"
+                       for claim in claims(state) if claim["placer"] != power)
+        if defend:
+            out.append(OrderOption("DEFEND <minor power> IN <area>", "stand by a Minor Power's rights", defend))
+        return out + war + done
     if not c:
         return []
-    step = c["step"]
-    forms = []
+    step, out = c["step"], []
     if step == "attend":
         if power not in c["members"]:
-            forms.append("ATTEND or DECLINE")
+            out += [OrderOption("ATTEND", "take your seat at the Congress"), OrderOption("DECLINE", "stay away")]
         guests = cr.invitable(state, c)
         if guests:
-            forms.append(f"INVITE <power> ({', '.join(guests)}: every European player must invite)")
+            out.append(OrderOption("INVITE <power>", "every European player must invite", tuple(guests)))
     elif step == "propose":
-        forms.append("PROPOSE <id> ... ENDPROPOSE (clauses and free text; it must leave no marker "
-                     "the status rules forbid in "
-                     + (", ".join(cr.areas(c)) or "the disputes") + ")")
+        out.append(OrderOption("PROPOSE <id> ... ENDPROPOSE",
+                               "clauses and free text; it must leave no marker the status rules forbid in "
+                               + (", ".join(cr.areas(c)) or "the disputes") + " (HELP CLAUSES)"))
     elif step == "vote":
-        open_ids = [p["id"] for p in c["proposals"] if p["status"] == "open"]
-        forms.append(f"VOTE <id> YES|NO|ABSTAIN for {', '.join(open_ids)}")
+        open_ids = tuple(p["id"] for p in c["proposals"] if p["status"] == "open")
+        out.append(OrderOption("VOTE <id> YES|NO|ABSTAIN", "the proposals open", open_ids))
     elif step == "sign" and power in c.get("signers", []):
-        forms.append(f"SIGN {c['adopted']} or REFUSE {c['adopted']}")
+        out += [OrderOption(f"SIGN {c['adopted']}", "the treaty the Congress passed"),
+                OrderOption(f"REFUSE {c['adopted']}", "defy the Congress: every other member gains a Casus Belli")]
     elif step == "decide":
-        forms.append("DONE if you will not go to War (markers of Casus Belli holders who do not are removed)")
+        out.append(OrderOption("DONE", "you will not go to War (markers of Casus Belli holders who do not "
+                               "are removed)"))
         for duty in c.get("obligated", []):
             if duty["power"] == power:
-                forms.append(f"DECLARE WAR ON {duty['against']}: you defend {duty['minor']}, which is at War "
-                             f"with {duty['against']}; otherwise you lose 5 VP and tensions rise 3")
-    return forms + ([war] if war else [])
+                out.append(OrderOption(f"DECLARE WAR ON {duty['against']}", f"you defend {duty['minor']}, which "
+                                       f"is at War with {duty['against']}; otherwise you lose 5 VP and tensions "
+                                       "rise 3"))
+        done = []
+    out += war + done
+    if not out and power in phase.owes:  # a member with nothing to choose at this step
+        out.append(OrderOption("DONE", "you have nothing to send at this step"))
+    return out
 
 
 def describe_defaults(state: dict, power: str) -> str:

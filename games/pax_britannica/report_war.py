@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pbem.gameapi import OrderOption
+
 from . import board, combat_table
 from .report_congress import names
 from .war import declare, model, moves, natives, resolution, sequence
@@ -200,22 +202,31 @@ def lines(state: dict, power: str | None, wrap) -> list[str]:
             out += wrap("Defeated Areas: " + ", ".join(sorted(w["defeated"])), "    ", "  ")
         if w["surrendered"]:
             out += wrap("Surrendered (home when the War ends): " + ", ".join(w["surrendered"]), "    ", "  ")
-    if power is not None:
-        out += now_lines(state, power, wrap)
     return out
 
 
-def now_lines(state: dict, power: str, wrap) -> list[str]:
-    from . import GAME, load_data
+def options(state: dict, data, power: str) -> list[OrderOption]:
+    """What ``power`` may send in the War window now open, with the real units, places, odds
+    and targets (the reports' "what you may do now")."""
+    from . import GAME
     phase = GAME.phase(state)
     if state.get("phase") not in ("war", *sequence.WAR_PHASES) or not phase.takes_orders_from(power):
         return []
-    forms = sendable(state, load_data(state), power)
-    if not forms:
-        return []
-    head = "You must answer now" if power in phase.owes else "You may write now"
-    out = ["", f"{head} ({phase.label}):"]
-    return out + [x for f in forms for x in wrap(f, "  ", "    ")]
+    return [option(line) for line in sendable(state, data, power)]
+
+
+def option(line: str) -> OrderOption:
+    """One line of :func:`sendable` as an option: ``... TO one of: A, B`` lists its choices,
+    a closing ``(...)`` is its note."""
+    if line.startswith("("):   # nothing to order: saying so closes one's part of the window
+        return OrderOption("DONE", line.strip("()"))
+    if " one of: " in line:
+        head, _, rest = line.partition(" one of: ")
+        return OrderOption(head + " <place>", "", tuple(x.strip() for x in rest.split(",")))
+    if line.endswith(")") and " (" in line:
+        form, _, note = line[:-1].partition(" (")
+        return OrderOption(form, note)
+    return OrderOption(line)
 
 
 def sendable(state: dict, data, power: str) -> list[str]:
@@ -225,7 +236,7 @@ def sendable(state: dict, data, power: str) -> list[str]:
         targets = sorted({cb["against"] for cb in state.get("cb", []) if model.speaker(state, cb["holder"]) == power
                           and declare.check_declare(state, cb["holder"], cb["against"]) is None})
         return [f"DECLARE WAR ON <power> (you may, against {', '.join(targets)}: +5 European Tensions)",
-                "DONE if you declare no War"] if targets else []
+                "DONE (if you declare no War)"] if targets else []
     if phase == "war_alliances":
         out += duties(state, power)
     found = sequence.step_of(phase or "")

@@ -8,7 +8,7 @@ import logging
 from .. import store
 from ..commands import model as m
 from ..identity import check_reply_token, verify_secret
-from . import gm, player, treaty
+from . import announce, gm, player, treaty
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 _OPEN = (m.Help, m.Join, m.SignOff)
 
 # Commands that act for a power: a GM mail needs GM BECOME <power> before them.
-_FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.TreatyPropose, m.TreatySign,
+_FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.SetZone, m.TreatyPropose, m.TreatySign,
                 m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal, m.TreatyBreach)
 
 HANDLERS = {**player.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
@@ -59,6 +59,7 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
             continue
         handler(session, cmd)
         session.reload()
+    announce.flush(session)
 
 
 def _suggest_game(session: Session, name: str) -> str | None:
