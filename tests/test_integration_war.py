@@ -82,7 +82,7 @@ def test_a_war_by_mail(table):
     assert "Britain declares War on France." in france and "War W1: Britain against France." in france
     germany, america = reports(table, "carol"), reports(table, "dave")
     assert "What you may do now JOIN WAR WITH France -- treaty T1" in germany
-    assert "or REFUSE WAR WITH France (the default: breaks the treaty" in germany
+    assert "REFUSE WAR WITH France -- the default: breaks the treaty" in germany
     assert "JOIN WAR WITH France -- treaty T2" in america
 
     # Alliance Determination: the United States joins, Germany refuses (its treaty is broken);

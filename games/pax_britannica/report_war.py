@@ -256,18 +256,19 @@ def duties(state: dict, power: str) -> list[str]:
             continue
         lead = f"FOR {d['power']} then " if d["power"] != power else ""
         if d.get("kind") == "austria":
-            out.append(f"{lead}JOIN WAR WITH {d['ally']} (the default) or REFUSE WAR WITH {d['ally']} "
-                       f"(breaks the German-Austrian treaty: +5 European Tensions)")
+            out += [f"{lead}JOIN WAR WITH {d['ally']} (the default)",
+                    f"{lead}REFUSE WAR WITH {d['ally']} (breaks the German-Austrian treaty: +5 European Tensions)"]
         else:
-            out.append(f"{lead}JOIN WAR WITH {d['ally']} (treaty {d['treaty']}, {d['kind']}: +5 European "
-                       f"Tensions) or REFUSE WAR WITH {d['ally']} (the default: breaks the treaty, +5, "
-                       f"a Casus Belli for its other signers)")
+            out += [f"{lead}JOIN WAR WITH {d['ally']} (treaty {d['treaty']}, {d['kind']}: +5 European Tensions)",
+                    f"{lead}REFUSE WAR WITH {d['ally']} (the default: breaks the treaty, +5, a Casus Belli "
+                    f"for its other signers)"]
     for war in model.fighting(state):
         if model.side_index(war, power) is not None:
             continue
         if war.get("kind") == "ottoman":
             foes = [p for p in model.members(war) if model.enemies_in(war, p, model.OTTOMANS)]
-            out.append(f"SUPPORT OTTOMANS, or JOIN WAR WITH {' | '.join(foes)} (either: +5 European Tensions)")
+            out += ["SUPPORT OTTOMANS (+5 European Tensions)",
+                    f"JOIN WAR WITH {' | '.join(foes)} (against the Ottomans: +5 European Tensions)"]
         for minor in model.unallied_minors(state, war):
             out.append(f"JOIN WAR WITH {minor} (ally with it and move its units; +5 European Tensions)")
     return out

@@ -34,6 +34,9 @@ _BLOCK_ENDS = {"ORDERS": {"END", "ENDORDERS", "END ORDERS"},
                "TREATY": {"ENDTREATY", "END TREATY"},
                "ANNOUNCE": {"ENDANNOUNCE", "END ANNOUNCE"}}
 _ANY_END = set().union(*_BLOCK_ENDS.values())
+#: Commands that never end an ORDERS block: JOIN is a newcomer's first mail, never written
+#: after orders, while a game's order may start with the word (JOIN WAR WITH France).
+_ORDER_WORDS = {"JOIN"}
 _COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _END_TOKENS = {"$END", "<END-OF-FILE>"}
@@ -400,7 +403,7 @@ class _Reader:
             # A keyword ends the block only when its line is a whole command and the block
             # is not closed further down: a game's order may well start with a word such as
             # STATUS, or read like a command (JOIN WAR WITH France).
-            if not closed and line and line.split()[0].upper() in TOP_KEYWORDS and \
+            if not closed and line and line.split()[0].upper() in TOP_KEYWORDS - _ORDER_WORDS and \
                     not isinstance(parse_line(line), Problem):
                 break
             if line:
