@@ -73,13 +73,19 @@ def blame(state: dict, comp: list[dict]) -> list[str]:
     firsts: list[str] = []
     for w in comp:
         firsts += [p for p in w.get("firsts", []) if p not in firsts]
-    seen: set[str] = set()
+    # The declarations joined powers into wars one by one: the culprit's is the one after which
+    # some group of powers at War with each other first held four European Powers (two
+    # separate wars become one only when a declaration links them: the example of France).
+    groups: list[set[str]] = []
     culprit = None
     for d in state.get("declarations", []):
         if d.get("turn") != state.get("turn") or d.get("war") not in ids:
             continue
-        seen |= {p for p in [d["by"], *d["against"]] if p in SIX}
-        if is_great(state, seen):
+        linked = {d["by"], *d["against"]}
+        touching = [g for g in groups if g & linked]
+        merged = linked.union(*touching)
+        groups = [g for g in groups if g not in touching] + [merged]
+        if is_great(state, merged & set(SIX)):
             culprit = d.get("pulled_by") if d.get("how") == "austria" else d["by"]
             break
     out = list(firsts)
