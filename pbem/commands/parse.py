@@ -25,6 +25,7 @@ from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
 from pbem.commands.model import BadValue, parse_duration
 from pbem.gameapi import Problem
+from pbem.identity import MAX_SECRET_LENGTH, normalize_secret
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
 # First words of several commands (SET ADDRESS, SET PASSWORD...): alone they say nothing.
@@ -117,6 +118,17 @@ def _address(text: str) -> str:
     return text
 
 
+def _secret(text: str) -> str:
+    """A new secret (SET PASSWORD, JOIN): something must be left once case,
+    spaces and hyphens are set aside, and it must fit on a line."""
+    if not normalize_secret(text):
+        raise BadValue("empty-secret", f"{text!r} cannot be a secret: it needs a letter or a digit "
+                       "(spaces and hyphens are not counted)")
+    if len(text) > MAX_SECRET_LENGTH:
+        raise BadValue("secret-too-long", f"a secret may have at most {MAX_SECRET_LENGTH} characters")
+    return text
+
+
 def _option(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     if not key or not eq:
@@ -166,9 +178,9 @@ _BUILD = {
     "help": lambda c: m.Help(_phrase(c[0])),
     "resend": lambda c: m.Resend(_phrase(c[0])),
     "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
-    "set_password": lambda c: m.SetPassword(str(c[0])),
+    "set_password": lambda c: m.SetPassword(_secret(str(c[0]))),
     "set_absence": _absence,
-    "join": lambda c: m.Join(str(c[0]), str(c[1]), str(c[2])),
+    "join": lambda c: m.Join(str(c[0]), str(c[1]), _secret(str(c[2]))),
     "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]), c[2] is not None, ""),
     "treaty_sign": lambda c: m.TreatySign(str(c[0])),
     "treaty_refuse": lambda c: m.TreatyRefuse(str(c[0])),

@@ -9,6 +9,7 @@ from .. import store
 from ..commands import model as m
 from ..identity import check_reply_token, verify_secret
 from . import gm, player, treaty
+from .guard import run_command
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,12 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
     # One "no-signon" per mail, at the first command refused for it; an incomplete
     # sign-on (GAME/POWER/PASSWORD) was reported by the parser and says the same.
     told = any(p.code == "incomplete-signon" for p in parsed.problems)
+    helped: set[str] = set()
     for cmd in parsed.commands:
         if isinstance(cmd, m.SignOff):
             break
+        if isinstance(cmd, m.Help) and not _first_help(session, cmd, helped):
+            continue
         if not signed_on and not isinstance(cmd, _OPEN) and not isinstance(cmd, m.GmCreate):
             if not told:
                 session.problem("no-signon", f"{cmd.canonical().splitlines()[0]}: sign on first with "
@@ -57,8 +61,24 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
             session.problem("no-power", f"{cmd.canonical().splitlines()[0]} acts for a power: "
                             "write GM BECOME <power> before it", cmd.line)
             continue
-        handler(session, cmd)
-        session.reload()
+        run_command(session, cmd, handler)
+
+
+def _first_help(session: Session, cmd: m.Help, helped: set[str]) -> bool:
+    """Each HELP topic is answered once a mail, and only the first few topics:
+    a mail of a thousand HELP lines gets one answer, not a thousand."""
+    topic = " ".join((cmd.topic or "").upper().split())
+    if topic in helped:
+        return False
+    limit = session.ctx.limits.max_help
+    if len(helped) >= limit:
+        if len(helped) == limit:
+            session.problem("too-much-help", f"only the first {limit} HELP topics of a mail are "
+                            "answered; ask for the others in another mail", cmd.line)
+            helped.add("\x00")  # say it once
+        return False
+    helped.add(topic)
+    return True
 
 
 def _suggest_game(session: Session, name: str) -> str | None:
@@ -80,7 +100,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
                                text=f"A mail from {session.mail.sender} tried to sign on as GM of "
                                     f"{rec.name} with a wrong secret. Nothing was done.")
             return False
-        session.is_gm = True
+        session.is_gm = session.signed_on = True
         session.game = rec  # may be None before GM CREATE
         session.outcome = "GM"
         return True
@@ -130,6 +150,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
                             signon.line)
             return False
     session.game, session.power = rec, power
+    session.signed_on = True
     session.outcome = f"signed on as {power}"
     if session.mail.sender not in record:
         session.cc = record[:1]
