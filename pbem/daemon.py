@@ -24,6 +24,7 @@ from pathlib import Path
 
 from . import intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
+from .config import password
 from .context import Context
 from .crashpoints import reached
 from .db import open_db
@@ -191,7 +192,7 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
     if cfg.intake.kind == "imap":
         from .mail.imap_source import ImapSource
 
-        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, cfg.imap.password,
+        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, password(cfg, "imap"),
                             ssl_context=_ssl() if cfg.imap.ssl else None, mailbox=cfg.imap.mailbox,
                             processed=cfg.imap.processed_folder, rejected=cfg.imap.rejected_folder,
                             idle=cfg.imap.idle, poll_interval=cfg.imap.poll_interval,
@@ -202,7 +203,7 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
         from .mail.sender import SmtpSender
 
         sender = SmtpSender(cfg.smtp.host, cfg.smtp.port, user=cfg.smtp.user or None,
-                            password=cfg.smtp.password or None, starttls=cfg.smtp.starttls,
+                            password=password(cfg, "smtp") or None, starttls=cfg.smtp.starttls,
                             use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout)
     else:
         sender = MaildirDelivery(Path(cfg.outbound.maildir))

@@ -21,18 +21,16 @@ log = logging.getLogger(__name__)
 LOOP_TAG = "pbem"
 
 
-def recent_count(ctx: Context, address: str) -> int:
-    since = utcnow_iso(ctx.now() - timedelta(hours=1))
-    return ctx.db.execute(
-        "select count(*) from outbox where kind = 'reply' and created >= ? and recipients like ?",
-        [since, f'%"{address}"%']).fetchone()[0]
-
-
 def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, html: str | None = None,
           cc: list[str] = (), game: str | None = None, kind: str = "notice",
-          in_reply_to: str | None = None, references: list[str] = (), source: int | None = None) -> str | None:
+          in_reply_to: str | None = None, references: list[str] = (), source: int | None = None,
+          stranger: bool = False, secrets: tuple[str, ...] = ()) -> str | None:
     """Queue one mail.  ``key`` identifies it for good (e.g. "reply:<message row>"):
-    queueing the same key twice queues it once.  Returns the Message-ID."""
+    queueing the same key twice queues it once.  Returns the Message-ID.
+    ``stranger`` marks a reply to an address that has not signed on (such
+    replies are limited: :mod:`pbem.reply_bounds`); ``secrets`` are the ones
+    the mail hands out (a welcome mail): its stored copy is masked once it is
+    sent or given up."""
     to = sorted({a for a in to if a})
     cc = sorted({a for a in cc if a and a not in to})
     if not to:
@@ -47,7 +45,8 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
     ctx.db["outbox"].insert({
         "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),
         "subject": subject, "raw": bytes(msg), "status": "queued", "attempts": 0,
-        "next_try": now, "created": now, "source": source,
+        "next_try": now, "created": now, "source": source, "stranger": int(stranger),
+        "mask": dumps(list(secrets)) if secrets else None,
     })
     return message_id
 
@@ -80,19 +79,31 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
             delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
             ctx.db["outbox"].update(row["id"], {"attempts": attempts, "status": status,
                                                 "last_error": str(exc)[:500],
-                                                "next_try": utcnow_iso(ctx.now() + delay)})
+                                                "next_try": utcnow_iso(ctx.now() + delay),
+                                                **(_masked(row) if status == "failed" else {})})
             log.warning("mail %s to %s deferred (%s)", row["message_id"], recipients, exc)
             continue
         except PermanentFailure as exc:
             ctx.db["outbox"].update(row["id"], {"attempts": row["attempts"] + 1, "status": "failed",
-                                                "last_error": str(exc)[:500]})
+                                                "last_error": str(exc)[:500], **_masked(row)})
             log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
             continue
         reached("outbox.after_send")
         ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
-                                            "sent": utcnow_iso(ctx.now())})
+                                            "sent": utcnow_iso(ctx.now()), **_masked(row)})
         sent += 1
     return sent
+
+
+def _masked(row: dict) -> dict:
+    """The stored copy of a mail that handed out a secret, without it, once it is no
+    longer needed for sending."""
+    secrets = loads(row.get("mask"), [])
+    if not secrets:
+        return {}
+    from .secrets_at_rest import mask_raw
+
+    return {"raw": mask_raw(row["raw"], secrets), "mask": None}
 
 
 def pending_count(ctx: Context) -> int:
