@@ -7,21 +7,21 @@ import logging
 
 from .. import store
 from ..commands import model as m
-from ..identity import check_reply_token, verify_secret
-from . import gm, player, treaty
+from ..identity import check_reply_token
+from . import addresses, gm, player, secret_check, treaty
 from .guard import run_command
 from .session import Session
 
 log = logging.getLogger(__name__)
 
 # Commands that make sense before signing on (they carry their own proof or need none).
-_OPEN = (m.Help, m.Join, m.SignOff)
+_OPEN = (m.Help, m.Join, m.SignOff, m.Confirm)
 
 # Commands that act for a power: a GM mail needs GM BECOME <power> before them.
 _FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.TreatyPropose, m.TreatySign,
                 m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal, m.TreatyBreach)
 
-HANDLERS = {**player.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
+HANDLERS = {**player.HANDLERS, **addresses.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
 
 
 def run(session: Session, parsed: m.ParsedMail) -> None:
@@ -91,14 +91,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
     ctx = session.ctx
     rec = store.find_game(ctx, signon.game)
     if signon.is_gm:
-        if not ctx.gm_secret_hash or not verify_secret(signon.secret, ctx.gm_secret_hash):
-            session.problem("wrong-secret", "the GM secret is wrong; nothing was done", signon.line)
-            session.outcome = "GM sign-on refused"
-            if rec and rec.row["gm_address"] and rec.row["gm_address"] != session.mail.sender:
-                session.notify(key=f"gm-forgery:{session.msg_id}", to=[rec.row["gm_address"]],
-                               subject=f"[{rec.name}] refused GM sign-on from {session.mail.sender}",
-                               text=f"A mail from {session.mail.sender} tried to sign on as GM of "
-                                    f"{rec.name} with a wrong secret. Nothing was done.")
+        if not secret_check.gm_secret(session, rec, signon):
             return False
         session.is_gm = session.signed_on = True
         session.game = rec  # may be None before GM CREATE
@@ -119,16 +112,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
         session.outcome = "unknown power"
         return False
     record = store.addresses(row)
-    if not verify_secret(signon.secret, row["secret_hash"]):
-        session.game = rec
-        session.problem("wrong-secret", f"the secret for {power} is wrong; nothing was changed",
-                        signon.line)
-        session.outcome = "wrong secret"
-        session.notify(key=f"forgery:{session.msg_id}", to=record[:1],
-                       subject=f"[{rec.name}] {power}: a mail with a wrong secret was refused",
-                       text=f"A mail from {session.mail.sender} signed on as {power} in game "
-                            f"{rec.name} with a wrong secret. Nothing was changed.\n"
-                            "If this was not you, tell your GM.")
+    if not secret_check.player_secret(session, rec, power, row, signon):
         return False
     opts = rec.options
     if (ctx.require_address_of_record or opts.get("address_of_record_only")) \
