@@ -173,6 +173,7 @@ def _real_secrets(parsed, session: Session) -> set[str]:
     secret, and hiding it would hide words of the reply's own text.)"""
     found = {parsed.signon.secret} if parsed.signon and session.signed_on else set()
     found.update(cmd.secret for cmd in parsed.commands if isinstance(cmd, (m.SetPassword, m.Join)))
+    found.update(cmd.token for cmd in parsed.commands if isinstance(cmd, m.Confirm))
     return {s for s in found if len(s) >= 3}
 
 

@@ -1,12 +1,14 @@
 """Secrets never rest in stored mail and never go out in a reply.
 
 A player's secret is typed in a mail (``SIGNON``, ``PASSWORD``, ``SET
-PASSWORD``, ``JOIN``; the site GM secret in ``SIGNON GM@...``), sometimes in
+PASSWORD``, ``JOIN``, an address token in ``CONFIRM``; the site GM secret in
+``SIGNON GM@...``), sometimes in
 its Subject, sometimes quoted from an earlier mail.  Once the mail is
 handled its stored copy keeps the original bytes with every secret replaced
 by ``****`` (:func:`mask_raw`), and whatever the moderator sends because of
-it is :func:`scrub`-bed of the same secrets; only the welcome mail carries a
-secret, the one it hands out.
+it is :func:`scrub`-bed of the real ones; only a welcome mail (and a SET
+ADDRESS token mail) carries a secret, the one it hands out, and its stored
+copy is masked once it is sent.
 
 The secrets are found by a loose scan of every line (:func:`find_secrets`),
 quoted or not, with or without the rest of the command right: a line that
@@ -34,6 +36,7 @@ _SECRET_LINES = (
     re.compile(_ANYWHERE + r"SIGNON\s+(?!\S*@)\S+\s+\S+\s+(\S+)", re.I),
     re.compile(_LINE_START + r"(?:SET\s+)?PASSWORD\s+(\S+)", re.I),
     re.compile(_LINE_START + r"JOIN\s+\S+\s+\S+\s+(\S+)", re.I),
+    re.compile(_LINE_START + r"CONFIRM\s+(\S+)", re.I),
 )
 _MIN_LENGTH = 3  # shorter words are not worth hiding, and hiding them would garble replies
 

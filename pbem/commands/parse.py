@@ -180,6 +180,7 @@ _BUILD = {
     "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
     "set_password": lambda c: m.SetPassword(_secret(str(c[0]))),
     "set_absence": _absence,
+    "confirm": lambda c: m.Confirm(str(c[0])),
     "join": lambda c: m.Join(str(c[0]), str(c[1]), _secret(str(c[2]))),
     "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]), c[2] is not None, ""),
     "treaty_sign": lambda c: m.TreatySign(str(c[0])),
