@@ -58,14 +58,6 @@ def handled_statuses() -> tuple[str, ...]:
     return ("rejected", "error", "quarantined")
 
 
-def process_pending(ctx: Context) -> list[str]:
-    """Handle every stored mail not yet handled (also those a crash left)."""
-    ids = pending(ctx)
-    if ids:
-        reached("intake.stored")
-    return [process(ctx, msg_id) for msg_id in ids]
-
-
 def _finish(ctx: Context, msg_id: int, status: str, outcome: str, **extra) -> str:
     ctx.db["messages"].update(msg_id, {"status": status, "outcome": outcome,
                                        "processed": utcnow_iso(ctx.now()), **extra})
