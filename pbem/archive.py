@@ -29,6 +29,7 @@ from . import store, turns
 from .context import Context
 from .db import loads, utcnow_iso
 from .gameapi import Game
+from .private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from .resources import resource
 
 log = logging.getLogger(__name__)
@@ -220,10 +221,12 @@ def render(template: str, **values: Any) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write beside and rename, so a web server never serves half a page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write beside and rename, so a web server never serves half a page; pages are
+    0644 in 0755 folders, so a web server running as another user can serve them."""
+    make_dirs(path.parent, PUBLIC_DIR)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".html")
     try:
+        os.fchmod(fd, PUBLIC_FILE)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
@@ -263,8 +266,9 @@ def build_archive(ctx: Context, out: Path) -> Path:
     """Write the whole site under ``out``; returns the path of its index.html.
     Raises :class:`ArchiveError` after writing the rest when a game fails."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    make_dirs(out, PUBLIC_DIR)
     shutil.copyfile(TEMPLATES / "style.css", out / "style.css")
+    os.chmod(out / "style.css", PUBLIC_FILE)
     common = {"site": ctx.site_name, "built": utcnow_iso(ctx.now())}
     games, failed = [], []
     for rec in store.list_games(ctx):

@@ -42,6 +42,7 @@ def cmd_init(args) -> int:
     from .config import load_config
     from .db import open_db
     from .identity import hash_secret, new_secret
+    from .private_files import write_private
     from .resources import resource
 
     target = Path(args.config or DEFAULT_CONFIG)
@@ -51,7 +52,7 @@ def cmd_init(args) -> int:
     example = resource("config.example.toml")
     text = example.read_text(encoding="utf-8")
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
-    target.write_text(text, encoding="utf-8")
+    write_private(target, text)  # it holds the GM secret's hash, perhaps mail passwords later
     cfg = load_config(target)
     open_db(cfg.server.database)
     print(f"wrote {target} and created the database {cfg.server.database}")
@@ -238,6 +239,32 @@ def cmd_archive(args) -> int:
     return 0
 
 
+def cmd_quarantine_list(args) -> int:
+    from .quarantine import listing
+
+    ctx, _ = open_ctx(args)
+    rows = listing(ctx)
+    for row in rows:
+        print(f"{row['id']:6}  {row['received']}  {row['sender'] or '?':30}  {row['subject'] or ''}")
+        print(f"        {row['outcome']}")
+    print(f"{len(rows)} mail set aside" if rows else "no mail is set aside")
+    return 0
+
+
+def cmd_quarantine_release(args) -> int:
+    from .db import atomic
+    from .quarantine import release
+
+    ctx, _ = open_ctx(args)
+    with atomic(ctx.db):
+        try:
+            release(ctx, args.id)
+        except (ValueError, LookupError) as exc:
+            raise CliError(str(exc) or f"no mail {args.id}") from None
+    print(f"mail {args.id} is back in the queue with fresh tries; the daemon handles it on its next pass")
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -311,6 +338,14 @@ def build_parser() -> argparse.ArgumentParser:
                "with the daemon")
     gmv.add_argument("game")
     gmv.add_argument("commands", nargs="+", help="one quoted GM command each, with or without the leading GM")
+
+    quarantine = sub.add_parser("quarantine", help="mail set aside after failed tries")
+    qsub = quarantine.add_subparsers(dest="quarantine_command", metavar="VERB")
+    qsub.required = True
+    verb(qsub, "list", cmd_quarantine_list, "list the mail set aside, with why")
+    rel = verb(qsub, "release", cmd_quarantine_release,
+               "hand a mail that was set aside to the moderator again (after fixing the cause)")
+    rel.add_argument("id", type=int, help="its number, from pbem quarantine list")
 
     v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
     v.add_argument("game")

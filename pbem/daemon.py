@@ -125,7 +125,9 @@ class Daemon:
             if row and row["status"] == "new":
                 continue  # a failed try: tried again on the next pass, and only then moved
             outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
-            await self.source.ack(raw.key, outcome)
+            # The folder of handled mail keeps the stored copy, whose secrets are masked.
+            masked = row["raw"] if row and row["raw"] != raw.data else None
+            await self.source.ack(raw.key, outcome, masked)
         if batch:
             reached("daemon.after_ack")
 

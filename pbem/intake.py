@@ -115,8 +115,14 @@ def _process(ctx: Context, msg_id: int) -> str:
         return row["status"]
     mail = parse_message(row["raw"], max_bytes=ctx.max_message_bytes, own_addresses=[ctx.address],
                          own_message_id=lambda mid: bool(ctx.db["outbox"].count_where("message_id = ?", [mid])))
+    # Every word typed where a secret goes is masked in the stored copy, whatever becomes of
+    # the mail (an oversized mail was not decoded: its bytes are searched); a secret typed
+    # in the Subject is masked before the Subject is shown anywhere.
+    at_rest = find_secrets(mail.full_text, mail.subject,
+                           row["raw"].decode("latin-1") if mail.too_large else None)
+    mail.subject = scrub(mail.subject, find_secrets(mail.subject))
     ctx.db["messages"].update(msg_id, {"message_id": mail.message_id, "sender": mail.sender,
-                                       "subject": mail.subject[:300]})
+                                       "subject": mail.subject[:300], "raw": mask_raw(row["raw"], at_rest)})
     if ctx.db["messages"].count_where("message_id = ? and id != ? and status != 'new'",
                                       [mail.message_id, msg_id]):
         return _finish(ctx, msg_id, "duplicate", "seen before (same Message-ID)")
@@ -125,12 +131,6 @@ def _process(ctx: Context, msg_id: int) -> str:
         return _finish(ctx, msg_id, "ignored", f"automatic: {mail.automatic}")
     if not mail.sender:
         return _finish(ctx, msg_id, "ignored", "no usable sender address")
-    # Every word typed where a secret goes (an oversized mail was not decoded: its bytes are
-    # searched).  They are masked in the stored copy; a secret typed in the Subject is
-    # masked before the Subject is shown anywhere.
-    at_rest = find_secrets(mail.full_text, mail.subject,
-                           row["raw"].decode("latin-1") if mail.too_large else None)
-    mail.subject = scrub(mail.subject, find_secrets(mail.subject))
     spoken: set[str] = set()
     session = Session(ctx, mail, msg_id)
     if mail.too_large:
@@ -153,8 +153,8 @@ def _process(ctx: Context, msg_id: int) -> str:
         dispatch.run(session, parsed)
         spoken = _real_secrets(parsed, session)
     _reply(ctx, session, row, spoken)
-    ctx.db["messages"].update(msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken),
-                                       "subject": mail.subject[:300]})
+    if spoken - at_rest:
+        ctx.db["messages"].update(msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
     reached("intake.before_commit")
     return _finish(ctx, msg_id, session.status, session.outcome, game=session.game_name, power=session.power)
 

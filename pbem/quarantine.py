@@ -110,7 +110,9 @@ def listing(ctx: Context) -> list[dict]:
 
 def release(ctx: Context, msg_id: int) -> None:
     """Hand a quarantined mail to the moderator again, with fresh tries."""
-    row = ctx.db["messages"].get(msg_id)
+    row = next(ctx.db["messages"].rows_where("id = ?", [msg_id]), None)
+    if row is None:
+        raise ValueError(f"there is no mail {msg_id}")
     if row["status"] != "quarantined":
         raise ValueError(f"mail {msg_id} is {row['status']}, not quarantined")
     ctx.db["messages"].update(msg_id, {"status": "new", "attempts": 0, "error": None})
