@@ -289,6 +289,15 @@ def parse_line(line: str, n: int | None = None):
 
 # -- the whole mail --------------------------------------------------------------
 
+# Problems of a line whose words are a command's, with a value that is wrong.
+_VALUE_PROBLEMS = {"bad-date", "bad-time", "bad-address", "bad-option", "bad-duration", "empty-secret",
+                   "secret-too-long"}
+
+
+def _is_command(result) -> bool:
+    return not isinstance(result, Problem) or result.code in _VALUE_PROBLEMS
+
+
 def _strip_comment(raw: str) -> str:
     found = _COMMENT.search(raw)
     return (raw[:found.start()] if found else raw).strip()
@@ -391,10 +400,10 @@ class _Reader:
             if line and _is_end(line, "ORDERS"):
                 self.i += 1
                 break
-            # A keyword ends the block only when its line is a whole command:
-            # a game's order may well start with a word such as STATUS.
-            if line and line.split()[0].upper() in TOP_KEYWORDS and \
-                    not isinstance(parse_line(line), Problem):
+            # A keyword ends the block only when its line is a whole command (perhaps
+            # with a bad value, such as an empty secret): a game's order may well
+            # start with a word such as STATUS.
+            if line and line.split()[0].upper() in TOP_KEYWORDS and _is_command(parse_line(line)):
                 break
             if line:
                 found.append((self.i + 1, line))

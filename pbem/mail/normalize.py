@@ -375,7 +375,7 @@ def _codec(charset: str | None) -> str | None:
         charset = "cp1252"
     try:
         return codecs.lookup(charset).name
-    except LookupError:
+    except (LookupError, ValueError):  # unknown, or not a name at all (a NUL in it)
         return None
 
 
