@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
-from pbem.private_files import PRIVATE_DIR, make_dirs, open_private
+from pbem.private_files import PRIVATE_DIR, create_private, make_dirs, open_private
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,7 @@ class MaildirSource:
         if "/" in base or base.startswith("."):
             raise ValueError(f"not a Maildir file name: {base!r}")
         target = ensure_maildir(self.path / folder)
-        (target / "maildirfolder").touch()
+        create_private(target / "maildirfolder")
         for sub in ("new", "cur"):
             for name in os.listdir(self.path / sub):
                 if base_name(name) != base:
