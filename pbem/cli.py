@@ -6,10 +6,14 @@ import argparse
 import asyncio
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
+from .db import describe_failure
+
 DEFAULT_CONFIG = "pbem.toml"
+CLI_LOCK_WAIT = 5.0  # seconds a command waits for the database when another program writes
 
 
 class CliError(Exception):
@@ -33,7 +37,8 @@ def open_ctx(args):
 
     cfg = load_cfg(args)
     registry.load_extras(cfg.server.games_extra)
-    return Context.from_config(open_db(cfg.server.database), SystemClock(), cfg), cfg
+    # A command waits a few seconds for a daemon's transaction, not half a minute.
+    return Context.from_config(open_db(cfg.server.database, timeout=CLI_LOCK_WAIT), SystemClock(), cfg), cfg
 
 
 # -- verbs -----------------------------------------------------------------
@@ -377,12 +382,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except Exception as exc:  # one clear line, never a traceback, for the user
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, sqlite3.Error):
+            message = describe_failure(_database(args), exc)
         if hasattr(exc, "problems"):
             message = "; ".join(exc.problems)
         print(f"pbem: error: {message}", file=sys.stderr)
         if os.environ.get("PBEM_DEBUG"):
             raise
         return 1
+
+
+def _database(args) -> str:
+    try:
+        return str(load_cfg(args).server.database)
+    except Exception:  # the configuration was the trouble: name the database plainly
+        return "the database"
 
 
 if __name__ == "__main__":

@@ -73,7 +73,15 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
         except ServerUnavailable as exc:
             ctx.db["outbox"].update(row["id"], {"last_error": str(exc)[:500]})
             raise
-        except TemporaryFailure as exc:
+        except (TemporaryFailure, PermanentFailure) as exc:
+            if _partly_sent(ctx, row, recipients, exc, retry_base):
+                sent += 1
+                continue
+            if isinstance(exc, PermanentFailure):
+                ctx.db["outbox"].update(row["id"], {"attempts": row["attempts"] + 1, "status": "failed",
+                                                    "last_error": str(exc)[:500], **_masked(row)})
+                log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
+                continue
             attempts = row["attempts"] + 1
             status = "failed" if attempts >= max_attempts else "queued"
             delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
@@ -83,16 +91,33 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
                                                 **(_masked(row) if status == "failed" else {})})
             log.warning("mail %s to %s deferred (%s)", row["message_id"], recipients, exc)
             continue
-        except PermanentFailure as exc:
-            ctx.db["outbox"].update(row["id"], {"attempts": row["attempts"] + 1, "status": "failed",
-                                                "last_error": str(exc)[:500], **_masked(row)})
-            log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
-            continue
         reached("outbox.after_send")
         ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
                                             "sent": utcnow_iso(ctx.now()), **_masked(row)})
         sent += 1
     return sent
+
+
+def _partly_sent(ctx: Context, row: dict, recipients: list[str], exc, retry_base: float) -> bool:
+    """Some recipients have the mail, others were refused: those refused for now are
+    tried again alone (the others must not get it twice), those refused for good are
+    given up.  False when nobody has the mail."""
+    refused = getattr(exc, "refused", {}) or {}
+    if not refused or all(r in refused for r in recipients):
+        return False
+    again = [r for r, (code, _) in refused.items() if not 500 <= code < 600 and r in recipients]
+    attempts = row["attempts"] + 1
+    note = f"partly sent; refused: {refused}"[:500]
+    if again:
+        delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
+        ctx.db["outbox"].update(row["id"], {"recipients": dumps(again), "attempts": attempts,
+                                            "last_error": note, "next_try": utcnow_iso(ctx.now() + delay)})
+        log.warning("mail %s sent to all but %s; tried again for them alone", row["message_id"], again)
+    else:
+        ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": attempts, "last_error": note,
+                                            "sent": utcnow_iso(ctx.now()), **_masked(row)})
+        log.error("mail %s sent, but refused for good for %s", row["message_id"], list(refused))
+    return True
 
 
 def _masked(row: dict) -> dict:
