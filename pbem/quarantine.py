@@ -89,8 +89,8 @@ def set_aside(ctx: Context, msg_id: int, reason: str) -> str:
                     "has been told.\n\nPlease send your orders again in a short plain-text mail, "
                     f"or ask your GM.\n\n-- \n{ctx.site_name} moderator\n"))
     gms = _gm_addresses(ctx, sender)
-    if gms:
-        queue(ctx, key=f"quarantine-gm:{row['source_key']}", to=gms, kind="notice", source=msg_id,
+    for gm in gms:  # one mail each: no GM sees another's address
+        queue(ctx, key=f"quarantine-gm:{row['source_key']}:{gm}", to=[gm], kind="notice", source=msg_id,
               subject=f"[{ctx.site_name}] a mail was set aside (quarantine #{msg_id})",
               text=(f"The moderator failed {attempts} times on a mail and has set it aside:\n\n"
                     f"  from:    {sender or '(no usable sender)'}\n  subject: {subject}\n"
@@ -98,7 +98,7 @@ def set_aside(ctx: Context, msg_id: int, reason: str) -> str:
                     f"`pbem quarantine list` shows such mail; `pbem quarantine release {msg_id}` "
                     "hands it to the moderator again once the cause is fixed (its secrets are "
                     "masked, so the sender may have to send it again).\n"))
-    else:
+    if not gms:
         log.warning("mail %s set aside; no GM to tell (set server.admin_address)", msg_id)
     return "quarantined"
 
