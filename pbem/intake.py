@@ -71,8 +71,11 @@ def process(ctx: Context, msg_id: int) -> str:
     A failure of the database itself (locked, disk full) is not the mail's:
     it goes on up, the try is not counted, and the daemon's step retries."""
     begun = begin(ctx, msg_id)
-    if begun is not None:
-        return begun
+    return begun if begun is not None else handle(ctx, msg_id)
+
+
+def handle(ctx: Context, msg_id: int) -> str:
+    """One try at a mail whose try :func:`begin` has counted."""
     try:
         with atomic(ctx.db):
             return _process(ctx, msg_id)

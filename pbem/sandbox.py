@@ -33,6 +33,13 @@ class WorkerFailed(Exception):
     """The worker died or overran its time on one mail."""
 
 
+class WorkerUnavailable(RuntimeError):
+    """The worker could not be started: no mail's fault, so no mail's try is counted."""
+
+
+READY_SECONDS = 120.0  # a fresh interpreter importing pbem and its games, on a loaded machine
+
+
 def _child(conn, config_path: str | None, memory_mb: int, log_level: str) -> None:
     """The worker: handle the row ids it is sent, one at a time, until the pipe closes."""
     import resource
@@ -48,13 +55,14 @@ def _child(conn, config_path: str | None, memory_mb: int, log_level: str) -> Non
     cfg = load_config(config_path)
     registry.load_extras(cfg.server.games_extra)
     ctx = Context.from_config(open_db(cfg.server.database), SystemClock(), cfg)
+    conn.send(("ready", None))
     while True:
         try:
             msg_id = conn.recv()
         except EOFError:
             return
         try:
-            conn.send(("ok", intake.process(ctx, msg_id)))
+            conn.send(("ok", intake.handle(ctx, msg_id)))
         except sqlite3.OperationalError as exc:  # the database's trouble: the daemon's to handle
             conn.send(("database", str(exc)))
 
@@ -69,7 +77,7 @@ class IsolatedHandler:
         self._process: multiprocessing.Process | None = None
         self._conn = None
 
-    def _start(self) -> None:
+    async def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         self._process = context.Process(target=_child, name="pbem-worker", daemon=True,
@@ -77,6 +85,15 @@ class IsolatedHandler:
         self._process.start()
         child.close()
         self._conn = parent
+        try:
+            ready = await asyncio.to_thread(parent.poll, READY_SECONDS) and parent.recv()[0] == "ready"
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            reason = self._death() if not self._process.is_alive() else "it did not answer"
+            self._stop()
+            raise WorkerUnavailable(f"the mail-handling process could not start ({reason}); check "
+                                    "limits.handling_memory_mb and the log above")
 
     def _stop(self) -> None:
         proc, self._process = self._process, None
@@ -89,9 +106,14 @@ class IsolatedHandler:
             proc.join(5)
 
     async def process(self, ctx: Context, msg_id: int) -> str:
-        """Handle one mail in the worker; returns its status as intake.process does."""
+        """Handle one mail in the worker; returns its status as intake.process does.
+        The try is counted here, before the worker gets the mail, so a worker that
+        dies on it cannot keep it from being counted."""
         if self._process is None or not self._process.is_alive():
-            self._start()
+            await self._start()
+        begun = intake.begin(ctx, msg_id)
+        if begun is not None:
+            return begun
         conn = self._conn
         try:
             conn.send(msg_id)

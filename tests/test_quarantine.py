@@ -126,3 +126,24 @@ def test_a_released_mail_is_tried_again(tmp_path):
     assert "back in the queue" in host.ok("quarantine", "release", str(poison["id"]))
     assert host.db()["messages"].get(poison["id"])["status"] == "new"
     assert host.pbem("quarantine", "release", "999").returncode == 1
+
+
+def test_a_worker_that_cannot_start_fails_the_step_and_charges_no_mail(tmp_path):
+    import asyncio
+
+    from pbem import intake
+    from pbem.config import load_config
+    from pbem.context import Context
+    from pbem.clock import SystemClock
+    from pbem.mail.source import RawMail
+    from pbem.sandbox import IsolatedHandler, WorkerUnavailable
+
+    (tmp_path / "pbem.toml").write_text('[server]\ndatabase = "pbem.sqlite"\n')
+    cfg = load_config(tmp_path / "pbem.toml")
+    ctx = Context.from_config(open_db(cfg.server.database), SystemClock(), cfg)
+    msg_id = intake.store_raw(ctx, RawMail("t:1", b"From: a@b.test\nSubject: s\n\nHELP\n"))
+    handler = IsolatedHandler(cfg.path, timeout=5, memory_mb=16)  # far too little to start Python
+    with pytest.raises(WorkerUnavailable, match="could not start"):
+        asyncio.run(handler.process(ctx, msg_id))
+    row = ctx.db["messages"].get(msg_id)
+    assert row["status"] == "new" and row["attempts"] == 0
