@@ -137,3 +137,38 @@ def test_mail_passwords_come_from_a_file_or_the_environment(tmp_path, monkeypatc
     (tmp_path / "pbem.toml").write_text('[smtp]\npassword_file = "missing"\n')
     with pytest.raises(ConfigError, match="smtp.password_file: cannot read"):
         password(load_config(tmp_path / "pbem.toml"), "smtp")
+
+
+@pytest.mark.mail
+@pytest.mark.parametrize("processed", ["Processed", ""])
+def test_the_imap_folder_of_handled_mail_keeps_the_masked_copy(clean_mailboxes, tmp_path, processed):
+    import asyncio
+
+    from helpers_loop import Loop
+    from pbem.daemon import Daemon
+    from pbem.mail.imap_source import ImapSource
+
+    servers = clean_mailboxes
+    loop = Loop(tmp_path)
+    loop.ctx.address = servers.address("moderator")
+    loop.start_beacon()
+    secret = loop.secrets["North"]
+    servers.append("moderator", (f"From: north@example.test\r\nTo: {servers.address('moderator')}\r\n"
+                                 f"Subject: SIGNON North@g1 {secret}\r\nMessage-ID: <imap-rest@players.test>\r\n\r\n"
+                                 f"SIGNON North@g1 {secret}\r\nORDERS\r\nBID 2\r\n").encode())
+
+    async def run():
+        source = ImapSource(servers.imap_host, servers.imap_port, "moderator", servers.password("moderator"),
+                            idle=False, timeout=10, processed=processed, rejected=processed)
+        daemon = Daemon(loop.ctx, source, loop.sender)
+        first = await daemon.run_pass()
+        second = await daemon.run_pass()
+        await source.close()
+        return first, second
+
+    first, second = asyncio.run(run())
+    assert first.handled == 1 and second.fetched == 0, "the masked copy is not read as new mail"
+    kept = servers.messages("moderator", processed or "INBOX")
+    assert len(kept) == 1 and secret.encode() not in kept[0] and b"BID 2" in kept[0]
+    if processed:
+        assert servers.messages("moderator") == []
