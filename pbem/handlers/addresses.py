@@ -59,7 +59,8 @@ def set_address(session: Session, cmd: m.SetAddress) -> None:
                              f"{ctx.site_name} moderator\n"))
     now = kept or old
     session.cc = sorted(set(old) | set(kept))
-    lines = [f"was {', '.join(old)}", f"now {', '.join(now)}"]
+    lines = ([f"was {', '.join(old)}", f"now {', '.join(now)}"] if now != old
+             else [f"unchanged: {', '.join(now)}"])
     if fresh:
         lines.append(f"waiting for confirmation: {', '.join(fresh)} (a token was mailed to "
                      f"{'each' if len(fresh) > 1 else 'it'}; it counts once it answers CONFIRM <token>)")
