@@ -6,18 +6,21 @@ file:// as from a web server, and no page needs JavaScript.
 
 The archive is public, so it is built only from what anyone may see: the
 public report, public treaties, the dice, the GM log with addresses removed.
-Addresses, secrets, press, secret treaties and each power's own report never
-reach a template; as a last guard every value a template prints has anything
-shaped like an email address replaced.
+Addresses, secrets, private press, secret treaties and each power's own
+report never reach a template; as a last guard every value a template prints
+has anything shaped like an email address replaced.  What the pages show is
+gathered in :mod:`pbem.archive_pages`.
+
+The daemon calls :func:`refresh` after every pass: it rebuilds the games whose
+resolved phases changed since the last build, reusing the maps already
+drawn.  Files are world-readable (0644, folders 0755): the site is public.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import re
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,12 +28,14 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from . import store, turns
+from . import archive_pages as pages_of
+from . import store
 from .context import Context
-from .db import loads, utcnow_iso
+from .db import utcnow_iso
 from .gameapi import Game
-from .private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
+from .private_files import make_dirs
 from .resources import resource
+from .sitepaths import game_dir, slug  # noqa: F401  (part of this module's interface)
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +45,10 @@ WITHHELD = "[address withheld]"
 _ANGLED = re.compile(r"<[^<>]*>")
 # A treaty record the moderator logs for a secret treaty ("SET TREATY T1 ... SECRET").
 _SECRET_TREATY = re.compile(r"\bTREATY\b.*\bSECRET\b", re.I | re.S)
-_PHASE_PAGE = re.compile(r"^\d+-[a-z0-9-]*\.html$")
+_PHASE_PAGE = re.compile(r"^\d+-[a-z0-9-]*\.(html|svg)$")
+# Pages are 0644 in 0755 folders, so a web server running as another user can serve them.
+FILE_MODE, DIR_MODE = 0o644, 0o755
+BUILT = ".built.json"  # what the last build wrote, per game (for refresh)
 
 
 def redact(text: str) -> str:
@@ -82,19 +90,6 @@ _env = jinja2.Environment(
     undefined=jinja2.StrictUndefined, finalize=_finalize, trim_blocks=True, lstrip_blocks=True)
 _env.filters["field"] = _field
 _env.filters["when"] = _when
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def game_dir(name: str) -> str:
-    """A folder name that is safe on any file system and in a URL."""
-    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")
-    if safe == name:
-        return name
-    # Two names that clean to the same folder ("a b", "a/b") keep apart.
-    return f"{safe or 'game'}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
 # -- what the pages show ---------------------------------------------------
@@ -167,28 +162,15 @@ def _glance(game: Game, state: dict) -> list[tuple[str, Any]]:
             if _scalar(v)]
 
 
-def phase_pages(ctx: Context, rec: store.GameRecord, game: Game | None) -> list[dict]:
-    """One page per resolved phase (rolled-back phases are not part of the game)."""
-    pages = []
-    for snap in turns.history(ctx, rec.name):
-        after = loads(snap["after"], {})
-        events = [e for e in loads(snap["events"], []) if isinstance(e, dict) and not e.get("secret")]
-        label = snap["label"] or snap["phase_key"]
-        pages.append({
-            "seq": snap["seq"], "label": label, "key": snap["phase_key"],
-            "file": f"{snap['seq']}-{slug(label) or slug(snap['phase_key']) or 'phase'}.html",
-            "resolved": snap["created"],
-            "report": game.report(after, events, None).text if game else "",
-            "dice": [list(d) for d in loads(snap["dice"], [])],
-            "events": [{"kind": e.get("kind", ""), "fields": [(k, v) for k, v in e.items() if k != "kind"]}
-                       for e in events],
-            "glance": _glance(game, after) if game else [],
-        })
-    for i, page in enumerate(pages):
-        page["number"] = i + 1
-        page["prev"] = pages[i - 1] if i else None
-        page["next"] = pages[i + 1] if i + 1 < len(pages) else None
-    return pages
+def phase_pages(ctx: Context, rec: store.GameRecord, game: Game | None) -> tuple[list[dict], list[dict]]:
+    """(every resolved phase, the ones with a page), the latter linked in order."""
+    every = pages_of.phase_entries(ctx, rec, game)
+    shown = pages_of.link_pages(every)
+    for page in shown:
+        pages_of.fill_phase(game, page)
+        page["glance"] = _glance(game, page["after"]) if game else []
+        page["has_map"] = False
+    return every, shown
 
 
 def results_columns(results: list[dict]) -> list[str]:
@@ -205,11 +187,13 @@ def game_page(ctx: Context, rec: store.GameRecord) -> dict:
     over = rec.status == "over" and game is not None and rec.state is not None
     results = game.results(rec.state) if over else []
     revealed = bool(rec.row["seed_revealed"]) and bool(rec.row["seed"])
+    every, shown = phase_pages(ctx, rec, game)
     return {**game_summary(ctx, rec),
             "started": bool(rec.row["seed_hash"]), "created": rec.row["created"],
             "seed_hash": rec.row["seed_hash"] or "",
             "seed": rec.row["seed"] if revealed else None,
-            "phases": phase_pages(ctx, rec, game),
+            "phases": shown, "turns": pages_of.turns_of(every), "quiet": len(every) - len(shown),
+            "charts": pages_of.chart_data(game, every, over), "players": pages_of.player_rows(ctx, rec.name),
             "results": results, "results_columns": results_columns(results),
             "treaties": treaties(rec, game), "gm_log": gm_log(ctx, rec.name)}
 
@@ -220,13 +204,17 @@ def render(template: str, **values: Any) -> str:
     return _env.get_template(template).render(**values)
 
 
+def _mkdir(folder: Path) -> None:
+    make_dirs(folder, DIR_MODE)  # folders it makes get the mode whatever the umask
+    os.chmod(folder, DIR_MODE)
+
+
 def _write(path: Path, text: str) -> None:
-    """Write beside and rename, so a web server never serves half a page; pages are
-    0644 in 0755 folders, so a web server running as another user can serve them."""
-    make_dirs(path.parent, PUBLIC_DIR)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".html")
+    """Write beside and rename, so a web server never serves half a page."""
+    _mkdir(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
-        os.fchmod(fd, PUBLIC_FILE)
+        os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
@@ -236,18 +224,34 @@ def _write(path: Path, text: str) -> None:
 
 
 def _prune(folder: Path, keep: set[str]) -> None:
-    """Drop pages of phases that were rolled back since the last build."""
-    for path in folder.glob("*.html"):
+    """Drop pages and maps of phases that were rolled back (or are empty) since the last build."""
+    for path in folder.iterdir():
         if _PHASE_PAGE.match(path.name) and path.name not in keep:
             path.unlink()
+
+
+def _write_maps(folder: Path, game: Game | None, page: dict) -> None:
+    """Each phase's public map, drawn once: a phase's position never changes,
+    so a map already written (its file is named by the phase) is kept."""
+    for phase in page["phases"]:
+        target = folder / phase["map_file"]
+        if target.is_file():
+            phase["has_map"] = True
+            continue
+        drawing = game.map_svg(phase["after"], None) if game else None
+        if drawing is not None:
+            _write(target, drawing)
+            phase["has_map"] = True
 
 
 def build_game(ctx: Context, rec: store.GameRecord, out: Path, common: dict) -> Path:
     page = game_page(ctx, rec)
     folder = out / page["dir"]
+    _mkdir(folder)
+    _write_maps(folder, _rules(rec), page)
     for phase in page["phases"]:
         _write(folder / phase["file"], render("phase.html.j2", root="../", g=page, p=phase, **common))
-    _prune(folder, {p["file"] for p in page["phases"]})
+    _prune(folder, {p["file"] for p in page["phases"]} | {p["map_file"] for p in page["phases"] if p["has_map"]})
     _write(folder / "index.html", render("game.html.j2", root="../", g=page, **common))
     return folder / "index.html"
 
@@ -262,25 +266,70 @@ def _unavailable(ctx: Context, rec: store.GameRecord) -> dict:
             "phase": "", "powers": [p["power"] for p in store.players(ctx, rec.name)]}
 
 
-def build_archive(ctx: Context, out: Path) -> Path:
-    """Write the whole site under ``out``; returns the path of its index.html.
-    Raises :class:`ArchiveError` after writing the rest when a game fails."""
+def _stamp(ctx: Context, rec: store.GameRecord) -> list:
+    """What a game's pages depend on that changes: its status, phase, last
+    snapshot, GM log, players, press, and the seed's reveal."""
+    db = ctx.db
+    snap = db.execute("select max(seq), count(*) from snapshots where game = ? and rolled_back = 0",
+                      [rec.name]).fetchone()
+    counts = [db.execute(f"select count(*) from {table} where game = ?", [rec.name]).fetchone()[0]
+              for table in ("gm_log", "players", "press")]
+    return [rec.status, rec.row["phase_key"], list(snap), counts, bool(rec.row["seed_revealed"])]
+
+
+def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
+    """Write the site under ``out``; returns the path of its index.html.
+    ``only_changed``: rebuild only the games whose pages would change since
+    the last build (the index is always rewritten).  Raises
+    :class:`ArchiveError` after writing the rest when a game fails."""
     out = Path(out)
-    make_dirs(out, PUBLIC_DIR)
-    shutil.copyfile(TEMPLATES / "style.css", out / "style.css")
-    os.chmod(out / "style.css", PUBLIC_FILE)
+    built = _read_built(out) if only_changed else {}
+    records = store.list_games(ctx)
+    stamps = {rec.name: _stamp(ctx, rec) for rec in records}
+    if only_changed and stamps == built and (out / "index.html").is_file():
+        return out / "index.html"
+    _mkdir(out)
+    _write(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
     common = {"site": ctx.site_name, "built": utcnow_iso(ctx.now())}
+    built = {name: stamp for name, stamp in built.items() if name in stamps}
     games, failed = [], []
-    for rec in store.list_games(ctx):
+    for rec in records:
+        stamp = stamps[rec.name]
         try:
-            build_game(ctx, rec, out, common)
+            if built.get(rec.name) != stamp or not (out / game_dir(rec.name) / "index.html").is_file():
+                build_game(ctx, rec, out, common)
+                built[rec.name] = stamp
             games.append(game_summary(ctx, rec))
         except Exception as exc:  # one broken game must not keep the others off the site
             log.exception("archive: game %s could not be built", rec.name)
             failed.append(f"{rec.name} ({type(exc).__name__}: {exc})")
+            built.pop(rec.name, None)
             games.append(_unavailable(ctx, rec))
     _write(out / "index.html", render("index.html.j2", root="", games=games, **common))
+    _write(out / BUILT, json.dumps(built, sort_keys=True))
     log.info("archive: %d games written to %s", len(games) - len(failed), out)
     if failed:
         raise ArchiveError(f"archive written to {out} without: {'; '.join(failed)}")
     return out / "index.html"
+
+
+def _read_built(out: Path) -> dict:
+    try:
+        return json.loads((out / BUILT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def refresh(ctx: Context) -> bool:
+    """After a daemon pass: bring the archive up to date when a game changed.
+    Returns whether anything was rebuilt.  A game that cannot be archived is
+    logged (with its traceback) and tried again on the next pass."""
+    if not ctx.archive_dir:
+        return False
+    out = Path(ctx.archive_dir)
+    before = _read_built(out)
+    try:
+        build_archive(ctx, out, only_changed=True)
+    except ArchiveError as exc:  # the other games were written; the failed one is tried next pass
+        log.warning("%s", exc)
+    return _read_built(out) != before

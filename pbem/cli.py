@@ -165,10 +165,22 @@ def cmd_game_status(args) -> int:
     ctx, _ = open_ctx(args)
     rec = store.get_game(ctx, args.name)
     print(f"{rec.name}: {rec.rules.title}, {rec.status}")
+    if rec.status == "paused":
+        print("PAUSED by the GM: no phase runs until GM RESUME (the time left is kept)")
     if rec.state:
-        print(f"phase: {rec.rules.phase(rec.state).label}")
+        phase = rec.rules.phase(rec.state)
+        print(f"phase: {phase.label}")
         print(f"deadline: {render.deadline_text(rec, rec.deadline)}")
-        print(f"waiting for: {', '.join(turns.waiting_for(ctx, rec)) or 'nobody'}")
+        waiting = turns.waiting_for(ctx, rec)
+        if waiting:
+            print(f"waiting for: {', '.join(waiting)}")
+        elif phase.owes and rec.status in ("active", "paused"):
+            print("waiting for: nobody (every power that owes orders is done"
+                  + ("; the phase runs once the game resumes)" if rec.status == "paused" else
+                     "; the phase runs at its deadline, as the GM resumed the game)"
+                     if rec.row.get("hold_early") else ")"))
+        else:
+            print("waiting for: nobody (the phase asks for no orders)")
     for row in store.players(ctx, rec.name):
         print(f"  {row['power']:16} {', '.join(store.addresses(row))}  missed {row['missed']}")
     return 0
@@ -291,6 +303,14 @@ def _option(text: str) -> tuple[str, str]:
 
 # -- parser ----------------------------------------------------------------
 
+def _rules_help(what: str) -> str:
+    """The games this installation knows (plug-ins of server.games_extra come from the
+    configuration, read later: PBEM_EXTRA_GAMES names them here too)."""
+    from . import registry
+
+    return f"{what}: {', '.join(registry.names()) or 'none installed'}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="play-by-email moderator")
     parser.add_argument("-c", "--config", type=Path,
@@ -314,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     gsub.required = True
     new = verb(gsub, "new", cmd_game_new, "create a game (forming)")
     new.add_argument("name")
-    new.add_argument("--rules", required=True, help="pax_britannica, eu_tpop, ...")
+    new.add_argument("--rules", required=True, help=_rules_help("the game's rules, one of"))
     new.add_argument("--option", action="append", default=[], help="KEY=VALUE (repeatable)")
     new.add_argument("--gm", help="the GM's address (default: the moderator's)")
     add = verb(gsub, "add-player", cmd_game_add, "add a player to a game; prints their secret")
@@ -330,7 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
         verb(gsub, name, func, text).add_argument("name")
     rb = verb(gsub, "rollback", cmd_game_rollback, "put a game back to the start of a resolved phase")
     rb.add_argument("name")
-    rb.add_argument("phase", help="the phase key, e.g. 1884/movement")
+    rb.add_argument("phase", help="the phase as HISTORY prints it, e.g. \"1884 Movement/Status Change\" "
+                    "or 1884/movement")
 
     archive = sub.add_parser("archive", help="the static archive site")
     asub = archive.add_subparsers(dest="archive_command", metavar="VERB")
@@ -363,9 +384,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = verb(sub, "demo", cmd_demo, "play a whole game among bots by mail on the embedded default")
     demo.add_argument("--dir", default="demo-run", help="working folder (default: demo-run)")
-    demo.add_argument("--turns", type=int, default=None, help="stop after this many game turns")
+    demo.add_argument("--turns", type=int, default=None,
+                      help="play this many game turns: the game ends after them (default: the whole game)")
     demo.add_argument("--seed", type=int, default=1, help="the bots' random seed")
-    demo.add_argument("--rules", default="pax_britannica", help="the game to play (default pax_britannica)")
+    demo.add_argument("--rules", default="pax_britannica",
+                      help=_rules_help("the game to play (default pax_britannica), one of those with bots"))
     return parser
 
 

@@ -28,7 +28,7 @@ class Context:
     deadline_defaults: dict[str, Any] = field(default_factory=dict)
     require_address_of_record: bool = False
     reply_token: bool = False
-    archive_dir: str = "var/archive"
+    archive_dir: str = ""                    # "" = no archive is kept (a Context made by hand)
     game_data_dir: str = "var/game-data"
     base_url: str = ""
     admin_address: str = ""                  # told of quarantined mail, besides the GMs concerned

@@ -1,14 +1,15 @@
 """The daemon: the only impure part.  It reads the intake, hands each mail to
-the intake module, ticks the clock, and delivers the outbox.
+the intake module, ticks the clock, delivers the outbox and keeps the archive
+up to date.
 
 Order of one pass: fetch -> store each mail verbatim (commit) -> handle
 every stored, unhandled mail (one transaction each) -> acknowledge the
 intake copies (move to Processed/Rejected) -> reminders and due phases ->
-deliver queued mail.  A crash anywhere repeats at most the last step of the
+deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
 
-The three steps (intake, deadlines, outbox) are independent: a step that
+The steps (intake, deadlines, outbox, and the archive pages) are independent: a step that
 fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
 line and sits out a growing, capped pause, while the other two go on; its
 first success resets the pause.  Everything a failed step left undone is
@@ -30,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import intake, outbox, registry, scheduler
+from . import archive, intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
 from .config import password
 from .context import Context
@@ -41,7 +42,7 @@ from .sandbox import InProcessHandler, IsolatedHandler
 
 log = logging.getLogger(__name__)
 
-STEPS = ("intake", "deadlines", "outbox")
+STEPS = ("intake", "deadlines", "outbox", "archive")
 
 
 @dataclass
@@ -99,8 +100,9 @@ class Daemon:
         if self.disk_full and not self._space_again():
             result.failed.extend(STEPS)
             return result
+        # The archive goes last, after the mail is out: the public site follows the games it shows.
         for name, action in (("intake", self._intake), ("deadlines", self._deadlines),
-                             ("outbox", self._outbox)):
+                             ("outbox", self._outbox), ("archive", self._archive)):
             await self._step(name, action, result)
             if self.disk_full:
                 break
@@ -133,6 +135,9 @@ class Daemon:
 
     async def _deadlines(self, result: PassResult) -> None:
         result.resolved = len(scheduler.tick(self.ctx))
+
+    async def _archive(self, result: PassResult) -> None:
+        archive.refresh(self.ctx)
 
     async def _outbox(self, result: PassResult) -> None:
         result.sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,

@@ -103,7 +103,15 @@ def _contract_v2(db: sqlite_utils.Database) -> None:
     db["orders"].add_column("done", int, not_null_default=0)
 
 
-@migration("0004_hardening")
+@migration("0004_reader_zone_and_resume")
+def _reader_zone(db: sqlite_utils.Database) -> None:
+    """A player's own time zone (SET ZONE), shown beside the game's; a phase
+    the GM resumed with every order already in waits for its deadline."""
+    db["players"].add_column("zone", str)
+    db["games"].add_column("hold_early", int, not_null_default=0)
+
+
+@migration("0005_hardening")
 def _hardening(db: sqlite_utils.Database) -> None:
     """How often handling a mail was tried (poison mail is set aside after a
     few tries); which replies went to addresses that have not signed on (they

@@ -363,19 +363,57 @@ def pause_allowed(policy: DeadlinePolicy, pauses_so_far: int | Sized) -> bool:
     return used < policy.max_pauses
 
 
-def format_deadline(dt: datetime, zone: str | tzinfo) -> str:
+def format_deadline(dt: datetime, zone: str | tzinfo, reader: str | tzinfo | None = None) -> str:
     """``"Mon 5 Jan 2026 18:00 GMT (18:00 UTC)"``; the UTC part names its own
-    day when that differs; a game in UTC gets ``"Mon 5 Jan 2026 18:00 UTC"``."""
+    day when that differs; a game in UTC gets ``"Mon 5 Jan 2026 18:00 UTC"``.
+    With ``reader`` (the zone a player set with SET ZONE) the same moment in
+    that zone follows: ``"(18:00 UTC; 13:00 your time, America/New_York)"``."""
     _require_aware(dt, "dt")
     tz = parse_zone(zone) if isinstance(zone, str) else zone
     local = dt.astimezone(tz)
     utc = dt.astimezone(timezone.utc)
     text = f"{_day(local)} {local:%H:%M} {local.tzname()}"
-    if local.tzname() == "UTC":
-        return text
-    if utc.date() == local.date():
-        return f"{text} ({utc:%H:%M} UTC)"
-    return f"{text} ({_day(utc, year=False)} {utc:%H:%M} UTC)"
+    extra = []
+    if local.tzname() != "UTC":
+        extra.append(_clock(utc, local, "UTC"))
+    if reader is not None:
+        rz = parse_zone(reader) if isinstance(reader, str) else reader
+        mine = dt.astimezone(rz)
+        if str(rz) not in (str(tz), "UTC") and mine.utcoffset() != local.utcoffset():
+            extra.append(_clock(mine, local, f"your time, {rz}"))
+    return f"{text} ({'; '.join(extra)})" if extra else text
+
+
+def _clock(dt: datetime, beside: datetime, name: str) -> str:
+    day = "" if dt.date() == beside.date() else f"{_day(dt, year=False)} "
+    return f"{day}{dt:%H:%M} {name}"
+
+
+def format_moment(dt: datetime | str | None, zone: str | tzinfo = "UTC") -> str:
+    """A recorded moment (aware, or ISO-8601 text) in words, in ``zone``:
+    ``"Mon 5 Jan 2026 18:00 GMT"``; "" for none.  Other text is a game's own
+    label for a moment (a treaty signed at "1884 Congress") and stays as it is."""
+    if not dt:
+        return ""
+    if isinstance(dt, str):
+        try:
+            dt = datetime.fromisoformat(dt)
+        except ValueError:
+            return dt
+    _require_aware(dt, "dt")
+    tz = parse_zone(zone) if isinstance(zone, str) else zone
+    local = dt.astimezone(tz)
+    return f"{_day(local)} {local:%H:%M} {local.tzname()}"
+
+
+def format_left(left: timedelta) -> str:
+    """Time left before a deadline as a reminder says it, never more than is
+    left: whole minutes under two hours ("5m", "1h40m"), whole hours below
+    three days ("11h"), then days and hours ("3d4h")."""
+    seconds = max(0, int(left.total_seconds()))
+    if seconds < 2 * 3600:
+        return format_duration(timedelta(minutes=max(1, seconds // 60)))
+    return format_duration(timedelta(hours=seconds // 3600))
 
 
 def _day(dt: datetime, year: bool = True) -> str:

@@ -94,7 +94,6 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, tur
         await _send(port, "gm@demo.test", moderator, "new game", "\n".join(lines) + "\n")
         last_label = None
         idle_passes = 0
-        seen_turns: list = []
         while True:
             result = await daemon.run_pass()
             rec = store.find_game(ctx, "demo")
@@ -111,11 +110,6 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, tur
                 print(f"  {phase.label}", flush=True)
                 last_label = phase.label
             if rec.status == "over":
-                break
-            if phase.turn is not None and phase.turn not in seen_turns:
-                seen_turns.append(phase.turn)
-            if turns is not None and len(seen_turns) > turns:
-                print(f"stopping after {turns} turns as asked")
                 break
             sent = await _bots_act(port, moderator, rec, bots)
             if not (sent or result.fetched or result.sent or result.resolved):
@@ -181,7 +175,9 @@ def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None =
         shutil.rmtree(folder / "var")
     folder.mkdir(parents=True, exist_ok=True)
     game = registry.get(rules)
-    players, options = game.demo_setup()
-    print(f"pbem demo: {game.title}, {len(players)} bot players, mail through the built-in SMTP listener")
+    # The game itself ends after the turns asked for, so the last turn is whole and scored.
+    players, options = game.demo_setup(turns) if turns is not None else game.demo_setup()
+    length = f", {turns} turn{'s' if turns != 1 else ''}" if turns is not None else ""
+    print(f"pbem demo: {game.title}, {len(players)} bot players{length}, mail through the built-in SMTP listener")
     print(f"working folder: {folder}")
     return asyncio.run(_play(folder, rules, players, options, turns, seed))

@@ -21,7 +21,6 @@ What changes a game's state, and how each is stored and replayed:
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
@@ -39,7 +38,9 @@ class Problem:
     ``code`` is stable (players and tests may rely on it); ``kind`` tells an
     order that was not understood ("invalid") from one that was understood
     but is not allowed ("illegal"), and both from a "warning" about an order
-    that is kept.
+    that is kept.  The code :data:`NOT_AN_ORDER` says a line is no order of
+    the game at all (a greeting, a signature): the moderator answers it with
+    one line naming the nearest command or order form, whatever the message.
     """
 
     code: str
@@ -50,8 +51,16 @@ class Problem:
 
     def render(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""
+        return f"{where}{self.explain()}"
+
+    def explain(self) -> str:
+        """The code, the message and the suggestion, without the line."""
         hint = f" (did you mean {self.suggestion}?)" if self.suggestion else ""
-        return f"{where}[{self.code}] {self.message}{hint}"
+        return f"[{self.code}] {self.message}{hint}"
+
+
+#: the problem code of a line that is no order of the game at all
+NOT_AN_ORDER = "not-an-order"
 
 
 @dataclass(frozen=True)
@@ -154,8 +163,9 @@ class Roster:
         return table.get(key) or table.get(spaced)
 
     def nearest(self, text: str) -> str | None:
-        near = difflib.get_close_matches(text.replace("-", " "), self.powers, n=1, cutoff=0.5)
-        return near[0] if near else None
+        """The power a misspelt name most likely means (by edit distance), or None."""
+        from .names import nearest
+        return nearest(text, self.powers)
 
 
 # -- typed inputs besides orders --------------------------------------------------------
@@ -257,6 +267,22 @@ class Report:
     template: str | None = None
 
 
+@dataclass(frozen=True)
+class OrderOption:
+    """One order a power may give now, with the values it may take now.
+
+    ``form`` is the order as a player writes it, as in :meth:`Game.order_forms`
+    or narrower (``BUY PROTECTORATE <area>``); ``note`` says in a few words
+    what it does or what it costs; ``choices`` are the real values legal for
+    this power now, each with its price where there is one (``Tunis £6``),
+    best first; empty when the form takes any value of its kind.
+    """
+
+    form: str
+    note: str = ""
+    choices: tuple[str, ...] = ()
+
+
 # -- the game -------------------------------------------------------------------------
 
 class Game:
@@ -270,6 +296,9 @@ class Game:
     max_players: int = 2
     #: whether the game knows treaties; without, TREATY commands are refused
     treaties: bool = False
+    #: whether the game's own report lists the treaties its reader may see (then
+    #: the moderator adds no list of its own to the report mail)
+    report_lists_treaties: bool = False
 
     # -- names -------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:
@@ -362,7 +391,8 @@ class Game:
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
         """The treaties ``power`` may see (None: the public; ``gm``: every one), as records:
         ``id, proposer, parties, text, secret, status, signatures, refusals,
-        history``, plus whatever the game adds (clauses, breaches)."""
+        history``, plus whatever the game adds (clauses, breaches; ``answer_with``: how a
+        party answers a proposal when it is not with TREATY SIGN/REFUSE)."""
         return []
 
     # -- what people see ---------------------------------------------------
@@ -374,12 +404,67 @@ class Game:
         """The report for one reader after phases resolved (None: the public)."""
         raise NotImplementedError
 
+    def map_svg(self, state: State, power: str | None) -> str | None:
+        """The board as ``power`` may see it (None: the public), drawn as one
+        standalone SVG document, or None for a game without a map.  Drawn from
+        the same facts as ``view(state, power)``, never more; pure, like
+        every method here.  The SVG names itself (``<title>``, ``<desc>``),
+        and :meth:`map_text` says the same in words.  The moderator embeds
+        it in the HTML report and puts it on the archive's phase pages."""
+        return None
+
+    def map_text(self, state: State, power: str | None) -> list[str]:
+        """The text equivalent of :meth:`map_svg`, one line per place worth
+        naming (shown beside the map for readers who cannot see it)."""
+        return []
+
+    def charts(self, state: State, final: bool = False) -> dict[str, dict[str, float]]:
+        """Public figures of this state worth following over the game, for the
+        archive's charts: ``{chart title: {series name: value}}``, e.g.
+        ``{"Victory Points": {"Britain": 12, ...}, "European Tensions": {...}}``.
+        ``final``: the game is over, so figures kept secret only while it is
+        played (a treasury) may be included.  The archive calls this on the
+        state after every resolved phase."""
+        return {}
+
     def results(self, state: State) -> list[dict[str, Any]]:
         """Final standings, best first: [{"power":..., "score":..., "rank":...}]."""
         raise NotImplementedError
 
     def help_text(self, topic: str | None = None) -> str:
+        """The game's list of orders, one form a line, and how they are written
+        (``topic`` None): shown with ``HELP`` and ``HELP ORDERS``.  Given a
+        ``topic``, the game's answer on one of its own topics (``HELP
+        NEGOTIATION``) or "" when it has nothing on it; the default
+        :meth:`help_on` asks this, so a game may answer its topics here alone."""
         raise NotImplementedError
+
+    def help_topics(self, state: State | None) -> list[str]:
+        """Topics ``HELP <topic>`` answers for this game besides the mail
+        commands (order verbs, tables, ``MAP``...), for the help index and
+        for suggestions when a topic is misspelt.  ``state`` is None before
+        the game starts."""
+        return []
+
+    def help_on(self, state: State | None, power: str | None, topic: str) -> str | None:
+        """The answer to ``HELP <topic>`` (plain text), or None when the game
+        has nothing on it: an order (``BUY``), a table (``PRICES``), the map,
+        a place by name.  ``power`` is the asker when signed on; the answer
+        shows only what that power may see.  The default is
+        ``help_text(topic)`` (None when that is empty)."""
+        return self.help_text(topic) or None
+
+    def options_now(self, state: State, power: str) -> list[OrderOption]:
+        """What ``power`` may order in the current phase, with real names and
+        prices (the reports' "what you may do now"), or [] when the phase
+        asks nothing of it or the game cannot say; the moderator then shows
+        the order forms alone.  Read-only, like :meth:`validate`."""
+        return []
+
+    def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
+        """Lines the reply adds below a power's accepted orders: what they
+        cost and what is left (``Cost £9 of £24; £15 left``), or []."""
+        return []
 
     def order_forms(self) -> list[str]:
         """Every order form players may write, one canonical pattern each
@@ -401,7 +486,11 @@ class Game:
         Games without bots leave this; ``pbem demo`` needs it."""
         raise NotImplementedError
 
-    def demo_setup(self) -> tuple[list[str], dict[str, Any]]:
-        """The powers and options ``pbem demo`` plays with (all bots)."""
+    def demo_setup(self, turns: int | None = None) -> tuple[list[str], dict[str, Any]]:
+        """The powers and options ``pbem demo`` plays with (all bots); with
+        ``turns``, options under which the game ends after that many turns
+        (a game that cannot end early raises NotImplementedError)."""
+        if turns is not None:
+            raise NotImplementedError(f"{self.title} cannot end after a given number of turns")
         roster = self.roster({})
         return list(roster.powers[:self.max_players]), {}

@@ -13,7 +13,8 @@ from . import store
 from .commands.parse import parse_mail
 from .context import Context
 from .db import atomic, utcnow_iso
-from .handlers import dispatch
+from .commands.parse import split_lines
+from .handlers import announce, dispatch
 from .handlers.session import Session
 from .mail.normalize import Inbound
 from .outbox import queue
@@ -39,7 +40,7 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
         mail = Inbound(message_id=f"<{key}@{ctx.domain}>", sender=ACTOR, sender_name="GM (command line)",
                        reply_to=None, return_path=None, subject="command line", date=None,
                        in_reply_to=None, references=[], text=text, full_text=text)
-        session = Session(ctx, mail, msg_id, game=rec, is_gm=True)
+        session = Session(ctx, mail, msg_id, game=rec, is_gm=True, lines=split_lines(text))
         # Whoever runs the console holds the database: no sign-on is needed (and the
         # dispatcher, which asks for one, is not used).
         session.problems.extend(parsed.problems)
@@ -50,6 +51,7 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
                 continue
             handler(session, cmd)
             session.reload()
+        announce.flush(session)
         for notice in session.notices:
             queue(ctx, source=msg_id, in_reply_to=None, **notice)
         ctx.db["messages"].update(msg_id, {"status": "done" if not session.problems else "rejected",

@@ -21,7 +21,7 @@ import sqlite3
 
 from . import quarantine, reply_bounds
 from .commands import model as m
-from .commands.parse import parse_mail
+from .commands.parse import parse_mail, split_lines
 from .context import Context
 from .crashpoints import reached
 from .db import atomic, utcnow_iso
@@ -34,7 +34,8 @@ from .secrets_at_rest import find_secrets, mask_raw, scrub
 
 log = logging.getLogger(__name__)
 
-_TOKEN = re.compile(r"^\s*TOKEN\s+(\S+)\s*$", re.I | re.M)
+# Within one line: the TOKEN line is blanked, so every other line keeps its number.
+_TOKEN = re.compile(r"^[ \t]*TOKEN[ \t]+(\S+)[ \t]*$", re.I | re.M)
 
 
 def store_raw(ctx: Context, raw: RawMail) -> int | None:
@@ -55,7 +56,7 @@ def pending(ctx: Context) -> list[int]:
 
 def handled_statuses() -> tuple[str, ...]:
     """Statuses whose intake copy goes to the Rejected folder."""
-    return ("rejected", "error", "quarantined")
+    return ("rejected", "error", "ignored", "quarantined")
 
 
 def _finish(ctx: Context, msg_id: int, status: str, outcome: str, **extra) -> str:
@@ -143,6 +144,7 @@ def _process(ctx: Context, msg_id: int) -> str:
     else:
         text, tokens = _split_tokens(mail.text)
         session.tokens = tokens
+        session.lines = split_lines(text)
         parsed = parse_mail(text)
         if mail.attachments:
             session.note(f"Attachments are not read as orders ({', '.join(mail.attachments)}): "

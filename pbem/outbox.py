@@ -8,12 +8,13 @@ same mail again, which mail clients collapse into one.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from .context import Context
 from .crashpoints import reached
 from .db import dumps, loads, utcnow_iso
-from .mail.compose import build_message, make_message_id
+from .mail.compose import Inline, build_message, make_message_id
 from .mail.source import PermanentFailure, ServerUnavailable, TemporaryFailure
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,8 @@ LOOP_TAG = "pbem"
 def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, html: str | None = None,
           cc: list[str] = (), game: str | None = None, kind: str = "notice",
           in_reply_to: str | None = None, references: list[str] = (), source: int | None = None,
-          stranger: bool = False, secrets: tuple[str, ...] = ()) -> str | None:
+          stranger: bool = False, secrets: tuple[str, ...] = (),
+          related: Sequence[Inline] = ()) -> str | None:
     """Queue one mail.  ``key`` identifies it for good (e.g. "reply:<message row>"):
     queueing the same key twice queues it once.  Returns the Message-ID.
     ``stranger`` marks a reply to an address that has not signed on (such
@@ -40,7 +42,7 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
         return message_id
     msg = build_message(from_addr=ctx.address, to=to, cc=cc, subject=subject, text=text, html=html,
                         message_id=message_id, in_reply_to=in_reply_to, references=list(references),
-                        loop_tag=LOOP_TAG, date=ctx.now())
+                        loop_tag=LOOP_TAG, date=ctx.now(), related=related)
     now = utcnow_iso(ctx.now())
     ctx.db["outbox"].insert({
         "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),

@@ -4,6 +4,7 @@ report comes from the game's view of that power alone."""
 from __future__ import annotations
 
 import sys
+import textwrap
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -13,10 +14,11 @@ from markupsafe import Markup
 
 from . import store
 from .context import Context
-from .deadlines import format_deadline
+from .deadlines import format_deadline, format_moment
 from .engine import Step
 from .gameapi import Game, Report
 from .identity import reply_token
+from .mail.compose import Inline, content_id
 from .outbox import queue
 from .resources import resource
 
@@ -27,13 +29,40 @@ _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                           keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
 
 
+#: treaty statuses in words (the records keep the life cycle's codes)
+TREATY_STATUS = {"proposed": "proposed, waiting for signatures", "in_force": "in force",
+                 "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed", "broken": "broken"}
+_env.filters["when"] = lambda at, zone="UTC": format_moment(at, zone) if at else ""
+
+
+def wrap_list(items, indent: str = "      ") -> str:
+    """Values joined by commas, wrapped at 76 columns without breaking a value."""
+    return "\n".join(textwrap.wrap(", ".join(i.replace(" ", "\0") for i in items), 76, initial_indent=indent,
+                                   subsequent_indent=indent, break_on_hyphens=False)).replace("\0", " ")
+
+
+def wrap_text(text: str, first: str = "  ", rest: str = "      ") -> str:
+    return "\n".join(textwrap.wrap(text, 76, initial_indent=first, subsequent_indent=rest,
+                                   break_on_hyphens=False))
+
+
+_env.filters["wrap_list"] = wrap_list
+_env.filters["wrap_text"] = wrap_text
+_env.filters["status_words"] = lambda status: TREATY_STATUS.get(status, str(status).replace("_", " "))
+
+
 def render(name: str, **values) -> str:
     return _env.get_template(f"mail/{name}").render(**values)
 
 
 def game_templates(game: Game) -> Path:
-    """``games/<name>/templates``: a game's own body templates."""
-    return Path(sys.modules[type(game).__module__].__file__).resolve().parent / "templates"
+    """``games/<name>/templates``: a game's own body templates.  A game that
+    extends another one elsewhere finds the templates of the class that has
+    them (its own first)."""
+    folders = [Path(sys.modules[cls.__module__].__file__).resolve().parent / "templates"
+               for cls in type(game).__mro__ if cls.__module__ in sys.modules
+               and getattr(sys.modules[cls.__module__], "__file__", None)]
+    return next((f for f in folders if f.is_dir()), folders[0])
 
 
 @lru_cache(maxsize=None)
@@ -52,10 +81,12 @@ def report_html(game: Game, report: Report) -> Markup:
         report.text)
 
 
-def deadline_text(rec: store.GameRecord, deadline: datetime | None) -> str:
+def deadline_text(rec: store.GameRecord, deadline: datetime | None, reader: str | None = None) -> str:
+    """The deadline in the game's zone and in UTC, and in ``reader``'s own
+    zone (SET ZONE) when that differs."""
     if deadline is None:
         return "none (the game is not waiting for orders)"
-    return format_deadline(deadline, rec.policy.timezone)
+    return format_deadline(deadline, rec.policy.timezone, reader)
 
 
 def subject(rec: store.GameRecord, power: str | None, what: str) -> str:
@@ -70,42 +101,57 @@ def token_for(rec: store.GameRecord, power: str) -> str | None:
     return reply_token(rec.row["token_key"], rec.name, rec.rules.phase(rec.state).key, power)
 
 
-def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None) -> None:
+def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None,
+                  missed: dict[str, str] | None = None) -> None:
     """Each player's report of the phases just resolved — only of the phases
     whose audience includes the player; a player told of none of them still
     gets the report when the new phase asks something of them — and the
     public report to the GM; then the record of every treaty those phases
-    changed, to its readers."""
+    changed, to its readers.  ``missed``: the powers that sent nothing for
+    the first phase, with the default that applied (each is told)."""
+    from .reports import Told, compose
+
     game, state = rec.rules, rec.state
     over = game.is_over(state)
     seq = rec.row["seq"]
-    results = game.results(state) if over else []
     phase = game.phase(state)
+    first = steps[0].phase.label
 
-    def report(power: str | None, told: list[Step]) -> tuple[str, str]:
-        events = [e for s in told for e in s.events]
-        rep = game.report(state, events, power)
-        values = dict(game=rec.name, title=game.title, power=power, phases=[s.phase.label for s in told],
-                      body=rep.text, over=over, results=results, next_phase=phase.label,
-                      deadline=deadline_text(rec, deadline), site=ctx.site_name,
-                      seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"])
-        text = render("report.txt.j2", owes=power in phase.owes, may=power in phase.may,
-                      token=token_for(rec, power) if power and ctx.reply_token else None, **values)
-        return text, render("report.html.j2", body_html=report_html(game, rep), **values)
+    def told(chosen: list[Step], power: str | None) -> Told:
+        notes = []
+        if power and power in (missed or {}):
+            notes.append(f"You sent no orders for {first}: the default applied ({missed[power]}).")
+        return Told([s.phase.label for s in chosen], [e for s in chosen for e in s.events], notes)
 
     for row in store.players(ctx, rec.name):
         power = row["power"]
-        told = [s for s in steps if s.phase.told(power)]
-        if not told and not (phase.takes_orders_from(power) and not over):
+        chosen = [s for s in steps if s.phase.told(power)]
+        if not chosen and not (phase.takes_orders_from(power) and not over):
             continue
-        text, html = report(power, told)
-        queue(ctx, key=f"report:{rec.name}:{seq}:{power}", to=store.addresses(row), game=rec.name,
-              kind="report", subject=subject(rec, power, "turn report"), text=text, html=html)
-    text, html = report(None, steps)
-    queue(ctx, key=f"report:{rec.name}:{seq}:public", to=[rec.row["gm_address"]], game=rec.name,
-          kind="report", subject=subject(rec, None, "public report"), text=text, html=html)
+        key = f"report:{rec.name}:{seq}:{power}"
+        text, html, parts = compose(ctx, rec, state, power, told(chosen, power), deadline, key=key)
+        queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
+              subject=subject(rec, power, "turn report"), text=text, html=html, related=parts)
+    key = f"report:{rec.name}:{seq}:public"
+    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key)
+    queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
+          subject=subject(rec, None, "public report"), text=text, html=html, related=parts)
     treaty_ids = [e["id"] for s in steps for e in s.events if e.get("kind") == "treaty" and e.get("id")]
     queue_treaty_records(ctx, rec, dict.fromkeys(treaty_ids), f"report:{seq}")
+
+
+def report_map(ctx: Context, game: Game, state: dict, power: str | None,
+               key: str) -> tuple[dict | None, list[Inline]]:
+    """The reader's map as an inline image of the HTML report (``None`` and no
+    part for a game without a map), with its text equivalent for the page."""
+    drawing = game.map_svg(state, power)
+    if drawing is None:
+        return None, []
+    cid = content_id(ctx.domain, f"{key}:map")
+    label = game.phase(state).label
+    board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
+             "lines": game.map_text(state, power)}
+    return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
 
 
 def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: str) -> None:
@@ -123,9 +169,10 @@ def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: s
                 continue
             queue(ctx, key=f"treaty:{rec.name}:{key}:{record['id']}:{row['power']}",
                   to=store.addresses(row)[:1], game=rec.name, kind="treaty",
-                  subject=f"[{rec.name}] treaty {record['id']}: {record['status']}",
+                  subject=f"[{rec.name}] treaty {record['id']}: "
+                          f"{TREATY_STATUS.get(record['status'], record['status'])}",
                   text=render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
-                              reader=row["power"]))
+                              reader=row["power"], zone=row.get("zone") or rec.policy.timezone))
 
 
 def broadcast(ctx: Context, rec: store.GameRecord, key: str, subject_text: str, text: str,

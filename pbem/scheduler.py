@@ -8,7 +8,7 @@ from datetime import timedelta
 from . import render, store, turns
 from .context import Context
 from .db import atomic
-from .deadlines import is_due, warnings_due
+from .deadlines import format_left, is_due, warnings_due
 from .outbox import queue
 
 log = logging.getLogger(__name__)
@@ -28,13 +28,16 @@ def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
             if row["power"] not in waiting:
                 continue
             label = labels[-1]  # after a long outage only the nearest warning is worth sending
+            # Say the time really left: a reminder due while the moderator was down, or
+            # sent just after the deadline moved, is later than its nominal moment.
+            left = format_left(rec.deadline - ctx.now())
             # The key names the deadline warned about: a moved deadline gets its reminders again.
             queue(ctx, key=f"reminder:{rec.name}:{rec.row['phase_key']}:{rec.row['deadline']}:{label}:{row['power']}",
                   to=store.addresses(row)[:1], game=rec.name, kind="reminder",
-                  subject=render.subject(rec, row["power"], f"reminder, {label} left"),
-                  text=render.render("reminder.txt.j2", game=rec.name, power=row["power"], left=label,
+                  subject=render.subject(rec, row["power"], f"reminder, {left} left"),
+                  text=render.render("reminder.txt.j2", game=rec.name, power=row["power"], left=left,
                                      phase=phase.label,
-                                     deadline=render.deadline_text(rec, rec.deadline),
+                                     deadline=render.deadline_text(rec, rec.deadline, row.get("zone")),
                                      defaults=rec.rules.describe_defaults(rec.state, row["power"]),
                                      site=ctx.site_name))
             sent += 1
@@ -57,7 +60,8 @@ def phase_due(ctx: Context, rec: store.GameRecord) -> bool:
     policy = rec.policy_for(phase)
     return is_due(rec.deadline, ctx.now(), grace=policy.grace,
                   all_orders_in=bool(phase.owes) and not turns.waiting_for(ctx, rec),
-                  process_early=policy.process_early and phase.early, paused=False)
+                  process_early=policy.process_early and phase.early and not rec.row.get("hold_early"),
+                  paused=False)
 
 
 def tick(ctx: Context) -> list[str]:

@@ -46,6 +46,18 @@ def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: li
                              "done": int(bool(done and done["done"]))})
 
 
+def as_written(orders: list[Order], power: str) -> list[str]:
+    """Orders in canonical form, one a line; orders for another power the player
+    runs (Austria-Hungary for Germany) stand under a FOR line, as written."""
+    lines, current = [], power
+    for o in orders:
+        if (o.power or power) != current:
+            current = o.power or power
+            lines.append(f"FOR {current}")
+        lines.append(o.canonical)
+    return lines
+
+
 def mark_done(ctx: Context, game: str, phase_key: str, power: str, message: int | None) -> None:
     """``DONE``: nothing more from this power this phase (its orders, if any, stand)."""
     row = _current_row(ctx, game, phase_key, power)
@@ -122,7 +134,7 @@ def _enter_phase(ctx: Context, rec: store.GameRecord) -> store.GameRecord:
     over = rec.rules.is_over(rec.state)
     deadline = None if over or not phase.open else next_deadline(rec.policy_for(phase), ctx.now())
     store.update_game(ctx, rec.name, phase_key=phase.key, deadline=utcnow_iso(deadline) if deadline else None,
-                      warnings_sent=[], extensions=[], process_requested=0)
+                      warnings_sent=[], extensions=[], process_requested=0, hold_early=0)
     return store.get_game(ctx, rec.name)
 
 
@@ -206,6 +218,7 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
             raise ValueError(f"game {name} is {rec.status}, not active")
         game = rec.rules
         orders, missing = _orders_with_defaults(ctx, rec)
+        missed = {p: game.describe_defaults(rec.state, p) for p in missing}
         steps = run_phases(game, rec.state, orders, dice_for(rec.row["seed"], name))
         seq = rec.row["seq"]
         for step in steps:
@@ -219,7 +232,7 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
         _flag_missing(ctx, rec, missing, steps[0].phase)
         store.gm_log(ctx, name, "moderator", "process",
                      f"{steps[0].phase.label} resolved ({reason}); defaults for: {', '.join(missing) or 'none'}")
-        render.queue_reports(ctx, new, steps, new.deadline)
+        render.queue_reports(ctx, new, steps, new.deadline, missed)
         reached("turns.before_commit")
     reached("turns.after_commit")
     return steps

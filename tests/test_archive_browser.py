@@ -51,7 +51,7 @@ def test_browser_follows_index_to_game_to_phase(tmp_path, site):
 
     game_page = (index.parent / next(h for h in links(dom) if h.endswith("/index.html"))).resolve()
     dom = dump_dom(tmp_path, game_page)
-    assert "Resolved phases" in dom and "Public treaties" in dom and "GM log" in dom
+    assert "Turn by turn" in dom and "Public treaties" in dom and "GM log" in dom
     # The treaty's <script> reached the browser as text, not as an element.
     assert "&lt;script&gt;alert('beacon')&lt;/script&gt;" in dom and "<script" not in dom
     phase_links = [h for h in links(dom) if h[0].isdigit()]

@@ -135,9 +135,11 @@ def test_every_link_resolves_to_a_file(site):
         for link in links(html):
             parts = urlsplit(link)
             assert not parts.scheme and not parts.netloc, f"{path.name} links outside the site: {link}"
-            target = (path.parent / unquote(parts.path)).resolve()
+            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path.resolve()
             assert target.is_file(), f"{path.relative_to(site)} links to missing {link}"
             assert site.resolve() in target.parents
+            if parts.fragment:
+                assert f'id="{parts.fragment}"' in target.read_text(), f"{path.name}: no #{parts.fragment}"
             checked += 1
     assert checked > 20
 
@@ -190,14 +192,16 @@ def test_seed_is_published_only_once_revealed(tmp_path):
     ctx.db.conn.close()
 
 
-def test_phase_page_shows_public_report_dice_events_and_neighbours(ctx, site):
+def test_phase_page_shows_public_report_dice_events_map_and_neighbours(ctx, site):
     history = turns.history(ctx, "g1")
     tally = history[1]
     page = next((site / "g1").glob(f"{tally['seq']}-*.html")).read_text()
     game = store.get_game(ctx, "g1").rules
     report = game.report(db.loads(tally["after"]), db.loads(tally["events"]), None).text
     assert "Tie between North, South" in report
-    assert f'<pre class="report">{report}</pre>' in page
+    for line in report.splitlines():  # the public report, line by line, as paragraphs
+        assert f"<p>{line}</p>".replace("'", "&#39;") in page
+    assert "<pre" not in page
     assert "Your gold" not in page  # a power's own report is never shown
     die = db.loads(tally["dice"])
     assert len(die) == 1 and die[0][0] == "tie-break"
@@ -208,6 +212,12 @@ def test_phase_page_shows_public_report_dice_events_and_neighbours(ctx, site):
     assert f'rel="prev" href="{history[0]["seq"]}-round-1-orders.html"' in page
     assert f'rel="next" href="{history[2]["seq"]}-round-2-orders.html"' in page
     assert '<th scope="row">round</th><td>2</td>' in page  # the public view at a glance
+    svg_name = f"{tally['seq']}-round-1-tally.svg"
+    assert f'<img src="{svg_name}" alt="Map of the position after Round 1 Tally;' in page
+    assert "Beacons after round 2" in (site / "g1" / svg_name).read_text()
+    for line in game.map_text(db.loads(tally["after"]), None):  # the map in words
+        assert f"<li>{line}</li>" in page
+    assert "beacons</li>" in page
     first = next((site / "g1").glob(f"{history[0]['seq']}-*.html")).read_text()
     assert 'rel="prev"' not in first and "No dice were rolled in this phase." in first
 

@@ -52,6 +52,7 @@ commands = st.one_of(
     st.builds(m.SetPassword, secrets),
     st.builds(m.Confirm, secrets),
     day_pairs.map(lambda ds: m.SetAbsence(*ds)),
+    st.builds(m.SetZone, zones.filter(bool)),
     st.builds(m.Join, names, names, secrets),
     st.builds(m.TreatyPropose, names, parties, st.booleans(), texts),
     st.builds(m.TreatySign, names), st.builds(m.TreatyRefuse, names),
@@ -59,7 +60,7 @@ commands = st.one_of(
     st.builds(m.GmCreate, names, names, st.lists(st.tuples(
         names, st.from_regex(r"[A-Za-z0-9_.=\-]{0,6}", fullmatch=True)), max_size=3).map(tuple)),
     st.builds(m.GmAddPlayer, names, addresses),
-    st.builds(m.GmStart), st.builds(m.GmPause), st.builds(m.GmResume),
+    st.builds(m.GmStart), st.builds(m.GmPause), st.builds(m.GmResume, st.booleans()),
     st.builds(m.GmPreview), st.builds(m.GmRevealSeed),
     st.builds(m.GmExtend, st.integers(1, 10**6).map(lambda n: timedelta(minutes=n))),
     st.builds(m.GmSetDeadline, minutes, zones),

@@ -75,6 +75,26 @@ def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_ma
 
 
 @pytest.mark.mail
+def test_an_auto_reply_is_moved_to_the_rejected_folder_unanswered(mail_servers, clean_mailboxes, tmp_path):
+    moderator = mail_servers.address("moderator")
+    daemon = build(load_config(_production(mail_servers, tmp_path)))
+    alice = mail_servers.address("alice")
+    msg = _help_mail(alice, moderator)
+    msg["Auto-Submitted"] = "auto-replied"
+    mail_servers.send(msg, alice, [moderator])
+
+    async def one_pass():
+        try:
+            return await daemon.run_pass()
+        finally:
+            await daemon.source.close()
+    result = asyncio.run(one_pass())
+    assert result.fetched == 1 and result.sent == 0
+    assert len(mail_servers.messages("moderator", "Rejected")) == 1
+    assert not mail_servers.messages("moderator", "Processed")
+
+
+@pytest.mark.mail
 def test_empty_imap_folders_keep_handled_mail_in_the_mailbox_and_never_handle_it_again(
         mail_servers, clean_mailboxes, tmp_path):
     moderator = mail_servers.address("moderator")

@@ -163,3 +163,24 @@ def test_next_deadline_is_monotonic_in_utc_on_every_day(start, duration, hour, s
     p = DeadlinePolicy(duration=duration, timezone="UTC", hour=hour)
     assert next_deadline(p, start + step) >= next_deadline(p, start)
     assert next_deadline(p, start) >= start + duration
+
+
+def test_a_deadline_in_the_readers_own_zone_too():
+    from pbem.deadlines import format_deadline
+
+    dt = datetime(2026, 1, 5, 18, 0, tzinfo=timezone.utc)
+    assert format_deadline(dt, "UTC", "America/New_York") == \
+        "Mon 5 Jan 2026 18:00 UTC (13:00 your time, America/New_York)"
+    assert format_deadline(dt, "Europe/London", "Asia/Tokyo") == \
+        "Mon 5 Jan 2026 18:00 GMT (18:00 UTC; Tue 6 Jan 03:00 your time, Asia/Tokyo)"
+    assert format_deadline(dt, "Europe/London", "Europe/London") == "Mon 5 Jan 2026 18:00 GMT (18:00 UTC)"
+    assert format_deadline(dt, "Europe/Paris", "UTC") == "Mon 5 Jan 2026 19:00 CET (18:00 UTC)"
+
+
+def test_moments_and_time_left_in_words():
+    from pbem.deadlines import format_left, format_moment
+
+    assert format_moment("2026-01-05T18:00:00+00:00", "Europe/Paris") == "Mon 5 Jan 2026 19:00 CET"
+    assert format_moment(None) == ""
+    assert [format_left(timedelta(minutes=m)) for m in (0, 5, 100, 659, 72 * 60 + 30, 5 * 24 * 60)] == \
+        ["1m", "5m", "1h40m", "10h", "3d", "5d"]

@@ -2,6 +2,7 @@
 starts with the two set-up commands (settings are checked in test_config_docs)."""
 import argparse
 import os
+import re
 from pathlib import Path
 
 from pbem.cli import build_parser
@@ -92,3 +93,49 @@ def test_the_security_section_names_every_limit():
         "imap.password_file", "smtp.password_file", "pbem quarantine list", "pbem quarantine release"]
     missing = [name for name in wanted if f"`{name}" not in section]
     assert not missing, f"README's Security section lacks: {missing}"
+def test_readme_has_an_install_section_for_ones_own_host():
+    """Issue 7: the README said nothing about installing pbem on one's own host."""
+    section = README.split("## Install on your own host", 1)[1].split("\n## ", 1)[0]
+    for step in ("python3 -m venv .venv", ".venv/bin/pip install .", ".venv/bin/pbem init",
+                 ".venv/bin/pbem serve", 'intake.kind = "imap"', 'outbound.kind = "smtp"',
+                 "server.base_url", "Restart=always"):
+        assert step in section, step
+
+
+def test_readme_pictures_exist_and_a_script_makes_them():
+    text = README
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)
+    assert {"docs/images/map.png", "docs/images/phase-page.png", "docs/images/report.png"} <= set(pictures)
+    root = ROOT
+    for picture in pictures:
+        assert (root / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
+    script = (root / "scripts" / "screenshots").read_text(encoding="utf-8")
+    assert "`scripts/screenshots`" in text and all(p in script for p in pictures)
+
+
+def test_eu_tpop_orders_options_gm_edits_and_queries_are_documented():
+    from games.eu_tpop import gm, orders, queries
+    from pbem import registry
+
+    game = registry.get("eu_tpop")
+    section = README[README.index("## Playing Europa Universalis"):README.index("## How a mail is handled")]
+    missing = [f for f in orders.FORMS if f not in section]
+    missing += [f"OPTION {k}" for k in game.options() if f"`{k}`" not in section]
+    missing += [f"`{w}_duration`" for w in game.windows() if f"{w}_duration" not in section]
+    missing += [c for c in gm.COMMANDS if f"`{c}`" not in section]
+    missing += [q for q in queries.QUERIES if f"`{q}`" not in section]
+    missing += [t for t in orders.TERMS if f"`{t}`" not in section]
+    assert not missing, f"README lacks: {missing}"
+    assert len(orders.FORMS) >= 25 and len(gm.COMMANDS) >= 40
+
+
+def test_pax_britannica_diplomacy_orders_clauses_queries_and_windows_are_documented():
+    from games.pax_britannica import GAME, clauses, diplomacy_orders, queries
+
+    missing = [f for f in diplomacy_orders.FORMS if f not in README]
+    missing += [f for f in clauses.FORMS if f not in README]
+    missing += [f"query {q}" for q in (k.lower() for k in queries._QUERIES) if f"`{q}`" not in README]
+    missing += [f"window {w}" for w in GAME.windows() if f"`{w}`" not in README]
+    missing += [f"HELP {topic}" for topic in ("NEGOTIATION", "CONGRESS", "CLAUSES") if f"HELP {topic}" not in README]
+    assert len(diplomacy_orders.FORMS) >= 16 and len(clauses.FORMS) >= 12
+    assert not missing, f"README lacks: {missing}"

@@ -51,3 +51,27 @@ def test_a_phase_window_says_who_answers_and_who_is_told():
     assert phase.open and phase.takes_orders_from("South") and not phase.takes_orders_from("East")
     assert phase.told("North") and not phase.told("South")
     assert PhaseInfo("1/tally", "tally", 1).open is False
+
+
+def test_a_game_without_a_map_sends_no_map_part(tmp_path):
+    """The map hook is optional: the base class draws nothing, and the report
+    of such a game carries no inline part (the Beacon map is the other path,
+    tested in test_loop_beacon)."""
+    from pbem import clock, context, db, render
+    from tests.testgame import Beacon
+
+    class NoMap(Beacon):
+        map_svg = Game.map_svg
+        map_text = Game.map_text
+        charts = Game.charts
+
+    game = NoMap()
+    state = game.setup(["North", "South"], {}, None)
+    assert game.map_svg(state, "North") is None and game.map_text(state, None) == []
+    assert game.charts(state, final=True) == {}
+    ctx = context.Context(db=db.open_db(tmp_path / "db.sqlite"), clock=clock.FakeClock())
+    assert render.report_map(ctx, game, state, "North", "report:g:1:North") == (None, [])
+    board, parts = render.report_map(ctx, Beacon(), state, "North", "report:g:1:North")
+    assert board["cid"] == parts[0].cid and parts[0].mime_type == "image/svg+xml"
+    assert board["lines"] == ["North: 0 beacons", "South: 0 beacons"]
+    ctx.db.conn.close()

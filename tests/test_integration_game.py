@@ -128,7 +128,7 @@ def test_a_whole_game_by_mail(table):
     table.send("bob", f"SIGNON South@duel {secrets['South']}\nTREATY SIGN T1\n")
     table.run()
     record = table.text(_find(table.new_mail("alice"), "treaty T1"))
-    assert "Status:     in_force" in record and "South:" in record
+    assert "Status:     in force" in record and "South:" in record
 
     # A reminder before the deadline, then the deadline passes: South gets the default.
     table.clock.advance(hours=30)

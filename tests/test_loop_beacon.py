@@ -97,7 +97,15 @@ def test_reports_have_plain_text_first_and_an_html_alternative(loop):
     loop.flush()
     report = [m for m in loop.inbox("north@example.test") if "turn report" in m["Subject"]][-1]
     parts = [p.get_content_type() for p in report.iter_parts()]
-    assert parts == ["text/plain", "text/html"]
+    # the plain text first and whole; the HTML with its map as one related part
+    assert parts == ["text/plain", "multipart/related"]
+    assert "Scores:" in report.get_body(("plain",)).get_content()
+    related = list(report.iter_parts())[1]
+    html_part, image = list(related.iter_parts())
+    assert html_part.get_content_type() == "text/html" and image.get_content_type() == "image/svg+xml"
+    cid = image["Content-ID"].strip("<>")
     html = report.get_body(("html",)).get_content()
+    assert f'src="cid:{cid}"' in html and 'alt="Map of Beacon (test game) at Round 2 Orders, for North"' in html
+    assert image.get_content().startswith(b"<svg") and b"Beacons after round 2" in image.get_content()
     # the game's own body template draws the scores as a table
     assert "report for North" in html and "<table>" in html and "<caption>Round 2: scores</caption>" in html

@@ -35,7 +35,7 @@ def test_secret_treaty_stays_with_its_parties_until_revealed(lp):
     say(lp, "North", "TREATY PROPOSE pact WITH South SECRET\nNo bids above 3.\nENDTREATY")
     say(lp, "South", "TREATY SIGN pact")
     lp.flush()
-    assert any("treaty pact: in_force" in s for s in subjects(lp, "North"))
+    assert any("treaty pact: in force" in s for s in subjects(lp, "North"))
     assert not any("treaty pact" in s for s in subjects(lp, "East"))
     say(lp, "East", "TREATY LIST")
     lp.flush()
@@ -83,6 +83,22 @@ def test_a_signed_treaty_reaches_a_game_that_scores_treaties(tmp_path):
     assert store.get_game(lp.ctx, "pax").state["treaties"]["monroe"]["status"] == "proposed"
     say("Britain", "TREATY SIGN monroe")
     record = store.get_game(lp.ctx, "pax").state["treaties"]["monroe"]
-    assert (record["parties"], record["secret"], record["status"]) == (["United States", "Britain"], False,
+    assert (record["parties"], record["secret"], record["status"]) == (["United States", "Britain"], True,
                                                                        "in_force")
     assert record["text"] == "The Americas are closed."
+
+
+def test_the_report_lists_the_treaties_in_force_its_reader_may_see(lp):
+    say(lp, "North", "TREATY PROPOSE pact WITH South\nNo bids above 3.\nENDTREATY")
+    say(lp, "South", "TREATY SIGN pact")
+    for power in ("North", "South", "East"):
+        say(lp, power, "ORDERS\nPASS\nENDORDERS")
+    lp.tick()
+    lp.flush()
+
+    def report(power):
+        mail = [m for m in lp.inbox(f"{power.lower()}@example.test") if "turn report" in m["Subject"]][-1]
+        return mail.get_body(("plain",)).get_content()
+
+    assert "Treaties in force you may see:\n  pact (North, South; secret): No bids above 3." in report("South")
+    assert "pact" not in report("East")

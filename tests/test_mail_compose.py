@@ -143,3 +143,33 @@ def test_own_mail_coming_back_is_recognised_as_a_loop():
 def test_any_text_round_trips(text):
     expected = text if text.endswith("\n") else text + "\n"
     assert _reparse(_build(text=text)).get_content() == expected
+
+
+def test_inline_parts_go_with_the_html_and_the_text_stays_first():
+    from pbem.mail.compose import Inline, content_id
+
+    cid = content_id("pbem.example.org", "report:g1:3:France:map")
+    assert cid == content_id("pbem.example.org", "report:g1:3:France:map")
+    drawing = b'<svg xmlns="http://www.w3.org/2000/svg"><title>map</title></svg>'
+    msg = _reparse(_build(text="Your report.\n", html=f'<p><img src="cid:{cid}" alt="map"></p>',
+                          related=[Inline(cid, "image/svg+xml", drawing, "map.svg")]))
+    text, related = msg.iter_parts()
+    assert msg.get_content_type() == "multipart/alternative"
+    assert text.get_content_type() == "text/plain" and text.get_content() == "Your report.\n"
+    assert related.get_content_type() == "multipart/related"
+    html, image = related.iter_parts()
+    assert html.get_content_type() == "text/html" and f"cid:{cid}" in html.get_content()
+    assert image["Content-ID"] == f"<{cid}>" and image.get_content_type() == "image/svg+xml"
+    assert image.get_content() == drawing and image.get_content_disposition() == "inline"
+
+
+def test_inline_parts_without_html_are_refused():
+    from pbem.mail.compose import Inline
+
+    with pytest.raises(ValueError, match="need an HTML body"):
+        _build(related=[Inline("x@y", "image/svg+xml", b"<svg/>", "map.svg")])
+
+
+def test_a_mail_without_inline_parts_keeps_the_plain_alternative():
+    msg = _reparse(_build(html="<p>hi</p>"))
+    assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]

@@ -42,6 +42,6 @@ def test_an_installed_wheel_runs_init_and_the_demo(tmp_path):
     assert (site / "var" / "pbem.sqlite").is_file()
 
     demo = _run([venv / "bin" / "pbem", "demo", "--dir", site / "demo", "--turns", "1"], site, env)
-    assert "stopping after 1 turns" in demo.stdout and "Final standings:" in demo.stdout
+    assert "1 turn," in demo.stdout and "Final standings:" in demo.stdout
     index = Path(demo.stdout.split("Archive: ")[1].split()[0])
     assert index.is_file() and index.is_relative_to(site)

@@ -107,11 +107,25 @@ def test_unknown_names_suggest_the_nearest():
     assert r.orders == []
 
 
-def test_not_understood_lines_list_the_expected_forms():
+def test_not_understood_lines_list_the_forms_of_their_verb_only():
     r = parse("Britain", "BUY 3 Egypt", "dance a jig")
-    assert [p.code for p in r.problems] == ["invalid-order", "invalid-order"]
+    assert [p.code for p in r.problems] == ["invalid-order", "not-an-order"]
     assert "BUY <INTEREST" in r.problems[0].message and "MOVE ARMY" not in r.problems[0].message
-    assert "MOVE ARMY" in r.problems[1].message
+    # a line that is no order names the verbs, not every form of every order
+    assert "MOVE ARMY" not in r.problems[1].message and len(r.problems[1].message) < 160
+
+
+def test_suggestions_are_names_of_the_kind_the_order_wants():
+    """Issue 7: "Bosnia -> Abyssinia?", "albania -> Britain?" offered names that
+    merely shared letters, and a power for an Area; a name misspelt into a
+    keyword ("Free State") got a grammar error with no suggestion."""
+    r = parse("France", "BUY INTEREST Bosnia", "GIVE albania 3", "BUY INFLUENCE Orange Rivr Free State",
+              "BUY INFLUENCE Frnce", "GIVE Frnace 3")
+    got = [(p.code, p.suggestion) for p in r.problems]
+    assert got == [("unknown-area", None), ("unknown-power", None),
+                   ("unknown-area", "Orange River Free State"), ("unknown-area", None),
+                   ("unknown-power", "France")]
+    assert "'Orange Rivr Free State' is not a known Area" in r.problems[2].message
 
 
 def test_for_austria_hungary_switches_the_power():

@@ -101,6 +101,30 @@ SAMPLES = {
     "war_declared": {"kind": "war_declared", "war": "W1", "sides": [["France"], ["Germany"]]},
     "gm": {"kind": "gm", "text": "vp Britain = 12"},
     "ruling": {"kind": "ruling", "question": "cb-1", "ruling": "France holds the Casus Belli"},
+    "congress_called": {"kind": "congress_called", "by": "Britain", "site": "Austria-Hungary",
+                        "members": ["Britain", "France", "Austria-Hungary"],
+                        "parties": ["Britain", "France"], "disputes": 1},
+    "congress_attendance": {"kind": "congress_attendance", "power": "Germany", "attends": True},
+    "congress_step": {"kind": "congress_step", "step": "propose", "round": 2, "site": "Germany"},
+    "proposal": {"kind": "proposal", "id": "P1", "by": "France", "round": 1,
+                 "clauses": ["DOWNGRADE Britain Egypt TO INTEREST"], "text": "Peace.", "status": "open"},
+    "congress_vote": {"kind": "congress_vote", "id": "P1", "result": "passed", "yes": 2, "no": 2,
+                      "by": {"Britain": "yes", "France": "no", "Germany": "yes", "Italy": "no"},
+                      "tie": True, "host": "yes", "austria_hungary": None},
+    "congress_signature": {"kind": "congress_signature", "id": "P1", "power": "France",
+                           "signed": False},
+    "congress_failed": {"kind": "congress_failed", "reason": "France refused to sign",
+                        "refused": ["France"], "site": "Germany"},
+    "declaration": {"kind": "declaration", "by": "Britain", "against": ["France", "Spain"],
+                    "phase": "negotiation"},
+    "defend": {"kind": "defend", "power": "Germany", "minor": "Belgium", "area": "Kongo",
+               "against": "France"},
+    "codominion": {"kind": "codominion", "area": "Egypt", "powers": ["Britain", "France"],
+                   "reason": "negotiation"},
+    "clause_void": {"kind": "clause_void", "id": "P1", "clause": "CODOMINION Korea WITH Russia",
+                    "reason": "a power it binds, not a party to the dispute, did not sign"},
+    "question": {"kind": "question", "id": "T1", "power": "France", "against": "Germany",
+                 "text": "France claims Germany broke treaty T1. Rule with GM RULE T1 UPHELD."},
 }
 
 
@@ -216,8 +240,9 @@ def test_no_other_power_s_treasury_or_income_reaches_a_report(played):
             assert f"== {other} ==" not in text
             assert f"{other}'s income" not in text
             treasury = state["powers"][other]["treasury"]
-            if other == "France":  # a treasury no other figure can match
-                assert str(treasury) not in text and "98765" not in text
+            if other == "France" and treasury >= 1000:  # a treasury no other figure can match
+                assert str(treasury) not in text
+            assert "98765" not in text or power == "France"
         if power is None:
             assert "treasury" not in text.lower() and "Income this turn" not in text
 

@@ -1,7 +1,11 @@
 """Random full games of Pax Britannica with bot orders (the conformance test):
 every game finishes, state stays JSON, and after every phase no invariant is
 broken — no negative treasury after administration, no illegal marker
-combination, units only where they may be."""
+combination, units only where they may be, no Casus Belli outliving its turn,
+no marker the status rules forbid once Negotiation or the Congress is over,
+European Tensions never falling, and the game ending the moment they reach 100.
+Bots negotiate, call Congresses, propose, vote and sign, and sign small treaties
+now and then (some of which they break)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +15,8 @@ import pytest
 
 from pbem import registry
 from pbem.dice import SeededDice
-from pbem.engine import run_phases
+from pbem.engine import apply_one, run_phases
+from pbem.gameapi import Refused
 
 GAMES = 200
 PLAYER_SETS = [
@@ -21,6 +26,50 @@ PLAYER_SETS = [
     ["Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy"],
 ]
 STATUSES = {"interest", "influence", "protectorate", "possession", "dominion", "state"}
+CONTROL = {"protectorate", "possession", "dominion", "state"}
+HEAVY = {"possession", "dominion", "state"}
+
+
+def unlawful(state) -> list[str]:
+    """Markers the status rules forbid, judged here without the game's own code: Influence
+    beside another power's established Control marker, Interest beside another's Possession,
+    two Control markers whose holders still hold a placement Casus Belli against each other."""
+    found = []
+    for area, markers in state.get("markers", {}).items():
+        ctrl = {p for p, m in markers.items() if m["status"] in CONTROL and m.get("established")}
+        heavy = {p for p in ctrl if markers[p]["status"] in HEAVY}
+        for p, m in markers.items():
+            if m["status"] == "influence" and ctrl - {p}:
+                found.append(f"{p}'s Influence beside Control in {area}")
+            if m["status"] == "interest" and heavy - {p}:
+                found.append(f"{p}'s Interest beside a Possession in {area}")
+        for cb in state.get("cb", []):
+            if cb.get("area") == area and cb.get("rule") == "CB-02" and {cb["holder"], cb["against"]} <= ctrl:
+                found.append(f"rival Control markers in {area}")
+    return found
+
+
+def war_declared(state) -> bool:
+    """A dispute gone to War is left for the War Phase (bots never declare War)."""
+    return any(d.get("turn") == state["turn"] for d in state.get("declarations", []))
+
+
+def diplomacy_invariants(before, after, phase_done: str) -> list[str]:
+    problems = []
+    if after.get("eti", 0) < before.get("eti", 0):
+        problems.append(f"European Tensions fell from {before['eti']} to {after['eti']}")
+    if after.get("eti", 0) >= 100 and not after.get("game_over") and after["phase"] != "final_record":
+        problems.append(f"the Index is {after['eti']} but the game goes on to {after['phase']}")
+    if before.get("great_war") and phase_done != "final_record":
+        problems.append(f"the {phase_done} Phase ran after the Great War broke out")
+    if not after.get("game_over"):
+        stale = [cb["id"] for cb in after.get("cb", []) if cb.get("turn") != after["turn"]]
+        if stale:
+            problems.append(f"Casus Belli {stale} outlived their turn")
+    if phase_done in ("negotiation", "congress") and after["phase"] not in ("negotiation", "congress") \
+            and not after.get("great_war"):
+        problems += [] if war_declared(after) else unlawful(after)
+    return problems
 
 
 def broken_invariants(state, data, phase_done: str) -> list[str]:
@@ -60,12 +109,19 @@ def play(game, seed: int) -> tuple[int, list[str]]:
     players = PLAYER_SETS[seed % len(PLAYER_SETS)]
     state = game.setup(players, {"setup": "1880"}, SeededDice(seed=f"g{seed}", context="setup"))
     from games.pax_britannica import mapdata
+    from games.pax_britannica.bot_diplomacy import treaty_actions as bot_treaties
 
     data = mapdata.load()
     phases = 0
     while not game.is_over(state):
         phase = game.phase(state)
         orders = {}
+        if phase.name == "movement":
+            for action in bot_treaties(state, rng):
+                try:
+                    state = apply_one(game, state, action, SeededDice(seed=f"g{seed}", context="treaty")).after
+                except Refused as exc:
+                    return phases, [f"a bot treaty was refused: {exc}"]
         for power in phase.owes:
             lines = game.bot_orders(state, power, rng)
             parsed = game.parse_orders(state, power, list(enumerate(lines, 1)))
@@ -78,6 +134,7 @@ def play(game, seed: int) -> tuple[int, list[str]]:
         for step in run_phases(game, state, orders, lambda ph: SeededDice(seed=f"g{seed}", context=ph.key)):
             phases += 1
             problems = broken_invariants(step.after, data, step.phase.name)
+            problems += diplomacy_invariants(step.before, step.after, step.phase.name)
             if problems:
                 return phases, [f"after {step.phase.label}: {p}" for p in problems]
             state = step.after

@@ -37,15 +37,16 @@ def texts(loop, address: str, subject_part: str) -> list[str]:
     return [m.get_body(("plain",)).get_content() for m in loop.inbox(address) if subject_part in m["Subject"]]
 
 
-def test_every_deadline_change_in_one_mail_is_announced(loop):
+def test_every_deadline_change_in_one_mail_is_announced_in_one_mail(loop):
     first = store.get_game(loop.ctx, "g1").deadline
     gm(loop, "GM EXTEND 24h", "GM EXTEND 12h")
     final = store.get_game(loop.ctx, "g1").deadline
     assert final == first + timedelta(hours=36)
     loop.flush()
     notices = texts(loop, "south@example.test", "deadline changed")
-    assert len(notices) == 2
-    assert "extended the deadline by 12h" in notices[-1]
+    assert len(notices) == 1
+    assert "extended the deadline by 24h" in notices[0] and "extended the deadline by 12h" in notices[0]
+    assert "Deadline: Sat 10 Jan 2026 00:00 UTC" in notices[0]
 
 
 def test_set_deadline_takes_the_zone_and_refuses_the_past(loop):
@@ -177,3 +178,14 @@ def test_a_rolled_back_phase_starts_with_its_extensions_unused(loop):
     loop.flush()
     assert "[extension-cap]" not in loop.last_text(GM)
     assert len(store.get_game(loop.ctx, "g1").extensions) == 1
+
+
+def test_a_game_that_asks_for_orders_at_once_starts_with_each_readers_position(loop):
+    """No phase resolves before the first deadline, so no turn report tells a player what
+    to do: the start mail is each reader's report of the position, with the guide."""
+    loop.flush()
+    start = texts(loop, "north@example.test", "has started")[-1]
+    assert "has started." in start and "First phase:" in start
+    assert "What you may do now" in start and "BID <n>" in start and "Your orders are due" in start
+    public = texts(loop, GM, "has started")[-1]
+    assert "public report" in public and "What you may do now" not in public

@@ -51,10 +51,13 @@ def test_status_shows_the_game_and_only_your_own_orders(loop):
     assert "Your orders this phase: BID 3" in reply and "BID 7" not in reply
 
 
-def test_help_on_a_topic_adds_the_games_own_help(loop):
+def test_help_on_a_command_is_that_command_and_help_orders_adds_the_games_orders(loop):
     send(loop, "North", "HELP RESEND")
     reply = loop.last_text(NORTH)
-    assert "RESEND [<phase>]" in reply and "Orders: BID <n>" in reply
+    assert "RESEND [<phase>]" in reply and "Orders: BID <n>" not in reply
+    send(loop, "North", "HELP ORDERS")
+    reply = loop.last_text(NORTH)
+    assert "ORDERS [<phase>] ... ENDORDERS" in reply and "Orders: BID <n>" in reply
     assert loop.mail("stranger@example.test", "HELP\n") == "done"  # help needs no sign-on
     loop.flush()
     assert "SIGNON" in loop.last_text("stranger@example.test")
@@ -133,8 +136,8 @@ def test_every_problem_is_reported_and_nothing_after_signoff_is_done(loop):
 
 
 def test_the_last_reminder_comes_again_before_a_moved_deadline(loop):
-    def twelve_hours_left():
-        return [m for m in loop.inbox(SOUTH) if "reminder, 12h left" in m["Subject"]]
+    def twelve_hours_left():  # the reminder due 12h before: it says the time really left
+        return [m for m in loop.inbox(SOUTH) if "reminder, 11h left" in m["Subject"]]
 
     loop.clock.advance(hours=61)  # 11h before the deadline
     loop.tick()

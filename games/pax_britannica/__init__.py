@@ -9,13 +9,21 @@ import copy
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pbem import treatybook
-from pbem.gameapi import (Event, Game, GMError, Order, ParseResult, PhaseInfo, Problem, Refused, Report,
-                          Roster, Ruling, State, TreatyAction)
+from pbem.gameapi import (DONE_EXPLICIT, Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo,
+                          Problem, Refused, Report, Roster, Ruling, State, TreatyAction)
 
 from . import state as st
 
 PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
+#: Order windows shorter than a turn (Rules: NEGOTIATION; CONGRESS OF EUROPE); each Congress step
+#: has its own, so a GM may set each (OPTION congress_vote_duration=12h).
+WINDOWS = {"negotiation": "48h", "congress_attend": "24h", "congress_propose": "48h",
+           "congress_vote": "24h", "congress_sign": "24h", "congress_decide": "24h"}
+DIPLOMACY = ("negotiation", "congress")
+DIPLOMACY_VERBS = {"CODOMINION", "CALL", "DECLARE", "DEFEND", "ATTEND", "DECLINE", "INVITE", "VOTE",
+                   "SIGN", "REFUSE", "PROPOSE", "ENDPROPOSE"}
+MOVEMENT_VERBS = {"BUY", "B", "PURCHASE", "BUILD", "MOVE", "M", "PLACE", "SUPPRESS", "REMOVE",
+                  "ELIMINATE"}
 
 
 def load_data(state_or_options: Mapping[str, Any] | None = None):
@@ -36,6 +44,7 @@ class PaxBritannica(Game):
     powers = st.POWERS
 
     treaties = True
+    report_lists_treaties = True  # report_diplomacy.py: every treaty the reader may see, with its status
 
     # -- names ---------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:
@@ -66,7 +75,13 @@ class PaxBritannica(Game):
             "cri_per_turn_vassals": (False, "per-turn Chinese Resentment counts Chinese Vassals too"),
             "treaty_vp": (None, "VP per revealed treaty in force each turn (the rules give no number)"),
             "canal_needs_established": (True, "canal builders need an established marker"),
+            "last_turn": (st.LAST_TURN, "the last Game Turn (1880, 1884, ... 1916); an earlier one makes a "
+                          "shorter game, scored at its Final Record as at the end"),
+            "congress_rounds": (3, "rounds of proposals and votes before a Congress of Europe fails"),
         }
+
+    def windows(self) -> Mapping[str, str]:
+        return dict(WINDOWS)
 
     def setup(self, players: Sequence[str], options: Mapping[str, Any], dice) -> State:
         """Rules: SETTING UP THE GAME."""
@@ -76,7 +91,12 @@ class PaxBritannica(Game):
         opts = {k: v[0] for k, v in self.options().items()}
         opts.update(options or {})
         data = load_data(opts)
+        try:
+            st.check_last_turn(int(opts["last_turn"]))
+        except ValueError as exc:
+            raise GMError(f"option last_turn: {exc}") from None
         state = st.new_state(players, opts, data)
+        state["last_turn"] = int(opts["last_turn"])
         if str(opts.get("setup", "1880")).lower() == "1880":
             st.apply_1880(state, data)
         return state
@@ -96,9 +116,35 @@ class PaxBritannica(Game):
 
     def phase(self, state: State) -> PhaseInfo:
         phase, turn = state["phase"], state["turn"]
+        if phase == "negotiation":
+            from .phases import negotiation
+            owes, may = negotiation.asked(state)
+            return PhaseInfo(key=f"{turn}/{phase}", name=phase, turn=turn, owes=owes, may=may,
+                             label=f"{turn} {st.label(phase)}", window="negotiation",
+                             done=DONE_EXPLICIT)
+        if phase == "congress":
+            return self._congress_phase(state)
         owes = tuple(state["players"]) if phase == "movement" and not state.get("game_over") else ()
         return PhaseInfo(key=f"{turn}/{phase}", name=phase, turn=turn, owes=owes,
                          label=f"{turn} {st.label(phase)}")
+
+    def _congress_phase(self, state: State) -> PhaseInfo:
+        """Rules: CONGRESS OF EUROPE - one order window per step (attendance, proposals,
+        votes, signatures, and after a failure the choice of War), each its own phase key."""
+        from . import congress_rules as cr
+        from .phases import congress
+        turn, c = state["turn"], cr.current(state)
+        if not cr.sitting(state):
+            return PhaseInfo(key=f"{turn}/congress", name="congress", turn=turn,
+                             label=f"{turn} {st.label('congress')}")
+        step = c["step"]
+        owes, may = congress.asked(state)
+        key = f"{turn}/congress/{step}" + ("" if step == "attend" else f"/{c['round']}")
+        title = cr.STEP_TITLES[step] + ("" if step == "attend" else f", round {c['round']}")
+        return PhaseInfo(key=key, name="congress", turn=turn, owes=owes, may=may,
+                         label=f"{turn} {st.label('congress')} in {c['site']} ({title})",
+                         window=f"congress_{step}",
+                         done=DONE_EXPLICIT if step == "propose" else "orders")
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("game_over"))
@@ -106,18 +152,60 @@ class PaxBritannica(Game):
     # -- orders --------------------------------------------------------------
     def parse_orders(self, state: State, power: str,
                      lines: Sequence[tuple[int, str]]) -> ParseResult:
-        from . import orders
-        return orders.parse_orders(state, power, lines, load_data(state))
+        from . import diplomacy_orders, orders
+        if state.get("phase") in DIPLOMACY:
+            result = diplomacy_orders.parse_orders(state, power, lines, load_data(state))
+        else:
+            result = orders.parse_orders(state, power, lines, load_data(state))
+        result.problems = [self._other_phase(state, p, dict(lines)) for p in result.problems]
+        return result
+
+    @staticmethod
+    def _other_phase(state: State, problem: Problem, lines: Mapping[int, str]) -> Problem:
+        """A line not understood because it is another phase's order says so, instead of
+        listing this phase's forms."""
+        if problem.code != "invalid-order" or problem.line not in lines:
+            return problem
+        verb = (lines[problem.line].split() or [""])[0].upper()
+        here = st.label(state.get("phase", ""))
+        if state.get("phase") not in DIPLOMACY and verb in DIPLOMACY_VERBS:
+            where = "the Negotiation Phase" if verb in ("CODOMINION", "CALL", "DECLARE", "DEFEND") \
+                else "the Congress of Europe"
+        elif state.get("phase") in DIPLOMACY and verb in MOVEMENT_VERBS:
+            where = "the Movement/Status Change Phase"
+        else:
+            return problem
+        return Problem("wrong-phase", f"{verb} is an order of {where}; the game is in the {here} "
+                       "Phase", problem.line, kind="invalid")
 
     def validate(self, state: State, power: str, orders: Sequence[Order]) -> list[Problem]:
-        from .phases import movement_validate
-        return movement_validate.validate(state, power, orders, load_data(state))
+        from . import treaty_checks
+        from .phases import congress, movement_validate, negotiation
+        data, phase = load_data(state), state.get("phase")
+        if phase == "negotiation":
+            problems = negotiation.validate(state, power, list(orders), data)
+        elif phase == "congress":
+            problems = congress.validate(state, power, list(orders), data)
+        else:
+            problems = movement_validate.validate(state, power, orders, data)
+        if phase in ("movement", "negotiation"):
+            refused = {p.line for p in problems if p.kind != "warning"}
+            problems += treaty_checks.order_warnings(state, power,
+                                                     [o for o in orders if o.line not in refused])
+        return problems
 
     def defaults(self, state: State, power: str) -> list[Order]:
-        # Rules: MOVEMENT/STATUS CHANGE - a power that sends nothing buys and moves nothing.
+        # Rules: MOVEMENT/STATUS CHANGE - a power that sends nothing buys and moves nothing;
+        # in a Congress, phases/congress.py says what silence means.
+        if state.get("phase") == "congress":
+            from .phases import congress
+            return congress.defaults(state, power)
         return []
 
     def describe_defaults(self, state: State, power: str) -> str:
+        if state.get("phase") in DIPLOMACY:
+            from . import report_diplomacy
+            return report_diplomacy.describe_defaults(state, power)
         text = "no orders: nothing is bought, nothing moves"
         deficit = state.get("pending", {}).get("deficit", {})
         owed = {p: n for p, n in deficit.items() if p == power
@@ -139,8 +227,27 @@ class PaxBritannica(Game):
                 by_power.setdefault(o.power or sender, []).append(o)
         phase = new["phase"]
         events = phases.run(phase, new, by_power, dice, data)
+        events += self._after(state, new, phase, events)
         events += self._advance(new, phase)
         return new, events
+
+    @staticmethod
+    def _after(before: State, state: State, phase: str, events: list[Event]) -> list[Event]:
+        """What follows a phase besides its own rules: treaty clauses falling due or broken
+        (treaty_checks.py), a Minor Power's displaced Influence noted for Negotiation, and at the
+        end of the Game Turn the withdrawals left unagreed and the Casus Belli that expire."""
+        from . import disputes, treaties, treaty_checks
+        from .phases import negotiation
+        out: list[Event] = []
+        if phase == "administrative":
+            out += treaty_checks.turn_payments(state)
+        if phase == "marker_adjustment":
+            negotiation.record_claims(state, events)
+        out += treaty_checks.after_phase(before, state, phase)
+        if phase == "final_record":
+            out += treaties.end_of_turn(state)
+            out += disputes.expire(state)
+        return out
 
     def _advance(self, state: State, phase: str) -> list[Event]:
         """Rules: GAME TURN SEQUENCE; EUROPEAN TENSIONS AND THE GREAT WAR (the game
@@ -152,6 +259,10 @@ class PaxBritannica(Game):
                 events.append({"kind": "game_over", "turn": state["turn"],
                                "great_war": bool(state.get("great_war"))})
                 return events
+        if phase == "congress" and not state.get("great_war"):
+            from . import congress_rules
+            if congress_rules.sitting(state):
+                return events  # Rules: CONGRESS OF EUROPE - the next step of the same phase
         great_war = state.get("great_war")
         if great_war and not great_war.get("announced"):
             great_war["announced"] = True
@@ -169,9 +280,46 @@ class PaxBritannica(Game):
         return report.report_data(state, [], power, load_data(state))
 
     def report(self, state: State, events: Sequence[Event], power: str | None) -> Report:
-        from . import report
-        return Report(text=report.report_text(state, events, power),
-                      data=report.report_data(state, events, power, load_data(state)))
+        """The text every reader gets, and the same as data for the HTML body
+        (templates/report.html.j2): sheets and the board as tables, events in
+        sentences."""
+        from . import report, report_board
+        data = report.report_data(state, events, power, load_data(state))
+        mine = set(report.own_powers(state, power)) if power else set()
+        data["board"] = report_board.rows(state, load_data(state), sorted(mine)) if power else []
+        data["story"] = report_board.story(state, events, data["events"], power, mine)
+        return Report(text=report.report_text(state, events, power), data=data, template="report.html.j2")
+
+    def map_svg(self, state: State, power: str | None) -> str | None:
+        """Rules: THE MAP - the board is open, so every reader sees the same
+        pieces; a power's own map rings its places (with Austria-Hungary for
+        the German player)."""
+        from . import mapdraw, mapview, report
+        view = mapview.board_view(state, load_data(state))
+        mine = report.own_powers(state, power) if power else []
+        title = f"Pax Britannica, at the start of {state['turn']} {st.label(state['phase'])}" + (
+            f": the map for {power}" if power else "")
+        return mapdraw.draw(view, load_data(state), title=title, mine=mine)
+
+    def map_text(self, state: State, power: str | None) -> list[str]:
+        from . import mapview
+        return mapview.text_lines(mapview.board_view(state, load_data(state)))
+
+    def charts(self, state: State, final: bool = False) -> dict[str, dict[str, float]]:
+        """Victory Points and the two indices are public (Rules: VICTORY POINT
+        RECORD, the tracks on the map).  Choice: a treasury is private while
+        the game is played (ADMINISTRATIVE RECORD SHEETS), so it is charted
+        only once the game is over."""
+        players = list(state.get("players", []))
+        out: dict[str, dict[str, float]] = {
+            "Victory Points": {p: state["powers"][p].get("vp", 0) for p in players},
+            "European Tensions and Chinese Resentment": {
+                "European Tensions Index": state.get("eti", 0),
+                "Chinese Resentment Index": state.get("cri", 0)},
+        }
+        if final:
+            out["Treasury (£)"] = {p: state["powers"][p].get("treasury", 0) for p in players}
+        return out
 
     def results(self, state: State) -> list[dict[str, Any]]:
         final = state.get("final") or {}
@@ -187,40 +335,91 @@ class PaxBritannica(Game):
         return out
 
     def help_text(self, topic: str | None = None) -> str:
-        from . import gm, orders
-        if topic and topic.lower() == "gm":
+        from . import clauses, diplomacy_orders as dip, gm, orders
+        key = (topic or "").strip().lower()
+        if key == "gm":
             return "GM commands: " + "; ".join(gm.COMMANDS)
+        if key == "negotiation":
+            return "Negotiation Phase orders, one a line (end with DONE):\n" + \
+                "\n".join("  " + f for f in dip.NEGOTIATION_FORMS + ("DONE",))
+        if key == "congress":
+            return ("Congress of Europe orders, by step (attendance, proposals, votes, "
+                    "signatures):\n" + "\n".join("  " + f for f in dip.CONGRESS_FORMS)
+                    + "\n  DECLARE WAR ON <power>[,<power>...] (in any step, with a Casus Belli)")
+        if key in ("clauses", "treaty", "treaties", "propose"):
+            return ("Treaty clauses the moderator checks, one a line in a treaty's text or a "
+                    "proposal, each optionally after '<power>:' naming the power bound:\n"
+                    + "\n".join("  " + f for f in clauses.FORMS))
+        if key:
+            return ""
         return orders.HELP
 
+    def help_topics(self, state: State | None) -> list[str]:
+        from . import helptopics
+        return list(helptopics.TOPICS)
+
+    def help_on(self, state: State | None, power: str | None, topic: str) -> str | None:
+        """An order, a table, the map or a place (helptopics.py), else one of the
+        diplomacy topics of :meth:`help_text` (NEGOTIATION, CONGRESS, CLAUSES)."""
+        from . import helptopics
+        return helptopics.answer(state, load_data(state), power, topic) or self.help_text(topic) or None
+
+    def options_now(self, state: State, power: str) -> list[OrderOption]:
+        from . import guide
+        return guide.options_now(state, load_data(state), power)
+
+    def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
+        from . import guide
+        return guide.order_summary(state, load_data(state), power, orders)
+
     def order_forms(self) -> list[str]:
-        from . import orders
-        return list(orders.FORMS)
+        from . import diplomacy_orders, orders
+        return list(orders.FORMS) + [f for f in diplomacy_orders.FORMS if f not in orders.FORMS]
 
     # -- GM, treaties and scenarios ------------------------------------------
     def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
         from . import gm
         new = copy.deepcopy(state)
         events = gm.apply(new, text, dice, load_data(new))
-        return new, events
+        return new, events + self._tension_end(new)
 
     def rule(self, state: State, ruling: Ruling, dice) -> tuple[State, list[Event]]:
-        """The engine asks no questions yet (Negotiation, Congress and War pass
-        through with a GM notice): a ruling is recorded in the game, so the
-        archive and a replay show it."""
+        """A ruling on a treaty (a breach claim: GM RULE <treaty> UPHELD|DISMISSED, or BROKEN
+        BY <power>) is carried out; any other is recorded in the game, so the archive and a
+        replay show it."""
+        from . import treaties
         new = copy.deepcopy(state)
         new.setdefault("rulings", []).append({"question": ruling.question, "ruling": ruling.ruling,
                                               "turn": new["turn"], "phase": new["phase"]})
-        return new, [{"kind": "ruling", "question": ruling.question, "ruling": ruling.ruling}]
+        events = [{"kind": "ruling", "question": ruling.question, "ruling": ruling.ruling}]
+        events += treaties.rule(new, ruling) or []
+        return new, events + self._tension_end(new)
 
     def treaty(self, state: State, action: TreatyAction, dice) -> tuple[State, list[Event]]:
-        """Rules: TREATIES.  The common life cycle; a revealed treaty in force
-        scores the optional ``treaty_vp`` (Victory Point Record)."""
+        """Rules: TREATIES.  The common life cycle (pbem.treatybook) with the game's clauses on
+        top (treaties.py); a revealed treaty in force scores the optional ``treaty_vp``."""
+        from . import treaties
         new = copy.deepcopy(state)
-        _, events = treatybook.act(new, action, list(new["players"]))
-        return new, events
+        events = treaties.act(new, load_data(new), action)
+        return new, events + self._tension_end(new)
+
+    @staticmethod
+    def _tension_end(state: State) -> list[Event]:
+        """Rules: EUROPEAN TENSIONS AND THE GREAT WAR - "If the European Tensions Index ever
+        reaches 100, the game ends instantly, during whatever Phase is in progress": an input
+        (a GM edit, a ruling, a broken treaty) that takes it there sends the game straight to
+        the Final Record, which then resolves by itself.  Choice: for a phase the rule is kept by
+        the phase itself (it finishes, then the Final Record follows in the same processing)."""
+        war = state.get("great_war")
+        if not war or war.get("announced") or state.get("game_over"):
+            return []
+        war["announced"] = True
+        state["phase"] = "final_record"
+        return [{"kind": "great_war", "blamed": list(war.get("blamed", []))}]
 
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
-        return treatybook.visible(state, power, gm)
+        from . import treaties
+        return treaties.records(state, power, gm)
 
     def query(self, state: State, text: str) -> Any:
         from . import queries
@@ -238,8 +437,22 @@ class PaxBritannica(Game):
             new["turn"] = turn
         return new
 
+    def demo_setup(self, turns: int | None = None) -> tuple[list[str], dict[str, Any]]:
+        """Seven bots; with ``turns`` a shorter game that ends after that many turns."""
+        if turns is None:
+            return list(PLAYABLE), {}
+        last = st.FIRST_TURN + st.TURN_LENGTH * (turns - 1)
+        try:
+            st.check_last_turn(last)
+        except ValueError:
+            raise GMError(f"a game has 1 to {(st.LAST_TURN - st.FIRST_TURN) // st.TURN_LENGTH + 1} "
+                          f"turns, not {turns}") from None
+        return list(PLAYABLE), {"last_turn": last}
+
     def bot_orders(self, state: State, power: str, rng) -> list[str]:
-        from . import bot
+        from . import bot, bot_diplomacy
+        if state.get("phase") in DIPLOMACY:
+            return bot_diplomacy.bot_orders(state, power, rng)
         return bot.bot_orders(state, power, rng)
 
 

@@ -293,29 +293,71 @@ def retreat_destinations(state: dict, data, power: str, area: str) -> list[str]:
 
 
 # -- indices, Casus Belli ------------------------------------------------------
+#: Rules: Casus Belli; Treaties and Casus Belli; CONGRESS OF EUROPE; NEGOTIATION;
+#: MINOR POWER/GREAT POWER STATUS CONFLICTS; RANDOM EVENTS - why a Casus Belli arose.
+CB_CAUSES = ("placement", "treaty_breach", "congress_refusal", "treaty", "codominion",
+             "minor_rights", "event", "gm")
+
+
 def add_cb(state: dict, holder: str, against: str, area: str | None, reason: str,
-           once: bool = False) -> dict | None:
-    """Record a Casus Belli (Rules: GAME TERMS, Casus Belli).  None if already held."""
+           once: bool = False, cause: str = "placement", rule: str | None = None) -> dict | None:
+    """Record a Casus Belli in the register (Rules: GAME TERMS, Casus Belli): who holds
+    it, against whom, over which Area, why (``cause``, one of CB_CAUSES; ``rule`` names
+    the summary entry), and the Game Turn it arose in (Rules: Casus Belli - "a Casus
+    Belli is effective for only one Game Turn").  None if the same one is already held."""
     for cb in state.setdefault("cb", []):
         if cb["holder"] == holder and cb["against"] == against and cb.get("area") == area:
             return None
-    state["cb"].append({"holder": holder, "against": against, "area": area,
-                        "reason": reason, "once": bool(once)})
-    return {"kind": "cb", "holder": holder, "against": against, "area": area, "reason": reason}
+    number = state.get("next_cb", len(state["cb"]) + 1)
+    state["next_cb"] = number + 1
+    record = {"id": f"CB{number}", "holder": holder, "against": against, "area": area,
+              "cause": cause, "rule": rule, "reason": reason, "turn": state.get("turn"),
+              "once": bool(once)}
+    state["cb"].append(record)
+    return cb_event(record, removed=False)
+
+
+def cb_event(cb: dict, removed: bool, why: str | None = None) -> dict:
+    return {"kind": "cb", "holder": cb["holder"], "against": cb["against"], "area": cb.get("area"),
+            "cause": cb.get("cause"), "reason": why or cb.get("reason"), "removed": removed,
+            "id": cb.get("id")}
+
+
+def remove_cb(state: dict, cb: dict, why: str) -> dict | None:
+    """Take a Casus Belli out of the register (settled, used up or expired)."""
+    held = state.get("cb", [])
+    for i, other in enumerate(held):
+        if other is cb or (other.get("id") and other.get("id") == cb.get("id")):
+            held.pop(i)
+            return cb_event(other, removed=True, why=why)
+    return None
 
 
 def has_cb(state: dict, holder: str, against: str) -> bool:
     return any(cb["holder"] == holder and cb["against"] == against for cb in state.get("cb", []))
 
 
-def add_eti(state: dict, delta: int, reason: str, blame: str | None = None) -> dict:
+def add_eti(state: dict, delta: int, reason: str, blame: str | list | None = None) -> dict:
     """Rules: EUROPEAN TENSION INCREASES.  Reaching 100 starts the Great War
-    (Rules: EUROPEAN TENSIONS AND THE GREAT WAR); the blamed power is recorded."""
+    (Rules: EUROPEAN TENSIONS AND THE GREAT WAR).  ``blame`` names the power (or powers)
+    whose action raised the Index; the event carries one name, a list when several are
+    blamed, or None.  The Great War blames them and, by "He was the first player to declare
+    War and, in the course of that War, the European Tensions Index rose to 100", the first
+    power to declare War this turn."""
+    blamed = [b for b in ([blame] if isinstance(blame, str) else list(blame or ())) if b]
     before = state.get("eti", 0)
     state["eti"] = max(0, before + delta)
     if before < 100 <= state["eti"] and not state.get("great_war"):
-        state["great_war"] = {"blamed": [blame] if blame else [], "turn": state.get("turn")}
-    return {"kind": "eti", "delta": delta, "reason": reason, "blame": blame,
+        culprits = list(blamed)
+        declarations = [d for d in state.get("declarations", [])
+                        if d.get("turn") == state.get("turn") and d.get("player", True)]
+        if blamed and declarations and declarations[0]["by"] not in culprits:
+            # Choice: a war declared this turn is "in the course of" until the turn ends;
+            # a Random Event's increase (no blame) still blames nobody (HEADLINE EVENTS).
+            culprits.append(declarations[0]["by"])
+        state["great_war"] = {"blamed": culprits, "turn": state.get("turn")}
+    shown: str | list | None = blamed[0] if len(blamed) == 1 else (blamed or None)
+    return {"kind": "eti", "delta": delta, "reason": reason, "blame": shown,
             "value": state["eti"]}
 
 

@@ -11,6 +11,7 @@ from .phases import movement_rules as rules
 
 MAX_PURCHASES = 2
 EXPAND_CHANCE = 0.35
+CONTEST_CHANCE = 0.5
 
 
 def bot_orders(state: dict, power: str, rng) -> list[str]:
@@ -22,7 +23,7 @@ def bot_orders(state: dict, power: str, rng) -> list[str]:
     money = board.treasury(state, power)
     sim = copy.deepcopy(state)
     if rng.random() < EXPAND_CHANCE:
-        money -= _expand(sim, data, power, money, lines)
+        money -= _expand(sim, data, power, money, lines, rng)
     areas = sorted(data.areas)
     rng.shuffle(areas)
     bought = 0
@@ -43,7 +44,7 @@ def bot_orders(state: dict, power: str, rng) -> list[str]:
     return _only_accepted(GAME, state, power, lines)
 
 
-def _expand(sim: dict, data, power: str, money: int, lines: list[str]) -> int:
+def _expand(sim: dict, data, power: str, money: int, lines: list[str], rng) -> int:
     """Build an Army (3) and take a Protectorate next to an own Controlled Area."""
     need = data.unit_cost("army", 3) + data.markers["protectorate"].buy
     if money < need or rules.check_build(sim, data, power, {"strength": 3}, "army"):
@@ -54,20 +55,31 @@ def _expand(sim: dict, data, power: str, money: int, lines: list[str]) -> int:
             continue
         for target in sorted(board.land_neighbours(data, base)):
             info = data.areas.get(target)
-            if info is None or info.kind != "unorganized" or board.markers_in(sim, target):
+            if info is None or info.kind != "unorganized":
+                continue
+            # Now and then a bot pushes in beside another power's Interest or Influence: the
+            # disputes the Negotiation Phase and the Congress of Europe settle.
+            present = board.markers_in(sim, target)
+            if any(m["status"] in board.CONTROL for m in present.values()) or \
+                    (present and rng.random() > CONTEST_CHANCE):
                 continue
             if rules.check_buy(sim, data, power, {"area": target, "status": "protectorate"}):
                 continue
-            trial = copy.deepcopy(sim)
-            board.set_marker(trial, power, target, "protectorate", False)
-            board.add_unit(trial, power, "army", 3, home)
+            # Try the purchase on the bot's own copy, and take it back if the army cannot go.
+            old = present.get(power)
+            board.set_marker(sim, power, target, "protectorate", False)
+            unit = board.add_unit(sim, power, "army", 3, home)
             move = {"strength": 3, "from": home, "to": target, "via": []}
-            if rules.check_move_army(trial, data, power, move) is None:
+            if rules.check_move_army(sim, data, power, move) is None:
                 lines += ["BUILD ARMY 3", f"BUY PROTECTORATE {target}",
                           f"MOVE ARMY 3 {home} TO {target}"]
-                sim.clear()
-                sim.update(trial)
                 return need
+            board.remove_unit(sim, unit["id"])
+            sim["next_unit_id"] -= 1
+            if old is None:
+                board.remove_marker(sim, power, target)
+            else:
+                sim["markers"][target][power] = old
     return 0
 
 

@@ -6,17 +6,26 @@ human understands.
 """
 from __future__ import annotations
 
+import difflib
+import re
+
 from pbem import treatybook
 from pbem.gameapi import GMError
 
 from . import board
 from .orders import Tok, tokenize
+from .state import check_last_turn
 
 STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION", "STATE"}
 KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
             "ARMY", "NAVY", "MERCHANT", "UNREST", "ETI", "CRI", "CB", "AREA", "WAR", "VS",
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
-            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX"} | STATUS_WORDS
+            "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "LAST", "TURN", "ADD", "BLAME", "STEP",
+            "CONGRESS", "CALLER", "OPTION", "SIGN", "REFUSE", "WITHDRAW", "REVEAL",
+            "BREACH"} | STATUS_WORDS
+#: GM TREATY <Power> <action> <id> acts for a party, as its TREATY command would
+TREATY_ACTIONS = ("SIGN", "REFUSE", "WITHDRAW", "REVEAL", "BREACH")
+_CLAUSES = re.compile(r"\s+CLAUSES\s+", re.I)
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
 NATIVE_ARMIES = ("China", "Ottoman Empire")
@@ -27,6 +36,7 @@ class _Args:
 
     def __init__(self, toks: list[Tok], data, text: str):
         self.toks, self.data, self.text, self.i = toks, data, text, 0
+        self.clauses = ""
 
     def more(self) -> bool:
         return self.i < len(self.toks)
@@ -67,7 +77,7 @@ class _Args:
                     return n
         power = self.data.resolve_power(text)
         if power is None:
-            hint = self.data.suggest(text)
+            hint = self.data.suggest(text, "power")
             raise GMError(f"unknown power {text!r}" + (f" (did you mean {hint}?)" if hint else ""))
         return power
 
@@ -77,7 +87,7 @@ class _Args:
         ok = found and (found in self.data.areas or "home" in kinds and self.data.home_of(found)
                         or "sea" in kinds and found in self.data.seas)
         if not ok:
-            hint = self.data.suggest(text)
+            hint = self.data.suggest(text, "area" if kinds == "area" else "sea" if kinds == "sea" else "place")
             raise GMError(f"unknown {kinds.replace('|', ' or ')} {text!r}"
                           + (f" (did you mean {hint}?)" if hint else ""))
         return found
@@ -89,11 +99,24 @@ class _Args:
 
 def apply(state: dict, text: str, dice, data) -> list[dict]:
     """Apply one GM command to ``state`` (mutated); returns the events."""
+    # The clauses of SET TREATY are read by the clause grammar, not as edit words.
+    parts = _CLAUSES.split(text, 1)
+    text, clause_text = parts[0], (parts[1] if len(parts) > 1 else "")
     toks = tokenize(text, data, KEYWORDS)
     # HOME needs the power named in the command: tokenize again once it is known.
     a = _Args(toks, data, text)
-    verb = a.kw("SET", "REMOVE", "CLEAR")
-    what = a.kw(*sorted(KEYWORDS - {"SET", "REMOVE", "CLEAR"}))
+    a.clauses = clause_text
+    if a.peek_kw("TREATY"):
+        a.kw("TREATY")
+        return [e for e in _treaty_action(state, a, data) if e]
+    verb = a.kw("SET", "REMOVE", "CLEAR", "ADD")
+    whats = sorted(w for v, w in _HANDLERS if v == verb)
+    if not a.peek_kw(*whats):
+        word = a.toks[a.i].text if a.more() else ""
+        near = difflib.get_close_matches(f"{verb} {word.upper()}", COMMANDS, n=1, cutoff=0.6)
+        raise GMError(f"unknown GM command {verb} {word}".rstrip() + f": {verb} is followed by one of "
+                      f"{', '.join(whats)}" + (f" (did you mean {near[0]}?)" if near and word else ""))
+    what = a.kw(*whats)
     handler = _HANDLERS.get((verb, what))
     if handler is None:
         raise GMError(f"unknown GM command: {text}")
@@ -224,7 +247,7 @@ def _set_cb(state, a, data):
     holder, against = a.power(natives=True), a.power(natives=True)
     area = a.place("area") if a.opt("AREA") else None
     once = a.opt("ONCE")
-    return [board.add_cb(state, holder, against, area, "GM", once)]
+    return [board.add_cb(state, holder, against, area, "GM", once, cause="gm")]
 
 
 def _set_war(state, a, data):
@@ -243,6 +266,9 @@ def _set_war(state, a, data):
 
 
 def _set_treaty(state, a, data):
+    """``SET TREATY <id> <Power> ... [SECRET] [STATUS <status>] [CLAUSES <clause>; ...]``: a
+    treaty in force (or in the status named) with the clauses the moderator checks."""
+    from . import clauses as clause_text, treaties
     tid = a.name()
     parties = []
     while a.more() and not a.peek_kw("SECRET", "STATUS"):
@@ -251,10 +277,98 @@ def _set_treaty(state, a, data):
     status = "in_force"
     if a.opt("STATUS"):
         status = a.name().lower()
-    record = treatybook.new_record(tid, parties[0] if parties else "", parties, "", secret, "", status)
+    terms, free, problems = clause_text.parse_text("\n".join(a.clauses.split(";")), data)
+    messages = [p.message for p in problems] + treaties.check_terms(state, data, terms, parties)
+    if messages:
+        raise GMError("SET TREATY: " + "; ".join(messages))
+    text = "\n".join([t["text"] for t in terms] + free)
+    record = treatybook.new_record(tid, parties[0] if parties else "", parties, text, secret, "", status)
     record["signatures"] = {p: "" for p in parties} if status == "in_force" else record["signatures"]
+    record.update({"terms": terms, "clauses": [t["text"] for t in terms], "turn": state.get("turn")})
     state.setdefault("treaties", {})[tid] = record
     return [{"kind": "treaty", "id": tid, "parties": parties, "status": status, "secret": secret}]
+
+
+def _treaty_action(state, a, data):
+    """``TREATY <Power> SIGN|REFUSE|WITHDRAW|REVEAL <id>`` or ``TREATY <Power> BREACH <id>
+    <Power> [<text>]``: the party's treaty command, as if it had mailed it (scenarios, and a
+    GM acting for a player who wrote it in press)."""
+    from pbem.gameapi import Refused, TreatyAction
+
+    from . import treaties
+    power = a.power()
+    verb = a.kw(*TREATY_ACTIONS).lower()
+    against, text = None, ""
+    if verb == "breach":
+        # the claim's free text follows the power: read the raw words, not the name tokens
+        words = re.split(r"\s+BREACH\s+", a.text, 1, flags=re.I)[1].split()
+        tid, rest = words[0], words[1:]
+        n = next((n for n in range(min(3, len(rest)), 0, -1) if data.resolve_power(" ".join(rest[:n]))), 0)
+        if not n:
+            raise GMError(f"TREATY {power} BREACH {tid}: name the power that broke it")
+        against, text = data.resolve_power(" ".join(rest[:n])), " ".join(rest[n:])
+        a.i = len(a.toks)
+    else:
+        tid = a.name()
+    try:
+        return treaties.act(state, data, TreatyAction(verb, power, tid, at=f"{state.get('turn')} GM",
+                                                       against=against, text=text))
+    except Refused as exc:
+        raise GMError(str(exc)) from None
+
+
+def _set_option(state, a, data):
+    """``SET OPTION <name> <value>``: change a game option (numbers and true/false read as such)."""
+    from . import GAME
+    name = a.name().lower()
+    if name not in GAME.options() or name == "data":
+        raise GMError(f"{name!r} is not an option that can be changed (options: "
+                      f"{', '.join(k for k in GAME.options() if k != 'data')})")
+    raw = " ".join(t.text for t in a.toks[a.i:])
+    a.i = len(a.toks)
+    value = {"true": True, "false": False, "none": None}.get(raw.lower(), raw)
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        value = int(value)
+    state.setdefault("options", {})[name] = value
+    return [{"kind": "gm", "text": f"option {name} = {value}"}]
+
+
+def _add_eti(state, a, data):
+    """``ADD ETI <n> [BLAME <Power>[,<Power>]]``: a GM ruling that raises tensions, with the
+    blame the Great War penalty reads (Rules: EUROPEAN TENSIONS AND THE GREAT WAR)."""
+    n = a.num()
+    blame = []
+    if a.opt("BLAME"):
+        while a.more():
+            blame.append(a.power())
+    return [board.add_eti(state, n, "GM ruling", blame or None)]
+
+
+def _set_congress(state, a, data):
+    """``SET CONGRESS <site> [CALLER <Power>]``: convene a Congress of Europe over this turn's
+    Casus Belli at the site named (the call's European Tensions are not added)."""
+    from . import congress_rules as cr
+    site = a.power()
+    caller = a.power() if a.opt("CALLER") else None
+    holders = [cb["holder"] for cb in state.get("cb", [])]
+    state["congress"] = cr.new_congress(state, caller or (holders or state["players"])[0], site)
+    return [{"kind": "congress_called", "by": state["congress"]["called_by"], "site": site,
+             "members": list(state["congress"]["members"]), "reason": "GM"}]
+
+
+def _set_step(state, a, data):
+    """``SET STEP attend|propose|vote|sign|decide``: the Congress's step (a Congress is convened
+    at the first lawful site when none sits this turn)."""
+    from . import congress_rules as cr
+    step = a.name().lower()
+    if step not in cr.STEPS:
+        raise GMError(f"a Congress step is one of {', '.join(cr.STEPS)}, not {step!r}")
+    if not cr.current(state):
+        sites = cr.valid_sites(state, cr.all_parties(state)) or ["Germany"]
+        holders = [cb["holder"] for cb in state.get("cb", [])]
+        state["congress"] = cr.new_congress(state, (holders or state["players"])[0], sites[0])
+    state["congress"]["step"] = step
+    return [{"kind": "gm", "text": f"Congress step = {step}"}]
 
 
 def _set_canal(state, a, data):
@@ -311,6 +425,18 @@ def _set_forced(state, a, data):
     return [{"kind": "gm", "text": f"forced expenditure {p} = {n}"}]
 
 
+def _set_last_turn(state, a, data):
+    """The game ends after this turn's Final Record (a shorter game; see state.last_turn)."""
+    a.kw("TURN")
+    year = a.num()
+    try:
+        check_last_turn(year, state["turn"])
+    except ValueError as exc:
+        raise GMError(str(exc)) from None
+    state["last_turn"] = year
+    return [{"kind": "gm", "text": f"the game ends after {year}"}]
+
+
 _HANDLERS = {
     ("SET", "TREASURY"): _set_treasury, ("SET", "VP"): _set_vp,
     ("SET", "MARKER"): _set_marker, ("REMOVE", "MARKER"): _remove_marker,
@@ -323,7 +449,10 @@ _HANDLERS = {
     ("SET", "CANAL"): _set_canal, ("SET", "POOL"): _set_pool, ("SET", "DEFICIT"): _set_deficit,
     ("SET", "HEADLINE"): _set_headline, ("SET", "PERMISSION"): _set_permission,
     ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
+    ("SET", "LAST"): _set_last_turn,
+    ("ADD", "ETI"): _add_eti, ("SET", "CONGRESS"): _set_congress, ("SET", "STEP"): _set_step,
+    ("SET", "OPTION"): _set_option,
 }
 
 #: every command, for the help text and the documentation test
-COMMANDS = sorted(f"{v} {w}" for v, w in _HANDLERS)
+COMMANDS = sorted([f"{v} {w}" + (" TURN" if w == "LAST" else "") for v, w in _HANDLERS] + ["TREATY"])

@@ -10,7 +10,6 @@ data (tables merge key by key, other values replace).  See ``data/DATA.md``.
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 import sys
 from dataclasses import dataclass, field
@@ -249,12 +248,25 @@ class Data:
     def resolve_power(self, text: str) -> str | None:
         return self._names.powers.get(_key(text))
 
-    def suggest(self, text: str) -> str | None:
-        """The nearest known name to a misspelling, or None if nothing is close."""
-        key = _key(text)
+    def names_of(self, kind: str | None = None) -> list[str]:
+        """The names of one kind: ``area``, ``sea`` (Sea and Cape Zones), ``place``
+        (Areas, Home Countries, Sea Zones), ``power``; None: every place and power."""
+        homes = [h.name for h in self.homes.values()]
+        kinds = {"area": list(self.areas), "sea": [*self.seas, *self.capes],
+                 "place": [*self.areas, *homes, *self.seas, *self.capes],
+                 "power": list(self.powers)}
+        if kind is None:
+            return kinds["place"] + kinds["power"]
+        return kinds[kind]
+
+    def suggest(self, text: str, kind: str | None = None) -> str | None:
+        """The name of that kind a misspelling most likely means (by edit
+        distance, aliases included), or None if none is close enough."""
+        from pbem.names import nearest
+        wanted = set(self.names_of(kind))
         pool = {**self._names.places, **self._names.powers}
-        close = difflib.get_close_matches(key, list(pool), n=1, cutoff=0.6)
-        return pool[close[0]] if close else None
+        near = nearest(text, [k for k, name in pool.items() if name in wanted], normalise=_key)
+        return pool[near] if near else None
 
 
 _CANAL_SEAS = frozenset({"Caribbean Sea", "South Pacific Ocean"})

@@ -16,7 +16,7 @@ from typing import Sequence
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
-from pbem.gameapi import Order, ParseResult, Problem
+from pbem.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
 
 _WORD = re.compile(r'"[^"]*"|->|[^\s,;]+')
 _MAX_NAME_WORDS = 6
@@ -232,23 +232,27 @@ class NameProblem(Exception):
         self.problem = problem
 
 
+#: what each role of a name is called in a reply, its problem code, and the names it may take
+ROLE_WORDS = {"power": ("power", "unknown-power", "power"), "sea": ("Sea Zone", "unknown-sea", "sea"),
+              "area": ("Area", "unknown-area", "area"),
+              "place": ("Area, Home Country or Sea Zone", "unknown-area", "place")}
+
+
 def _resolve(data, power: str, role: str, text: str, line: int | None) -> str:
     if role == "power":
         found = data.resolve_power(text)
-        code, what = "unknown-power", "power"
     elif role == "sea":
         found = data.resolve_place(text, power)
         found = found if found in data.seas or found in getattr(data, "capes", {}) else None
-        code, what = "unknown-sea", "Sea Zone"
     elif role == "area":
         found = data.resolve_area(text)
-        code, what = "unknown-area", "Area"
     else:
         found = data.resolve_place(text, power)
-        code, what = "unknown-area", "Area, Home Country or Sea Zone"
     if found is None:
+        what, code, kind = ROLE_WORDS[role]
+        # Only names of the kind the slot takes are offered: a power for a misspelt Area never.
         raise NameProblem(Problem(code, f"{text!r} is not a known {what}", line,
-                                  data.suggest(text), "invalid"))
+                                  data.suggest(text, kind), "invalid"))
     return found
 
 
@@ -303,20 +307,66 @@ def canonical(kind: str, a: dict) -> str:
     return forms[kind]()
 
 
+#: the kind of name the orders of each verb mostly take, for a line the grammar could not read
+VERB_ROLES = {"BUY": "area", "DOWNGRADE": "area", "SUPPRESS": "area", "ELIMINATE": "area",
+              "TRANSFER": "area", "ACCEPT": "area", "GIVE": "power", "MOVE": "place",
+              "REMOVE": "place", "PLACE": "sea", "BUILD": "place"}
+VERBS = sorted({f.split()[0] for f in FORMS[:-1]})
+
+
 def parse_line(state: dict, power: str, text: str, data, line: int | None = None
                ) -> tuple[Order | None, Problem | None]:
     try:
         tree = GRAMMAR.parse(normalise(text, data, power))
         kind, raw = _Shape().transform(tree)
     except LarkError:
-        verb = ALIASES.get(text.split()[0].upper(), text.split()[0].upper())
-        forms = [f for f in FORMS[:-1] if f.split()[0] == verb] or list(FORMS[:-1])
-        return None, Problem("invalid-order", f"not understood: {text.strip()!r}; expected "
-                             + " | ".join(forms), line, None, "invalid")
+        return None, unreadable(text, power, data, line)
     try:
         return build(state, power, kind, raw, data, line), None
     except NameProblem as exc:
         return None, exc.problem
+
+
+def unreadable(text: str, power: str, data, line: int | None) -> Problem:
+    """A line the grammar could not read: no order at all (a greeting, a
+    signature: one line of hint, from the moderator); a misspelt name that
+    ran into a keyword ("Orange Rivr Free State", whose State is a keyword),
+    with the name it most likely means; else the forms of its verb."""
+    first = text.split()[0].upper()
+    verb = ALIASES.get(first, first)
+    if verb not in VERBS:
+        return Problem(NOT_AN_ORDER, f"{text.strip()!r} is not an order: orders start with "
+                       + ", ".join(VERBS), line, None, "invalid")
+    near = misspelt_name(text, power, data, VERB_ROLES.get(verb, "place"))
+    if near:
+        what, code, _ = ROLE_WORDS[VERB_ROLES.get(verb, "place")]
+        return Problem(code, f"{near[0]!r} is not a known {what}", line, near[1], "invalid")
+    forms = [f for f in FORMS[:-1] if f.split()[0] == verb]
+    return Problem("invalid-order", f"not understood: {text.strip()!r}; write it as "
+                   + " or ".join(forms), line, None, "invalid")
+
+
+def misspelt_name(text: str, power: str, data, role: str) -> tuple[str, str] | None:
+    """(the words as written, the name they most likely mean) for the first run
+    of words the data does not know, read together with the words after it
+    (keywords too), or None."""
+    raw = words(text)
+    known = KEYWORDS | set(ALIASES)
+    start = next((i for i, w in enumerate(raw) if i and w.upper() not in known and _plain(w)
+                  and not _name_span(raw, i, data, power)), None)
+    if start is None:
+        return None
+    _, _, kind = ROLE_WORDS[role]
+    best = None
+    for n in range(1, min(_MAX_NAME_WORDS, len(raw) - start) + 1):
+        span = " ".join(w.strip('"') for w in raw[start:start + n])
+        near = data.suggest(span, kind)
+        if near:
+            from pbem.names import distance, key
+            score = distance(key(span), key(near))
+            if best is None or score <= best[0]:
+                best = (score, span, near)
+    return (best[1], best[2]) if best else None
 
 
 def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data) -> ParseResult:
@@ -333,7 +383,7 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
             target = data.resolve_power(head[1]) if len(head) > 1 else None
             if target is None:
                 result.problems.append(Problem("unknown-power", f"FOR names no power: {stripped!r}",
-                                               number, data.suggest(head[-1]), "invalid"))
+                                               number, data.suggest(head[-1], "power"), "invalid"))
             elif target == power or (power == "Germany" and target == "Austria-Hungary"):
                 current = target
             else:

@@ -11,7 +11,9 @@ from .orders import Tok, tokenize
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
                "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
-               "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS"}
+               "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS",
+               "BREACH", "CONGRESS_SITE", "CONGRESS_MEMBERS", "PROPOSAL", "DECLARED", "STEP",
+               "CB_CAUSE", "OWES", "MAY"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -114,7 +116,12 @@ def q_cb(state, args, data, text):
 
 
 def q_war(state, args, data, text):
+    """At War: an active war, or a declaration of War made this turn (the War is played in
+    the War Phase)."""
     a, b = (_power(data, n) for n in _names(args, 2, text))
+    from .disputes import at_war
+    if at_war(state, a, b):
+        return True
     for w in state.get("wars", []):
         if w.get("status", "active") != "active":
             continue
@@ -146,6 +153,59 @@ def q_treaty(state, args, data, text):
         if key.lower() == tid.lower():
             return t.get("status", "proposed")
     return "none"
+
+
+def q_breach(state, args, data, text):
+    """The power that broke a treaty, or none."""
+    from pbem import treatybook
+    record = treatybook.find(state, _names(args, 1, text)[0])
+    return (record or {}).get("broken_by") or "none"
+
+
+def q_congress_site(state, args, data, text):
+    from .congress_rules import current
+    c = current(state)
+    return c["site"] if c else "none"
+
+
+def q_congress_members(state, args, data, text):
+    from .congress_rules import current
+    c = current(state)
+    return list(c["members"]) if c else []
+
+
+def q_proposal(state, args, data, text):
+    """open, passed, defeated, signed, refused (none when unknown)."""
+    from .congress_rules import current
+    pid = _names(args, 1, text)[0].lower()
+    c = current(state) or state.get("congress") or {}
+    return next((p["status"] for p in c.get("proposals", []) if p["id"].lower() == pid), "none")
+
+
+def q_declared(state, args, data, text):
+    """Whether the first power declared War on the second this turn."""
+    a, b = (_power(data, n) for n in _names(args, 2, text))
+    return any(d["by"] == a and b in d["against"] for d in state.get("declarations", [])
+               if d.get("turn") == state.get("turn"))
+
+
+def q_step(state, args, data, text):
+    """The Congress of Europe's step (attend, propose, vote, sign, decide, closed) or none."""
+    from .congress_rules import current
+    c = current(state)
+    return c["step"] if c else "none"
+
+
+def q_cb_cause(state, args, data, text):
+    """Why the first power holds a Casus Belli against the second (its causes), or none."""
+    a, b = (_power(data, n) for n in _names(args, 2, text))
+    return sorted({cb.get("cause") for cb in state.get("cb", []) if cb["holder"] == a
+                   and cb["against"] == b}) or "none"
+
+
+def _game():
+    from . import GAME
+    return GAME
 
 
 def q_pool(state, args, data, text):
@@ -180,7 +240,11 @@ _QUERIES = {
     "ARMY": q_army, "NAVY": q_navy, "MERCHANT": q_merchant, "UNREST": q_unrest, "CB": q_cb,
     "WAR": q_war, "CONTROLLER": q_controller, "CONQUERED": q_conquered, "CANAL": q_canal,
     "TREATY": q_treaty, "ORDERS": q_orders, "POOL": q_pool, "DEFICIT": q_deficit,
-    "FORCED": q_forced,
+    "FORCED": q_forced, "BREACH": q_breach, "CONGRESS_SITE": q_congress_site,
+    "CONGRESS_MEMBERS": q_congress_members, "PROPOSAL": q_proposal, "DECLARED": q_declared,
+    "STEP": q_step, "CB_CAUSE": q_cb_cause,
+    "OWES": lambda s, a, d, t: list(_game().phase(s).owes),
+    "MAY": lambda s, a, d, t: list(_game().phase(s).may),
     "ETI": lambda s, a, d, t: s.get("eti", 0),
     "CRI": lambda s, a, d, t: s.get("cri", 0),
     "PHASE": lambda s, a, d, t: s["phase"],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Sequence
 
-from . import board
+from . import board, report_diplomacy
 from . import report_events as say
 from . import report_phases
 from .state import label
@@ -76,8 +76,10 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
     }
     if power is None:
         out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS]
+        out["diplomacy"] = report_diplomacy.data(state, None, set())
         return out
     mine = set(own_powers(state, power))
+    out["diplomacy"] = report_diplomacy.data(state, power, mine)
     out["sheets"] = [power_sheet(state, events, p) for p in own_powers(state, power)]
     out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS or concerns(e, mine)]
     return out
@@ -178,17 +180,22 @@ def sheet_lines(sheet: dict, income: dict | None) -> list[str]:
     lines += unit_lines(sheet["units"])
     pool = f"; {sheet['merchant_pool']} to place" if sheet["merchant_pool"] else ""
     lines += wrap("Merchant Fleets: " + (", ".join(sheet["merchants"]) or "none") + pool, "", "    ")
-    held = [c["against"] + (f" ({c['area']})" if c.get("area") else "") for c in sheet["cb_held"]]
-    against = [c["holder"] + (f" ({c['area']})" if c.get("area") else "") for c in sheet["cb_against"]]
-    if held:
-        lines += listing("Casus Belli you hold against", held)
-    if against:
-        lines += listing("Casus Belli held against you by", against)
     return lines
 
 
-def header_lines(d: dict) -> list[str]:
-    title = f"Pax Britannica - {d['turn']} {d['phase_label']}"
+def position_label(d: dict, events: Sequence[dict]) -> str:
+    """The position a report shows: after the last phase its events come from
+    (a phase's page in the archive names that phase, not the next), else the
+    start of the current phase.  Choice: see choices/map.md."""
+    keys = [e["phase_key"] for e in events if isinstance(e.get("phase_key"), str) and "/" in e["phase_key"]]
+    if keys:
+        turn, phase = keys[-1].split("/", 1)
+        return f"after {turn} {label(phase)}"
+    return f"{d['turn']} {d['phase_label']}"
+
+
+def header_lines(d: dict, events: Sequence[dict] = ()) -> list[str]:
+    title = f"Pax Britannica - {position_label(d, events)}"
     lines = [title + (" - the game is over" if d["game_over"] else ""),
              f"European Tensions Index {d['eti']}; Chinese Resentment Index {d['cri']}"]
     lines += wrap("Victory Points: " + ", ".join(f"{p} {v}" for p, v in d["vp"].items()), "", "    ")
@@ -200,6 +207,12 @@ def map_lines(d: dict) -> list[str]:
     for area, ms in d["map"].items():
         lines += column(area, ", ".join(f"{p} {s}" for p, s in ms.items()))
     return lines
+
+
+def board_lines(state: dict, power: str) -> list[str]:
+    """The open board as this power reads it first: nearest its holdings."""
+    from . import load_data, report_board
+    return report_board.lines(state, load_data(state), own_powers(state, power))
 
 
 # -- events -------------------------------------------------------------------------
@@ -265,7 +278,7 @@ def event_block(title: str, groups: list[tuple[Any, list[dict]]], viewer: frozen
 
 def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
     d = report_data(state, events, power)
-    lines = header_lines(d)
+    lines = header_lines(d, events)
     mine = set(own_powers(state, power)) if power else set()
     viewer = frozenset(mine)
     for sheet in d.get("sheets", []):
@@ -274,6 +287,9 @@ def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
         lines += sheet_lines(sheet, income)
     if power is None:
         lines += map_lines(d)
+    else:
+        lines += board_lines(state, power)
+    lines += report_diplomacy.lines(state, power, mine, wrap)
     if d["unrest"]:
         lines += [""] + listing("Unrest", d["unrest"])
     groups = combined(state, list(events), d["events"])

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from . import report_congress
+
 ARTICLE_AN = re.compile(r"\b([Aa]) (?=[AEIOUaeiou])")
 RANDOM_EVENT_PREFIX = re.compile(r"^random event \d-\d\s*")
 #: Fields a generic line leaves out: bookkeeping, or private figures.
@@ -230,7 +232,8 @@ def index(name: str, e: dict) -> str:
     reason = RANDOM_EVENT_PREFIX.sub("", str(e.get("reason") or ""))
     text = f"{name} {signed(e.get('delta'))}{because(reason)}: now {e.get('value')}."
     if e.get("blame"):
-        text = text[:-1] + f"; {e['blame']} is blamed."
+        blamed = e["blame"] if isinstance(e["blame"], list) else [e["blame"]]
+        text = text[:-1] + f"; {names(blamed)} {'is' if len(blamed) == 1 else 'are'} blamed."
     return text
 
 
@@ -245,6 +248,8 @@ def cri(e: dict, viewer: Viewer) -> str:
 def cb(e: dict, viewer: Viewer) -> str:
     area = f" over {e['area']}" if e.get("area") else ""
     reason = RANDOM_EVENT_PREFIX.sub("", str(e.get("reason") or ""))
+    if e.get("removed"):
+        return f"{poss(e.get('holder'))} Casus Belli against {e.get('against')}{area} ends{because(reason)}."
     return f"{e.get('holder')} gains a Casus Belli against {e.get('against')}{area}{because(reason)}."
 
 
@@ -364,8 +369,21 @@ def gm_notice(e: dict, viewer: Viewer) -> str:
 
 
 def treaty(e: dict, viewer: Viewer) -> str:
-    return (f"Treaty {e.get('id')} between {names(e.get('parties') or [])}: "
-            f"{str(e.get('status') or '').replace('_', ' ')}.")
+    tid, parties = e.get("id"), names(e.get("parties") or [])
+    action = str(e.get("action") or "")
+    if action == "passed by the Congress":
+        return f"The Congress passes treaty {tid}; {parties} are asked to sign it."
+    if action == "in force":
+        return f"Treaty {tid} between {parties} comes into force."
+    if action == "refused":
+        return f"Treaty {tid} is not signed by every party: it fails."
+    if e.get("broken_by"):
+        return f"Treaty {tid} between {parties} is broken by {e['broken_by']}."
+    if action == "ended by War":
+        return f"Treaty {tid} between {parties} ends: War was declared between its parties."
+    if action == "claim dismissed":
+        return f"The GM dismissed the breach claimed on treaty {tid}."
+    return f"Treaty {tid} between {parties}: {str(e.get('status') or '').replace('_', ' ')}."
 
 
 def ruling(e: dict, viewer: Viewer) -> str:
@@ -412,6 +430,9 @@ SENTENCES: dict[str, Callable[[dict, Viewer], str]] = {
     "ruling": ruling,
     "war_declared": war_declared, "gm": gm,
 }
+
+
+SENTENCES.update(report_congress.SENTENCES)
 
 
 def sentence(e: dict, viewer: Viewer = frozenset()) -> str:

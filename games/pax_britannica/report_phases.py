@@ -98,6 +98,7 @@ def _start(state: dict) -> tuple[int, int]:
 def _from_key(event: dict) -> tuple[int, int] | None:
     """The phase the moderator stamped on the event ("1884/movement"), if any."""
     turn, _, phase = str(event.get("phase_key") or "").partition("/")
+    phase = phase.split("/")[0]  # a Congress step: "1884/congress/vote/2"
     if phase in WAR_PHASES:
         phase = "war"
     if not turn.isdigit() or phase not in PHASES:

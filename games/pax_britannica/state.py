@@ -188,6 +188,21 @@ def active_wars(state: dict) -> list[dict]:
     return [w for w in state.get("wars", []) if w.get("status", "active") == "active"]
 
 
+def last_turn(state: dict) -> int:
+    """The last Game Turn: 1916 (Rules: GAME TURN SEQUENCE), or the earlier one a
+    shorter game ends with (option ``last_turn``, or the GM's SET LAST TURN).
+    Choice: a shorter game ends like a full one - its Final Record scores."""
+    return int(state.get("last_turn") or LAST_TURN)
+
+
+def check_last_turn(year: int, current: int = FIRST_TURN) -> None:
+    """A last turn must be a Game Turn from ``current`` to 1916."""
+    if year < max(FIRST_TURN, current) or year > LAST_TURN or (year - FIRST_TURN) % TURN_LENGTH:
+        raise ValueError(f"the last turn must be one of the Game Turns {max(FIRST_TURN, current)}, ..., "
+                         f"{LAST_TURN} (every {TURN_LENGTH} years), not {year}")
+
+
 def game_should_end(state: dict) -> bool:
-    """Rules: GAME TURN SEQUENCE (Final Record): after 1916 or a Great War."""
-    return bool(state.get("great_war")) or state["turn"] >= LAST_TURN
+    """Rules: GAME TURN SEQUENCE (Final Record): after 1916 (or the last turn of a
+    shorter game) or a Great War."""
+    return bool(state.get("great_war")) or state["turn"] >= last_turn(state)

@@ -109,7 +109,8 @@ def apply_effects(state: dict, effects: list[dict]) -> list[dict]:
     events: list[dict] = []
     for eff in effects:
         if eff["type"] == "cb":
-            ev = board.add_cb(state, eff["holder"], eff["against"], eff.get("area"), eff["reason"])
+            ev = board.add_cb(state, eff["holder"], eff["against"], eff.get("area"), eff["reason"],
+                              cause="placement", rule=eff.get("rule"))
             if ev:
                 events.append(ev)
         elif eff["type"] == "cri":

@@ -7,8 +7,9 @@ without help), ``HELP`` answers from it, and the README's command list is
 """
 from __future__ import annotations
 
-import difflib
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
+
+from pbem.names import nearest
 
 
 class CommandHelp(NamedTuple):
@@ -44,7 +45,8 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "any"),
     CommandHelp("HELP", "HELP [<topic>]", "This help, or help on one command or topic.", "any"),
     CommandHelp("HISTORY", "HISTORY", "List the phases played so far.", "any"),
-    CommandHelp("RESEND", "RESEND [<phase>]", "Send a turn report again (default: the latest).",
+    CommandHelp("RESEND", "RESEND [<phase>]",
+                "Send the whole turn report again (default: the latest; name a phase as HISTORY prints it).",
                 "any"),
     CommandHelp("SET ADDRESS", "SET ADDRESS <email>[,<email>...]",
                 "Replace the addresses your reports go to (at most 3); a new address counts once "
@@ -55,13 +57,16 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("SET PASSWORD", "SET PASSWORD <new-secret>", "Change your secret.", "any"),
     CommandHelp("SET ABSENCE", "SET ABSENCE <from-date> <to-date>",
                 "Announce an absence (dates as 2026-01-31).", "player"),
+    CommandHelp("SET ZONE", "SET ZONE <zone>",
+                "Show deadlines in your own time zone too, e.g. SET ZONE America/New_York "
+                "(the game's zone and UTC are always shown).", "player"),
     CommandHelp("JOIN", "JOIN <game> <power> <secret>",
                 "Ask to play a power in a game that has not started; choose your secret.", "any"),
     # -- treaties -----------------------------------------------------------
     CommandHelp("TREATY PROPOSE",
-                "TREATY PROPOSE <id> WITH <power>[,<power>...] [SECRET] ... ENDTREATY",
-                "Propose a treaty; the lines up to ENDTREATY are its text. SECRET keeps it "
-                "from the other powers.", "player"),
+                "TREATY PROPOSE <id> WITH <power>[,<power>...] [PUBLIC] ... ENDTREATY",
+                "Propose a treaty; the lines up to ENDTREATY are its text. It stays private to its "
+                "parties (until one of them reveals it) unless PUBLIC shows it to every power.", "player"),
     CommandHelp("TREATY SIGN", "TREATY SIGN <id>", "Sign a treaty proposed to you.", "player"),
     CommandHelp("TREATY REFUSE", "TREATY REFUSE <id>", "Refuse a treaty proposed to you.", "player"),
     CommandHelp("TREATY WITHDRAW", "TREATY WITHDRAW <id>",
@@ -77,7 +82,9 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "Seat a player at a power.", "gm"),
     CommandHelp("GM START", "GM START", "Start the game (publishes the dice seed's hash).", "gm"),
     CommandHelp("GM PAUSE", "GM PAUSE", "Stop the clock.", "gm"),
-    CommandHelp("GM RESUME", "GM RESUME", "Restart the clock.", "gm"),
+    CommandHelp("GM RESUME", "GM RESUME [NOW]",
+                "Restart the clock with the time that was left; NOW also resolves the phase at once "
+                "(without it, a phase whose orders are all in waits for its deadline).", "gm"),
     CommandHelp("GM EXTEND", "GM EXTEND <duration>",
                 "Move the deadline later (durations as 48h, 2d, 1d12h, 90m, 1w).", "gm"),
     CommandHelp("GM SET DEADLINE", "GM SET DEADLINE <date> <time> [<zone>]",
@@ -88,9 +95,13 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "gm"),
     CommandHelp("GM PREVIEW", "GM PREVIEW", "Show what resolving now would give, changing nothing.",
                 "gm"),
-    CommandHelp("GM ROLLBACK", "GM ROLLBACK <phase>", "Go back to the start of a phase.", "gm"),
+    CommandHelp("GM ROLLBACK", "GM ROLLBACK <phase>",
+                "Go back to the start of a resolved phase, named as HISTORY prints it (1884 "
+                "Movement/Status Change or 1884/movement); every player is mailed the restored position.",
+                "gm"),
     CommandHelp("GM REPLACE", "GM REPLACE <power> <email>",
-                "Give a power to a new player.", "gm"),
+                "Give a power to a new player; they are mailed their secret and a handover dossier "
+                "(position, treaties, press, pending orders).", "gm"),
     CommandHelp("GM BECOME", "GM BECOME <power>",
                 "Act as a power (the following commands are that power's).", "gm"),
     CommandHelp("GM RULE", "GM RULE <question-id> <ruling...>",
@@ -158,15 +169,27 @@ def help_text(topic: str | None = None) -> str:
             parts.extend(_line(c) for c in COMMANDS if c.who == who)
         parts.append("\nMore: HELP <command>, HELP " + ", HELP ".join(TOPICS))
         return "\n".join(parts) + "\n"
+    return answer(topic) or no_help(topic)
+
+
+def answer(topic: str) -> str | None:
+    """The platform's help on one command or topic, or None when it has none."""
     key = " ".join(topic.upper().split())
     if key in TOPICS:
         return f"{key}\n  {TOPICS[key]}\n"
     found = _matching(key)
     if found:
         return "\n".join(_line(c) for c in found) + "\n"
-    names = [c.keyword for c in COMMANDS] + list(TOPICS)
-    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
-    hint = f" Did you mean HELP {close[0]}?" if close else ""
+    return None
+
+
+def no_help(topic: str, more: Iterable[str] = ()) -> str:
+    """The reply to a topic nobody knows, with the nearest topic (commands,
+    the shared topics and ``more``: the game's own) by edit distance."""
+    key = " ".join(topic.upper().split())
+    names = [c.keyword for c in COMMANDS] + list(TOPICS) + [t.upper() for t in more]
+    close = nearest(key, names, normalise=lambda t: t.replace(" ", ""))
+    hint = f" Did you mean HELP {close}?" if close else ""
     return f"There is no help on {topic.strip()!r}.{hint} Send HELP for the list of commands.\n"
 
 

@@ -211,6 +211,15 @@ class SetAbsence(_Command):
 
 
 @dataclass(frozen=True)
+class SetZone(_Command):
+    zone: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"SET ZONE {self.zone}"
+
+
+@dataclass(frozen=True)
 class Join(_Command):
     game: str
     power: str
@@ -226,6 +235,9 @@ class Join(_Command):
 
 @dataclass(frozen=True)
 class TreatyPropose(_Command):
+    """A proposal is private to its parties unless written PUBLIC (SECRET,
+    the default, may still be written)."""
+
     id: str
     parties: tuple[str, ...]
     secret: bool
@@ -233,7 +245,7 @@ class TreatyPropose(_Command):
     line: int | None = _line()
 
     def canonical(self) -> str:
-        secret = " SECRET" if self.secret else ""
+        secret = "" if self.secret else " PUBLIC"
         header = f"TREATY PROPOSE {self.id} WITH {_names(self.parties)}{secret}"
         return _block(header, self.text, "ENDTREATY")
 
@@ -329,8 +341,11 @@ class GmPause(_Command):
 
 @dataclass(frozen=True)
 class GmResume(_Command):
-    WORDS = "GM RESUME"
+    now: bool = False
     line: int | None = _line()
+
+    def canonical(self) -> str:
+        return "GM RESUME NOW" if self.now else "GM RESUME"
 
 
 @dataclass(frozen=True)
@@ -434,7 +449,7 @@ class GmEdit(_Command):
 
 Command = Union[
     SignOff, Orders, Done, Clear, Press, Status, Help, History, Resend, SetAddress, Confirm, SetPassword,
-    SetAbsence, Join, TreatyPropose, TreatySign, TreatyRefuse, TreatyWithdraw, TreatyReveal,
+    SetAbsence, SetZone, Join, TreatyPropose, TreatySign, TreatyRefuse, TreatyWithdraw, TreatyReveal,
     TreatyBreach, TreatyList, GmCreate, GmAddPlayer, GmStart, GmPause, GmResume, GmExtend, GmSetDeadline,
     GmProcess, GmPreview, GmRollback, GmReplace, GmBecome, GmRule, GmAnnounce, GmRevealSeed,
     GmEdit,

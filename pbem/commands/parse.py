@@ -180,9 +180,11 @@ _BUILD = {
     "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
     "set_password": lambda c: m.SetPassword(_secret(str(c[0]))),
     "set_absence": _absence,
+    "set_zone": lambda c: m.SetZone(_zone(str(c[0]))),
     "confirm": lambda c: m.Confirm(str(c[0])),
     "join": lambda c: m.Join(str(c[0]), str(c[1]), _secret(str(c[2]))),
-    "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]), c[2] is not None, ""),
+    "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]),
+                                                c[2] is None or c[2].type == "SECRET", ""),
     "treaty_sign": lambda c: m.TreatySign(str(c[0])),
     "treaty_refuse": lambda c: m.TreatyRefuse(str(c[0])),
     "treaty_withdraw": lambda c: m.TreatyWithdraw(str(c[0])),
@@ -194,6 +196,7 @@ _BUILD = {
     "gm_extend": lambda c: m.GmExtend(parse_duration(str(c[0]))),
     "gm_set_deadline": _deadline,
     "gm_process": lambda c: m.GmProcess(c[0] is not None),
+    "gm_resume": lambda c: m.GmResume(c[0] is not None),
     "gm_rollback": lambda c: m.GmRollback(_phrase(c[0])),
     "gm_replace": lambda c: m.GmReplace(str(c[0]), _address(str(c[1]))),
     "gm_become": lambda c: m.GmBecome(str(c[0])),
@@ -204,7 +207,7 @@ _BUILD = {
 # Commands without arguments: the grammar's rule is the command's words in snake case.
 _BUILD.update({cls.WORDS.lower().replace(" ", "_"): (lambda c, cls=cls: cls())
                for cls in (m.SignOff, m.Done, m.Clear, m.Status, m.History, m.TreatyList, m.GmStart,
-                           m.GmPause, m.GmResume, m.GmPreview, m.GmRevealSeed)})
+                           m.GmPause, m.GmPreview, m.GmRevealSeed)})
 
 _WHAT = {"NAME": "a name", "WORD": "a value", "ADDR": "an email address", "TEXT": "some text",
          "AT": "'@'", "COMMA": "','"}
@@ -313,9 +316,14 @@ def _is_end(line: str, block: str | None = None) -> bool:
     return said in (_BLOCK_ENDS[block] if block else _ANY_END)
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of a mail, numbered as problems number them (from 1)."""
+    return _LINE_BREAK.split(text)
+
+
 class _Reader:
     def __init__(self, text: str):
-        self.lines = _LINE_BREAK.split(text)
+        self.lines = split_lines(text)
         self.i = 0
         self.started = False
         self.signon: m.SignOn | None = None

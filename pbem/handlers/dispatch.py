@@ -8,7 +8,7 @@ import logging
 from .. import store
 from ..commands import model as m
 from ..identity import check_reply_token
-from . import addresses, gm, player, secret_check, treaty
+from . import addresses, announce, gm, player, secret_check, treaty
 from .guard import run_command
 from .session import Session
 
@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 _OPEN = (m.Help, m.Join, m.SignOff, m.Confirm)
 
 # Commands that act for a power: a GM mail needs GM BECOME <power> before them.
-_FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.TreatyPropose, m.TreatySign,
+_FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.SetZone, m.TreatyPropose, m.TreatySign,
                 m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal, m.TreatyBreach)
 
 HANDLERS = {**player.HANDLERS, **addresses.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
@@ -62,6 +62,7 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
                             "write GM BECOME <power> before it", cmd.line)
             continue
         run_command(session, cmd, handler)
+    announce.flush(session)
 
 
 def _first_help(session: Session, cmd: m.Help, helped: set[str]) -> bool:

@@ -7,8 +7,9 @@ from zoneinfo import ZoneInfo
 
 from pathlib import Path
 
-from .. import deadlines, gamedata, render, registry, store, turns
+from .. import deadlines, dossier, gamedata, phaselabels, render, registry, store, turns
 from ..commands import model as m
+from ..commands.help import top_keywords
 from ..db import parse_iso, utcnow_iso
 from ..deadlines import DeadlineError
 from ..gameapi import Edit, Refused, Ruling
@@ -33,12 +34,9 @@ def _log(session: Session, action: str, detail: str = "") -> None:
     store.gm_log(session.ctx, session.game_name, f"GM <{session.mail.sender}>", action, detail)
 
 
-def _announce(session: Session, line: int | None, what: str, text: str) -> None:
-    # The command's line is part of the key: one mail may change the deadline
-    # twice, and each change is announced.
-    rec = session.game
-    render.broadcast(session.ctx, rec, f"announce:{session.msg_id}:{line}:{what}",
-                     f"[{rec.name}] {what}", text + f"\n\n-- \n{session.ctx.site_name} moderator\n")
+def _announce(session: Session, what: str, text: str) -> None:
+    """Every player hears of it: one mail for the whole GM mail (see announce.py)."""
+    session.announce(what, text)
 
 
 def create(session: Session, cmd: m.GmCreate) -> None:
@@ -128,10 +126,13 @@ def start(session: Session, cmd: m.GmStart) -> None:
         return
     session.game = rec
     phase = rec.rules.phase(rec.state)  # turns.start_game logged the start with the seed commitment
-    _announce(session, cmd.line, "the game has started",
+    # A first phase that takes orders at once gets no turn report: the start mail is each
+    # reader's report of the position then, with what they may do now.
+    session.announce_position = phase.open
+    _announce(session, "the game has started",
               f"{rec.rules.title}, game {rec.name}, has started.\n"
               f"Powers: {', '.join(p['power'] for p in store.players(session.ctx, rec.name))}\n"
-              f"First phase: {phase.label}\nDeadline: {render.deadline_text(rec, rec.deadline)}\n\n"
+              f"First phase: {phase.label}\n\n"
               f"Dice commitment: SHA-256 of this game's secret seed is\n  {rec.row['seed_hash']}\n"
               "The seed is revealed when the game ends, so anyone can check every roll.")
     session.section("Game started.", [f"first phase {phase.label}"])
@@ -147,11 +148,15 @@ def pause(session: Session, cmd: m.GmPause) -> None:
     store.update_game(session.ctx, rec.name, status="paused", paused_at=utcnow_iso(session.ctx.now()),
                       pauses=rec.row["pauses"] + 1)
     _log(session, "pause")
-    _announce(session, cmd.line, "the game is paused", "The GM has paused the game. No phase runs until it resumes.")
+    _announce(session, "the game is paused", "The GM has paused the game. No phase runs until it "
+              "resumes; the time left before the deadline is kept for you.")
     session.section("Game paused.", [])
 
 
 def resume(session: Session, cmd: m.GmResume) -> None:
+    """The clock restarts with the time that was left when the game paused.
+    A phase whose every owing power is already done then waits for its
+    deadline rather than running at once, unless the GM says RESUME NOW."""
     if not _need_game(session, cmd, "paused"):
         return
     rec, now = session.game, session.ctx.now()
@@ -160,21 +165,48 @@ def resume(session: Session, cmd: m.GmResume) -> None:
         # The time the game stood still is given back to the players.
         deadline = max(deadline + (now - parse_iso(rec.row["paused_at"])), now)
     store.update_game(session.ctx, rec.name, status="active", paused_at=None,
-                      deadline=utcnow_iso(deadline) if deadline else None)
+                      deadline=utcnow_iso(deadline) if deadline else None,
+                      warnings_sent=_passed_warnings(rec, deadline, now))
     session.reload()
-    _log(session, "resume", f"deadline {utcnow_iso(deadline) if deadline else '-'}")
-    _announce(session, cmd.line, "the game resumes",
-              f"The game resumes. Deadline: {render.deadline_text(session.game, deadline)}")
-    session.section("Game resumed.", [])
+    _log(session, "resume now" if cmd.now else "resume", f"deadline {utcnow_iso(deadline) if deadline else '-'}")
+    if cmd.now:
+        steps = turns.run_phase(session.ctx, rec.name, reason="GM RESUME NOW")
+        session.reload()
+        _announce(session, "the game resumes", "The GM has resumed the game and resolved "
+                  + ", ".join(s.phase.label for s in steps) + " at once; your reports follow.")
+        session.section("Game resumed and processed:", [s.phase.label for s in steps])
+        return
+    rec = session.game
+    phase = rec.rules.phase(rec.state)
+    lines = []
+    if phase.owes and not turns.waiting_for(session.ctx, rec):
+        store.update_game(session.ctx, rec.name, hold_early=1)
+        session.reload()
+        lines = [f"Every power that owes orders for {phase.label} is done: the phase runs at the deadline "
+                 f"({render.deadline_text(rec, deadline)}), not at once, so orders may still change. "
+                 "GM PROCESS NOW (or GM RESUME NOW) runs it at once."]
+    _announce(session, "the game resumes", "The GM has resumed the game, with the time that was left "
+              "when it paused.")
+    session.section("Game resumed.", lines)
+
+
+def _passed_warnings(rec, deadline: datetime | None, now: datetime) -> list[str]:
+    """Reminders whose moment lies before ``now`` for this deadline: a deadline
+    the GM just set or moved is announced to everyone, so those are not sent
+    on top of the announcement (the later ones still are)."""
+    if deadline is None:
+        return []
+    policy = rec.policy_for(rec.rules.phase(rec.state)) if rec.state else rec.policy
+    return sorted(deadlines.format_duration(w) for w in policy.warnings if now >= deadline - w)
 
 
 def _set_deadline(session: Session, cmd, new: datetime, what: str, **extra) -> None:
     rec = session.game
-    store.update_game(session.ctx, rec.name, deadline=utcnow_iso(new), warnings_sent=[], **extra)
+    store.update_game(session.ctx, rec.name, deadline=utcnow_iso(new),
+                      warnings_sent=_passed_warnings(rec, new, session.ctx.now()), **extra)
     session.reload()
     _log(session, what, utcnow_iso(new))
-    _announce(session, cmd.line, "deadline changed",
-              f"The GM {what}.\nNew deadline: {render.deadline_text(session.game, new)}")
+    _announce(session, "deadline changed", f"The GM {what}.")
     session.section("Deadline changed:", [render.deadline_text(session.game, new)])
 
 
@@ -236,18 +268,29 @@ def preview(session: Session, cmd: m.GmPreview) -> None:
 
 
 def rollback(session: Session, cmd: m.GmRollback) -> None:
+    """Back to the start of a resolved phase, named as HISTORY prints it; every
+    player is mailed the restored position with what is due."""
     if not _need_game(session, cmd, "active", "paused", "over"):
         return
-    try:
-        rec = turns.rollback(session.ctx, session.game.name, cmd.phase)
-    except ValueError as exc:
-        session.problem("bad-rollback", str(exc), cmd.line)
+    rows = turns.history(session.ctx, session.game.name)
+    found = phaselabels.find(cmd.phase, rows)
+    keys = list(dict.fromkeys(r["phase_key"] for r in found))
+    if len(keys) != 1:
+        what = (f"{cmd.phase!r} names {len(keys)} phases: "
+                f"{', '.join(r['label'] for r in found)}; name one" if keys else
+                f"no resolved phase {cmd.phase!r} in {session.game.name}")
+        session.problem("bad-rollback", what + (f". Resolved phases: {phaselabels.listing(rows)}"
+                                                if rows else ""), cmd.line)
         return
+    rec = turns.rollback(session.ctx, session.game.name, keys[0])
     session.game = rec
-    _announce(session, cmd.line, "the GM rolled the game back",
-              f"The game is back at {rec.rules.phase(rec.state).label}. Send your orders again.\n"
-              f"Deadline: {render.deadline_text(rec, rec.deadline)}")
-    session.section("Rolled back:", [rec.rules.phase(rec.state).label])
+    label = rec.rules.phase(rec.state).label
+    session.announce_position = True
+    _announce(session, f"the GM rolled the game back to {label}",
+              f"The GM has rolled the game back to the start of {label}. Orders sent for it and for the "
+              "phases after it were withdrawn: send your orders again. The position below is the one "
+              "restored.")
+    session.section("Rolled back:", [label, "every player is mailed the restored position"])
 
 
 def replace(session: Session, cmd: m.GmReplace) -> None:
@@ -268,10 +311,13 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
                    kind="welcome", secrets=(secret,),
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
+    sent = dossier.queue_dossier(ctx, rec, power, address, key=f"dossier:{session.msg_id}:{cmd.line}")
     session.notify(key=f"replaced:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=old[:1],
                    subject=f"[{rec.name}] {power} has a new player",
                    text=f"The GM has handed {power} in game {rec.name} to another player. Thank you for playing.")
-    session.section("Player replaced:", [f"{power}: now {address}"])
+    session.section("Player replaced:", [f"{power}: now {address}"]
+                    + (["they were mailed the handover dossier (position, treaties, press, orders)"]
+                       if sent else []))
 
 
 def become(session: Session, cmd: m.GmBecome) -> None:
@@ -313,7 +359,7 @@ def rule(session: Session, cmd: m.GmRule) -> None:
     if events is None:
         return
     _log(session, "ruling", f"{cmd.question}: {cmd.ruling}")
-    _announce(session, cmd.line, f"GM ruling on {cmd.question}", cmd.ruling)
+    _announce(session, f"GM ruling on {cmd.question}", f"The GM ruled on {cmd.question}: {cmd.ruling}")
     _treaties_changed(session, events, cmd.line)
     session.section("Ruling recorded:", [f"{cmd.question}: {cmd.ruling}"])
 
@@ -327,7 +373,7 @@ def announce(session: Session, cmd: m.GmAnnounce) -> None:
     if not _need_game(session, cmd):
         return
     _log(session, "announce", cmd.text[:200])
-    _announce(session, cmd.line, "announcement from the GM", cmd.text)
+    _announce(session, "announcement from the GM", cmd.text)
     session.section("Announcement sent to every player.", [])
 
 
@@ -337,12 +383,21 @@ def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
     rec = session.game
     store.update_game(session.ctx, rec.name, seed_revealed=1)
     _log(session, "reveal seed")
-    _announce(session, cmd.line, "dice seed revealed", f"The game's dice seed is {rec.row['seed']}\n"
+    _announce(session, "dice seed revealed", f"The game's dice seed is {rec.row['seed']}\n"
               f"(its SHA-256, published at the start: {rec.row['seed_hash']}).")
     session.section("Seed revealed to every player.", [])
 
 
+#: commands a GM may write after GM by mistake (they are everyone's, written without GM)
+_NOT_GM = top_keywords() - {"SET", "CLEAR", "GM"}
+
+
 def edit(session: Session, cmd: m.GmEdit) -> None:
+    first = cmd.text.split()[0].upper()
+    if first in _NOT_GM:
+        session.problem("not-gm-command", f"{first} is not a GM command: write it without GM",
+                        cmd.line, cmd.text)
+        return
     if not _need_game(session, cmd, "active", "paused"):
         return
     events = _apply(session, Edit(cmd.text), cmd.line)

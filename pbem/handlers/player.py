@@ -1,15 +1,14 @@
 """Player commands: orders, press, status, help, history, account settings."""
 from __future__ import annotations
 
-import difflib
-
-from .. import render, store, turns
+from .. import names, phaselabels, render, reports, store, turns
 from ..commands import model as m
-from ..commands.help import help_text
 from ..commands.help import top_keywords as help_keywords
-from ..gameapi import Problem
-from ..db import dumps, loads, utcnow_iso
+from ..db import dumps, utcnow_iso
+from ..deadlines import format_moment
+from ..gameapi import NOT_AN_ORDER, Problem
 from ..identity import hash_secret
+from . import guide
 from .session import Session
 
 
@@ -29,17 +28,17 @@ def orders(session: Session, cmd: m.Orders) -> None:
     game, state = rec.rules, rec.state
     phase = game.phase(state)
     parsed = game.parse_orders(state, power, list(cmd.lines))
-    if cmd.implicit:
-        parsed.problems = _implicit_problems(game, phase, cmd, parsed.problems)
-        if not parsed.orders:  # a greeting or a signature, not orders: hints only
-            session.problems.extend(parsed.problems)
-            return
+    parsed.problems = _hints(game, phase, cmd, parsed.problems)
+    if cmd.implicit and not parsed.orders:  # a greeting or a signature, not orders: hints only
+        session.problems.extend(parsed.problems)
+        return
     if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
         return
-    if cmd.phase and cmd.phase.lower() not in {phase.name.lower(), phase.key.lower(), phase.label.lower()}:
-        session.problem("wrong-phase", f"these orders are written for {cmd.phase}, but the current phase "
-                        f"is {phase.label}; nothing was stored", cmd.line)
+    if cmd.phase and not phaselabels.names_phase(cmd.phase, phase):
+        session.problem("wrong-phase", f"these orders are written for {cmd.phase}, but the game is at "
+                        f"{phase.label}; nothing was stored. For {phase.label}, send them again under "
+                        "a plain ORDERS line", cmd.line, f"ORDERS {phase.label}")
         return
     problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
     refused = {p.line for p in problems if p.kind != "warning"}
@@ -61,33 +60,37 @@ def orders(session: Session, cmd: m.Orders) -> None:
         return
     text = "\n".join(t for _, t in cmd.lines)
     turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id)
+    summary = game.order_summary(state, power, accepted)
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    [o.canonical for o in accepted])
+                    turns.as_written(accepted, power) + ([""] + summary if summary else []))
 
 
-def _implicit_problems(game, phase, cmd: m.Orders, problems: list) -> list:
-    """Lines written without ORDERS that the game could not read: a line
-    that starts like one of the game's orders keeps the game's own problem
-    (it is an order with a mistake); any other line gets one short hint with
-    the nearest command or order form, never a grammar lecture."""
+def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
+    """Lines that are no order at all get one short hint (``not-understood``)
+    with the nearest command or order form, never a grammar lecture: those the
+    game marks ``not-an-order``, and, written without ORDERS, any line it could not read
+    that does not start like one of its orders (a line that does is an order
+    with a mistake, and keeps the game's own problem)."""
     verbs = {form.split()[0].upper(): form for form in game.order_forms()}
     texts = dict(cmd.lines)
     out = []
     for problem in problems:
         line = texts.get(problem.line, "")
         first = (line.split() or [""])[0].upper()
-        if problem.kind != "invalid" or first in verbs:
+        loose = cmd.implicit and problem.kind == "invalid" and first not in verbs
+        if problem.code != NOT_AN_ORDER and not loose:
             out.append(problem)
             continue
-        out.append(Problem("not-understood", f"{line[:60]!r} is neither a command nor an order of "
+        shown = line if len(line) <= 60 else line[:57] + "..."
+        out.append(Problem("not-understood", f"{shown!r} is neither a command nor an order of "
                            f"{phase.label}", problem.line, _nearest_form(first, verbs), "invalid"))
     return out
 
 
 def _nearest_form(word: str, verbs: dict[str, str]) -> str | None:
     choices = {**{k: k for k in help_keywords()}, **verbs}
-    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
-    return choices[near[0]] if near else None
+    near = names.nearest(word, list(choices), normalise=str.upper)
+    return choices[near] if near else None
 
 
 def done(session: Session, cmd: m.Done) -> None:
@@ -133,6 +136,9 @@ def press(session: Session, cmd: m.Press) -> None:
                 return
             to.append(power)
     sender = "an anonymous power" if cmd.grey else (session.power or "the GM")
+    # Grey press names no sender anywhere: a list of recipients without one
+    # power would name it, so the list shown is every power or none.
+    shown = (everyone if cmd.to == "ALL" else []) if cmd.grey else to
     phase_key = rec.rules.phase(rec.state).key
     ctx = session.ctx
     ctx.db["press"].insert({"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
@@ -142,8 +148,8 @@ def press(session: Session, cmd: m.Press) -> None:
         row = store.player(ctx, rec.name, power)
         session.notify(key=f"press:{session.msg_id}:{cmd.line}:{power}", to=store.addresses(row)[:1],
                        kind="press", subject=f"[{rec.name}] press from {sender}",
-                       text=render.render("press.txt.j2", game=rec.name, sender=sender, to=to,
-                                          body=cmd.body, site=ctx.site_name))
+                       text=render.render("press.txt.j2", game=rec.name, sender=sender, to=shown,
+                                          everyone=cmd.grey and cmd.to == "ALL", body=cmd.body, site=ctx.site_name))
     session.section("Press sent" + (" (grey: your name was not shown)" if cmd.grey else "") + ":",
                     [f"to {', '.join(to) or 'nobody'}"])
 
@@ -154,6 +160,8 @@ def status(session: Session, cmd: m.Status) -> None:
         session.problem("game-not-running", "sign on to a game for its status", cmd.line)
         return
     lines = [f"Game {rec.name} ({rec.rules.title}) is {rec.status}."]
+    if rec.status == "paused":
+        lines.append("The GM has paused it: no phase runs until the GM resumes it.")
     for row in store.players(session.ctx, rec.name):
         lines.append(f"{row['power']}: {'absent' if row['absent_from'] else row['status']}"
                      + (f", missed {row['missed']}" if row["missed"] else ""))
@@ -161,37 +169,39 @@ def status(session: Session, cmd: m.Status) -> None:
         phase = rec.rules.phase(rec.state)
         mine = turns.current_orders(session.ctx, rec.name, phase.key).get(session.power)
         lines.append("Your orders this phase: " + ("; ".join(o.canonical for o in mine) if mine else "none yet"))
+        # The game's own account of where the power stands (its report with nothing new in it).
+        lines += ["", *rec.rules.report(rec.state, [], session.power).text.rstrip().splitlines()]
+        if rec.status == "active" and phase.takes_orders_from(session.power):
+            may = reports.guide_lines(rec.rules, rec.state, session.power)
+            lines += ["", "What you may do now", *may] if may else []
     session.section("Status:", lines)
 
 
 def help_(session: Session, cmd: m.Help) -> None:
-    text = help_text(cmd.topic)
-    if session.game:
-        extra = session.game.rules.help_text(cmd.topic)
-        if extra:
-            text += "\n\n" + extra
-    session.section("Help:", text.splitlines())
+    session.section("Help:", guide.help_answer(session, cmd.topic).splitlines())
 
 
 def history(session: Session, cmd: m.History) -> None:
     rec = session.game
     rows = turns.history(session.ctx, rec.name) if rec else []
-    session.section("Resolved phases:", [f"{r['label']} (resolved {r['created']})" for r in rows] or ["none yet"])
+    zone = session.reader_zone() or (rec.policy.timezone if rec else "UTC")
+    session.section("Resolved phases (name one in RESEND or GM ROLLBACK as written here):",
+                    [f"{r['label']} (resolved {format_moment(r['created'], zone)})" for r in rows]
+                    or ["none yet"])
 
 
 def resend(session: Session, cmd: m.Resend) -> None:
     rec, ctx = session.game, session.ctx
     rows = turns.history(ctx, rec.name) if rec else []
     if cmd.phase:
-        rows = [r for r in rows if cmd.phase.lower() in (r["phase_key"].lower(), r["label"].lower())]
+        rows = phaselabels.find(cmd.phase, rows)
     if not rows or not session.power:
-        session.problem("nothing-to-resend", "no resolved phase matches", cmd.line)
+        known = phaselabels.listing(turns.history(ctx, rec.name)) if rec else ""
+        session.problem("nothing-to-resend", "no resolved phase matches"
+                        + (f"; resolved phases: {known}" if known else ""), cmd.line)
         return
     snap = rows[-1]
-    body = rec.rules.report(loads(snap["after"]), loads(snap["events"], []), session.power).text
-    row = store.player(ctx, rec.name, session.power)
-    session.notify(key=f"resend:{session.msg_id}:{snap['seq']}", to=store.addresses(row)[:1], kind="report",
-                   subject=f"[{rec.name}] {session.power} report again: {snap['label']}", text=body)
+    reports.queue_again(ctx, rec, snap, session.power, key=f"resend:{session.msg_id}:{snap['seq']}")
     session.section("Report sent again:", [snap["label"]])
 
 
@@ -211,6 +221,15 @@ def set_absence(session: Session, cmd: m.SetAbsence) -> None:
     store.gm_log(session.ctx, session.game.name, session.power, "absence", f"{cmd.start} to {cmd.end}")
     session.section("Absence noted:", [f"{cmd.start} to {cmd.end}: missed deadlines in that time "
                                        "apply your defaults without counting against you."])
+
+
+def set_zone(session: Session, cmd: m.SetZone) -> None:
+    row = store.player(session.ctx, session.game.name, session.power)
+    store.update_player(session.ctx, row["id"], zone=cmd.zone)
+    rec = session.game
+    shown = render.deadline_text(rec, rec.deadline, cmd.zone) if rec.deadline else None
+    session.section("Time zone set:", [f"deadlines are shown in {cmd.zone} too"]
+                    + ([f"the current deadline: {shown}"] if shown else []))
 
 
 def join(session: Session, cmd: m.Join) -> None:
@@ -239,4 +258,4 @@ def join(session: Session, cmd: m.Join) -> None:
 
 HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
             m.History: history, m.Resend: resend,
-            m.SetPassword: set_password, m.SetAbsence: set_absence, m.Join: join}
+            m.SetPassword: set_password, m.SetAbsence: set_absence, m.SetZone: set_zone, m.Join: join}

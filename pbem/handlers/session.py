@@ -6,8 +6,14 @@ from dataclasses import dataclass, field
 
 from .. import render, store
 from ..context import Context
+from ..commands.model import MASK
 from ..gameapi import Problem
 from ..mail.normalize import Inbound
+
+#: how much of a line a problem quotes
+QUOTE = 72
+#: lines that end with a secret
+_SECRET_LINES = ("SIGNON", "PASSWORD", "JOIN")
 
 
 @dataclass
@@ -28,6 +34,11 @@ class Session:
     status: str = "done"
     outcome: str = "handled"
     show_status: bool = False
+    lines: list[str] = field(default_factory=list)   # the mail's text as read, for quoting
+    #: GM announcements of this mail, sent as one mail per player at its end
+    announcements: list[tuple[str, str]] = field(default_factory=list)
+    #: whether the players' announcement carries each one's report (after a rollback)
+    announce_position: bool = False
 
     @property
     def game_name(self) -> str | None:
@@ -47,6 +58,32 @@ class Session:
                 suggestion: str | None = None, kind: str = "illegal") -> None:
         self.problems.append(Problem(code, message, line, suggestion, kind))
 
+    def announce(self, what: str, text: str) -> None:
+        """A GM action every player hears of: one mail per player for the whole
+        GM mail, however many actions it holds (see :mod:`.announce`)."""
+        self.announcements.append((what, text))
+
+    def quote(self, line: int | None) -> str:
+        """Line ``line`` of the mail as written (shortened, a secret masked), or ""."""
+        if line is None or not 0 < line <= len(self.lines):
+            return ""
+        words = self.lines[line - 1].split()
+        keys = [w.upper() for w in words[:2]]
+        # A secret is never written back, right or wrong: the reply may go to a copy address.
+        if len(words) > 1 and (keys[0] in _SECRET_LINES or keys == ["SET", "PASSWORD"]):
+            words[-1] = MASK
+        text = " ".join(words)
+        return text if len(text) <= QUOTE else text[:QUOTE - 3].rstrip() + "..."
+
+    def describe(self, problem: Problem) -> list[str]:
+        """A problem as the reply shows it: its line, what is wrong, and the line
+        as written (unless the message already quotes it)."""
+        lines = [problem.render()]  # one line: mail readers wrap it, and it stays searchable
+        quoted = self.quote(problem.line)
+        if quoted and quoted.rstrip(".") not in problem.message:
+            lines.append(f"  you wrote: {quoted}")
+        return lines
+
     def notify(self, *, key: str, to: list[str], subject: str, text: str, kind: str = "notice",
                secrets: tuple[str, ...] = ()) -> None:
         """Queue a further mail with the reply; ``secrets`` it hands out are masked
@@ -62,6 +99,13 @@ class Session:
             return render.subject(self.game, who, "received")
         return f"[{self.ctx.site_name}] received: {self.mail.subject[:60] or '(no subject)'}"
 
+    def reader_zone(self) -> str | None:
+        """The zone the signed-on player set with SET ZONE, if any."""
+        if not (self.game and self.power):
+            return None
+        row = store.player(self.ctx, self.game.name, self.power)
+        return row.get("zone") if row else None
+
     def reply_text(self) -> str:
         status = None
         if self.game and self.game.status in ("active", "paused") and self.game.state:
@@ -69,9 +113,13 @@ class Session:
 
             rec = self.game
             phase = rec.rules.phase(rec.state)
-            status = {"phase": phase.label, "deadline": render.deadline_text(rec, rec.deadline),
-                      "paused": rec.status == "paused", "waiting": waiting_for(self.ctx, rec)}
-        return render.render("ack.txt.j2", sections=self.sections,
-                             problems=[p.render() for p in sorted(self.problems, key=lambda p: p.line or 0)],
+            status = {"phase": phase.label, "paused": rec.status == "paused",
+                      "deadline": render.deadline_text(rec, rec.deadline, self.reader_zone()),
+                      "waiting": waiting_for(self.ctx, rec), "open": phase.open,
+                      "held": bool(rec.row.get("hold_early"))}
+        ordered = sorted(self.problems, key=lambda p: (p.line is None, p.line or 0))
+        refused = [self.describe(p) for p in ordered if p.kind != "warning"]
+        warned = [self.describe(p) for p in ordered if p.kind == "warning"]
+        return render.render("ack.txt.j2", sections=self.sections, problems=refused, warnings=warned,
                              notes=self.notes, status=status, site=self.ctx.site_name,
                              game=self.game_name, power=self.power)

@@ -61,8 +61,10 @@ def propose(session: Session, cmd: m.TreatyPropose) -> None:
     record = _act(session, cmd, _action(session, cmd, "propose", parties=tuple(parties), text=cmd.text,
                                         secret=cmd.secret))
     if record:
-        session.section(f"Treaty {record['id']} proposed:", [f"parties {', '.join(record['parties'])}",
-                                                             "secret" if record["secret"] else "public"])
+        session.section(f"Treaty {record['id']} proposed:", [
+            f"parties {', '.join(record['parties'])}",
+            "private: only its parties see it, until one of them sends TREATY REVEAL "
+            f"{record['id']}" if record["secret"] else "public: every power sees it"])
 
 
 def _simple(verb: str, done: str):
@@ -71,7 +73,7 @@ def _simple(verb: str, done: str):
             return
         record = _act(session, cmd, _action(session, cmd, verb))
         if record:
-            session.section(done.format(id=record["id"]), [f"status: {record['status']}"])
+            session.section(done.format(id=record["id"]), [f"status: {render.TREATY_STATUS.get(record['status'], record['status'])}"])
     handler.__name__ = verb
     return handler
 
@@ -101,7 +103,8 @@ def list_(session: Session, cmd: m.TreatyList) -> None:
     if rec is None or rec.state is None:
         session.problem("game-not-running", "treaties are made in a running game", cmd.line)
         return
-    lines = [f"{t['id']}: {t['status']}, parties {', '.join(t['parties'])}" + (" (secret)" if t["secret"] else "")
+    lines = [f"{t['id']}: {render.TREATY_STATUS.get(t['status'], t['status'])}, parties "
+             f"{', '.join(t['parties'])}" + (" (private)" if t["secret"] else "")
              for t in rec.rules.treaty_records(rec.state, session.power, gm=session.is_gm and not session.power)]
     session.section("Treaties you may see:", lines or ["none"])
 

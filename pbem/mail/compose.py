@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.policy import default as default_policy
@@ -38,8 +39,12 @@ def build_message(*, from_addr: str, to: list[str], subject: str, text: str,
                   in_reply_to: str | None = None, references: Iterable[str] = (),
                   auto_submitted: str = "auto-replied", loop_tag: str | None = None,
                   date: datetime | None = None,
-                  extra_headers: dict[str, str] | None = None) -> EmailMessage:
+                  extra_headers: dict[str, str] | None = None,
+                  related: Sequence[Inline] = ()) -> EmailMessage:
     """A complete UTF-8 mail: plain text first, with an HTML alternative when ``html`` is given.
+
+    ``related`` are parts the HTML shows inline (``<img src="cid:...">``), such as a map: the HTML
+    and they go together in a multipart/related part, so the plain text stays first and complete.
 
     Header values with line breaks raise ValueError (header injection); the subject, which often
     echoes a player's own subject line, is flattened to one line instead.
@@ -71,7 +76,30 @@ def build_message(*, from_addr: str, to: list[str], subject: str, text: str,
     msg.set_content(text, charset="utf-8")
     if html is not None:
         msg.add_alternative(html, subtype="html", charset="utf-8")
+        html_part = msg.get_payload()[-1]
+        for part in related:
+            maintype, subtype = part.mime_type.split("/", 1)
+            html_part.add_related(part.data, maintype=maintype, subtype=subtype, cid=f"<{part.cid}>",
+                                  filename=part.filename, disposition="inline")
+    elif related:
+        raise ValueError("inline parts need an HTML body to show them")
     return msg
+
+
+@dataclass(frozen=True)
+class Inline:
+    """A part the HTML body shows inline: ``cid`` without angle brackets (the HTML says
+    ``src="cid:<cid>"``), a MIME type such as ``image/svg+xml``, the bytes, a file name."""
+
+    cid: str
+    mime_type: str
+    data: bytes
+    filename: str
+
+
+def content_id(domain: str, key: str) -> str:
+    """A Content-ID derived from ``key``, stable like the Message-ID of the mail it is in."""
+    return f"{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}@{domain}"
 
 
 def _aware(date: datetime) -> datetime:

@@ -25,7 +25,8 @@ import difflib
 import re
 
 from pbem import treatybook
-from pbem.gameapi import Game, GMError, Order, ParseResult, PhaseInfo, Problem, Refused, Report, Roster
+from pbem.gameapi import (NOT_AN_ORDER, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem,
+                          Refused, Report, Roster)
 
 ROUNDS = 3
 DEFAULT_POWERS = ("North", "South", "East")
@@ -111,6 +112,8 @@ class Beacon(Game):
                                                    self.roster({}, state).nearest(words[1]), "invalid"))
                 else:
                     result.orders.append(Order(power, "gift", {"to": to}, f"GIFT {to}", number))
+            elif not difflib.get_close_matches(verb, ["BID", "PASS", "KEEP", "GIFT", "PROTEST"], n=1):
+                result.problems.append(Problem(NOT_AN_ORDER, f"{text!r} is no order", number, None, "invalid"))
             else:
                 near = difflib.get_close_matches(verb, ["BID", "PASS", "KEEP", "GIFT", "PROTEST"], n=1)
                 result.problems.append(Problem("invalid-order", f"cannot read {text!r}: write "
@@ -303,16 +306,67 @@ class Beacon(Game):
             lines.append("The game is over.")
         return Report("\n".join(lines), {"view": self.view(state, power), "lines": lines}, "report.html.j2")
 
+    def map_svg(self, state, power):
+        """A row of beacons, one per power, lit by its score: a trivial map
+        that still goes through every path a real one does."""
+        cells = "".join(
+            f'<rect x="{10 + 60 * i}" y="10" width="50" height="30" fill="{"#f2b705" if state["score"][p] else "#ccc"}"/>'
+            f'<text x="{15 + 60 * i}" y="55" font-size="10">{p} {state["score"][p]}</text>'
+            for i, p in enumerate(state["players"]))
+        return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 260 70" role="img" '
+                f'aria-labelledby="beacon-title"><title id="beacon-title">Beacons after round '
+                f'{state["round"]}</title>{cells}</svg>\n')
+
+    def map_text(self, state, power):
+        return [f"{p}: {state['score'][p]} beacons" for p in state["players"]]
+
+    def charts(self, state, final=False):
+        out = {"Score": {p: state["score"][p] for p in state["players"]}}
+        if final:
+            out["Gold"] = {p: state["gold"][p] for p in state["players"]}
+        return out
+
     def results(self, state):
         ranked = sorted(state["players"], key=lambda p: (-state["score"][p], -state["gold"][p], p))
         return [{"power": p, "score": state["score"][p], "rank": i + 1} for i, p in enumerate(ranked)]
 
     def help_text(self, topic=None):
+        if topic:
+            return ""  # its topics are help_on's
         return ("Orders: BID <n> (gold you offer for this round's beacon) or PASS; in a claim window "
                 "the winner sends KEEP or GIFT <power>, the others may send PROTEST.")
 
     def order_forms(self):
         return [f for forms in self._FORMS.values() for f in forms]
+
+    def help_topics(self, state):
+        return ["BID", "GOLD"]
+
+    def help_on(self, state, power, topic):
+        word = topic.upper()
+        if word == "BID":
+            return "BID <n>: offer n gold for this round's beacon; the highest bid wins it and pays."
+        if word == "GOLD" and state is not None:
+            return "Gold: " + ", ".join(f"{p} {g}" for p, g in sorted(state["gold"].items())
+                                        if power in (None, p))
+        return None
+
+    def options_now(self, state, power):
+        if state["phase"] == "orders" and power in state["players"]:
+            gold = state["gold"][power]
+            return [OrderOption("BID <n>", f"you have {gold} gold", tuple(str(n) for n in range(1, gold + 1))),
+                    OrderOption("PASS", "bid nothing")]
+        if state["phase"] == "claim" and power == state.get("winner"):
+            others = tuple(p for p in state["players"] if p != power)
+            return [OrderOption("KEEP"), OrderOption("GIFT <power>", "give the point away", others)]
+        return []
+
+    def order_summary(self, state, power, orders):
+        bids = [o.args["amount"] for o in orders if o.kind == "bid"]
+        if not bids:
+            return []
+        return [f"Your bid {bids[0]} of your {state['gold'][power]} gold; "
+                f"{state['gold'][power] - bids[0]} left if it wins."]
 
     # -- scenarios ---------------------------------------------------------
     def query(self, state, text):
@@ -354,8 +408,8 @@ class Beacon(Game):
             return ["PASS"]
         return [f"BID {rng.randint(1, max(1, min(gold, 5)))}"]
 
-    def demo_setup(self):
-        return list(DEFAULT_POWERS), {"claims": "on"}
+    def demo_setup(self, turns=None):
+        return list(DEFAULT_POWERS), {"claims": "on", **({"rounds": turns} if turns else {})}
 
 
 GAME = Beacon()

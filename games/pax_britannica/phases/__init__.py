@@ -1,9 +1,9 @@
 """Phase dispatch: each phase is a module ``phases/<phase>.py`` with
 ``resolve(state, orders, dice, data) -> events`` that mutates the copy it gets.
 
-A phase with no module yet passes straight through.  Negotiation, Congress and
-War have no automatic resolution here: they pass through, and tell the GM when
-something is waiting for a human ruling (a Casus Belli, a Chinese Rebellion).
+A phase with no module yet passes straight through.  The War Phase has no
+automatic resolution yet: it passes through, and tells the GM when something is
+waiting for a human ruling (a declaration of War, a Chinese Rebellion).
 """
 from __future__ import annotations
 
@@ -37,23 +37,28 @@ def run(phase: str, state: dict, orders: dict, dice, data) -> list[dict]:
 
 
 def gm_notices(phase: str, state: dict) -> list[dict]:
-    """Rules: NEGOTIATION, CONGRESS OF EUROPE, WAR WITH THE OTTOMANS/CHINESE REBELLION -
-    these need people; the engine only says what is waiting."""
-    cbs = state.get("cb", [])
-    if phase in ("negotiation", "congress") and cbs:
-        listing = "; ".join(f"{c['holder']} against {c['against']}"
-                            + (f" in {c['area']}" if c.get("area") else "") for c in cbs)
-        return [{"kind": "gm_notice", "phase": phase,
-                 "text": f"Casus Belli outstanding ({listing}): the GM may run a "
-                         f"{'Congress of Europe' if phase == 'congress' else 'negotiation'}."}]
-    if phase == "war":
-        # Choice: a rolled rebellion is flagged in state["pending"]["chinese_rebellion"].
-        notices = []
-        if state.get("pending", {}).get("chinese_rebellion"):
-            notices.append({"kind": "gm_notice", "phase": phase,
-                            "text": "A Chinese Rebellion was rolled: the GM must run the War."})
-        if cbs:
-            notices.append({"kind": "gm_notice", "phase": phase,
-                            "text": "Casus Belli exist: a player may declare War (GM ruling)."})
-        return notices
-    return []
+    """Rules: WAR, THE WAR SEQUENCE, CHINESE REBELLION - the War Phase needs people until the
+    war sequence is played by the engine: it only says what is waiting (a rebellion, the
+    declarations of War made in Negotiation or the Congress, treaty duties to join them)."""
+    if phase != "war":
+        return []
+    notices = []
+    if state.get("pending", {}).get("chinese_rebellion"):
+        notices.append({"kind": "gm_notice", "phase": phase,
+                        "text": "A Chinese Rebellion was rolled: the GM must run the War."})
+    declared = [d for d in state.get("declarations", []) if d.get("turn") == state.get("turn")]
+    if declared:
+        listing = "; ".join(f"{d['by']} on {', '.join(d['against'])}" for d in declared)
+        notices.append({"kind": "gm_notice", "phase": phase,
+                        "text": f"War was declared this turn ({listing}): the GM runs the War."})
+    duties = [o for o in state.get("obligations", []) if o.get("turn") == state.get("turn")]
+    if duties:
+        listing = "; ".join(f"{o['power']} against {o['against']} ({o['kind']} treaty {o['treaty']})"
+                            for o in duties)
+        notices.append({"kind": "gm_notice", "phase": phase,
+                        "text": f"Treaty duties to join a War: {listing}. A party may claim a breach "
+                                "(TREATY BREACH) for the GM to rule on."})
+    if state.get("cb") and not declared:
+        notices.append({"kind": "gm_notice", "phase": phase,
+                        "text": "Casus Belli exist: a player may declare War (GM ruling)."})
+    return notices

@@ -165,7 +165,8 @@ def casus_belli(state: dict, area: str, won: list[str]) -> list[dict]:
         for against in won:
             if holder != against:
                 ev = board.add_cb(state, holder, against, area,
-                                  "both established Control in the same Area")
+                                  "both established Control in the same Area",
+                                  cause="placement", rule="CB-02")
                 if ev:
                     events.append(ev)
     return events

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 
 from .. import board, summaries
+from ..state import last_turn
 from .administrative import marker_income
 from .victory_points import divide
 
@@ -27,7 +28,7 @@ EAST_WEST_VP, NORTH_SOUTH_VP = 10, 15
 
 
 def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
-    if not (state.get("turn", 0) >= LAST_TURN or state.get("great_war")):
+    if not (state.get("turn", 0) >= last_turn(state) or state.get("great_war")):
         return []
     events: list[dict] = []
     lines: dict[str, dict[str, int]] = {}

@@ -134,8 +134,11 @@ def resolve_conflicts(state: dict, data) -> list[dict]:
                 new, blame = "interest", _blame(state, area, ctrl)
             else:
                 continue
-            events += downgrade(state, power, area, new, blame,
-                                f"conflict with {blame}'s Control marker")
+            lost = downgrade(state, power, area, new, blame,
+                             f"conflict with {blame}'s Control marker")
+            # who displaced it: a Minor Power's Influence may be defended in Negotiation
+            lost[0]["displaced_by"] = blame
+            events += lost
     return events
 
 

@@ -226,7 +226,7 @@ def _conflicts(state, power, area, status, placed) -> list[dict]:
         if other == power:
             continue
         if m["status"] == "influence" and status == "protectorate" and board.is_great(state, other):
-            cb = board.add_cb(state, other, power, area, reason)
+            cb = board.add_cb(state, other, power, area, reason, cause="placement", rule="CB-03")
             if cb:
                 events.append(cb)
         elif m["status"] == "influence" and not board.is_great(state, other):
@@ -238,6 +238,7 @@ def _conflicts(state, power, area, status, placed) -> list[dict]:
             events.append(board.add_eti(state, 1 if to else 2, reason, blame=None))
     partners = placed.get(area, set())
     if partners:
-        state["cb"] = [cb for cb in state.get("cb", []) if not (
-            cb.get("area") == area and {cb["holder"], cb["against"]} <= partners | {power})]
+        for cb in [c for c in state.get("cb", []) if c.get("area") == area
+                   and {c["holder"], c["against"]} <= partners | {power}]:
+            events.append(board.remove_cb(state, cb, "waived: the Minor Powers share a Codominion"))
     return events

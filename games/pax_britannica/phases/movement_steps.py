@@ -305,7 +305,7 @@ def need_phrase(order: Order, code: str | None) -> str:
     """How a note introduces what ``order`` relied on, from the code it fails with alone."""
     if code == "no-communication-link":
         return f"the Communication Link to {order.args.get('area')} runs through"
-    if code in ("no-path", "bad-destination", "bad-start") and order.kind == "move_army":
+    if code in ("no-path", "bad-via", "bad-destination", "bad-start") and order.kind == "move_army":
         return "its path needs"
     if code == "insufficient-funds":
         return "it is paid with"

@@ -34,19 +34,31 @@ def _starts(state: dict, data, power: str, place: str) -> bool:
 
 
 def army_path(state: dict, data, power: str, a: dict) -> list[str] | None:
-    """A legal path for the move (the player's VIA places if given), or None."""
+    """A legal path for the move, or None.  Rules: MOVEMENT (Army Units) - "An
+    Army Unit must trace a path of movement".  Choice: the player's VIA places
+    are waypoints the army passes in that order; between them (and to the end)
+    it takes the shortest legal way, so ``VIA Mediterranean Sea`` need not name
+    every sea and Area on the way."""
     src, dst = a["from"], a["to"]
     if _kind_of(state, data, power, dst) not in ("through", "end"):
         return None
     via = list(a.get("via") or [])
-    if via:
-        path = [src, *via, dst]
-        for here, nxt in zip(path, path[1:]):
-            if nxt not in board._steps(state, data, here):
-                return None
-        if any(_kind_of(state, data, power, p) not in ("through", "sea") for p in via):
+    if any(_kind_of(state, data, power, p) not in ("through", "sea") for p in via):
+        return None
+    path = [src]
+    for goal in [*via, dst]:
+        leg = _shortest(state, data, power, path[-1], goal)
+        if leg is None:
             return None
-        return path
+        path += leg[1:]
+    return path
+
+
+def _shortest(state: dict, data, power: str, src: str, dst: str) -> list[str] | None:
+    """The shortest way from ``src`` to ``dst`` passing only places an army may
+    pass through (Rules: MOVEMENT, Army Units); alphabetical among equals."""
+    if src == dst:
+        return [src]
     prev = {src: None}
     todo = deque([src])
     while todo:
@@ -55,14 +67,32 @@ def army_path(state: dict, data, power: str, a: dict) -> list[str] | None:
             if nxt in prev:
                 continue
             if nxt == dst:
-                prev[nxt] = here
-                path = [dst]
+                path = [dst, here]
                 while prev[path[-1]] is not None:
                     path.append(prev[path[-1]])
                 return path[::-1]
             if _kind_of(state, data, power, nxt) in ("through", "sea"):
                 prev[nxt] = here
                 todo.append(nxt)
+    return None
+
+
+def via_fail(state: dict, data, power: str, via: list[str]) -> Fail:
+    """Why a VIA place cannot be passed, in the player's terms (None: each can be)."""
+    for place in via:
+        kind = _kind_of(state, data, power, place)
+        if kind in ("through", "sea"):
+            continue
+        if place in data.seas:
+            why = f"{power} has no Merchant Fleet in {place}"
+        elif data.home_of(place):
+            why = f"{place} is another power's Home Country"
+        elif kind == "end":
+            why = f"{power}'s marker in {place} is not established or the Area is in Unrest"
+        else:
+            why = f"{power} has no Control marker in {place}"
+        return "bad-via", (f"the army cannot pass through {place}: {why} (an army passes only own "
+                           "Merchant Fleet seas, own established Control not in Unrest, and its Home)")
     return None
 
 
@@ -80,9 +110,15 @@ def check_move_army(state: dict, data, power: str, a: dict) -> Fail:
     if _kind_of(state, data, power, a["to"]) == "":
         return "bad-destination", (f"an army can enter {a['to']} only with an own Control marker "
                                    f"there (established, or unestablished / in Unrest)")
+    fail = via_fail(state, data, power, list(a.get("via") or []))
+    if fail:
+        return fail
     if army_path(state, data, power, a) is None:
-        return "no-path", (f"no legal path from {a['from']} to {a['to']} (through own Merchant "
-                           f"Fleet seas, own established Control not in Unrest, own Home)")
+        via = a.get("via") or []
+        return "no-path", (f"no legal path from {a['from']} to {a['to']}"
+                           + (f" by way of {', '.join(via)}" if via else "")
+                           + " (through own Merchant Fleet seas, own established Control not in "
+                           "Unrest, own Home)")
     return garrison_rules(state, data, power, a)
 
 

@@ -107,7 +107,7 @@ def apply_event(state: dict, data, dice, event, n: int = 1) -> list[dict]:
     target = getattr(event, "cb_against", None)
     if power and target:
         # Rules: HEADLINE EVENTS - American "Yellow Press": a one-time CB against Spain.
-        cb = board.add_cb(state, power, target, None, reason, once=True)
+        cb = board.add_cb(state, power, target, None, reason, once=True, cause="event")
         if cb:
             out.append(cb)
     if getattr(event, "permission", None):

@@ -1,0 +1,333 @@
+"""Battles, land and naval (9.6 Battle Sequence, 9.7 Land Battles, 9.9 Naval
+Battles, NPR defence 13.4 as summarised in NOTES 3.7).
+
+A battle is a work item (:mod:`.flow`) that can stop after any round for a
+retreat decision asked by mail and go on when it comes.  Dice are read in a
+fixed order each round: the attacker's dice, then the defender's.
+"""
+from __future__ import annotations
+
+from . import capacity
+from . import state as st
+
+DIE_FOR = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
+
+
+def start(state: dict, loc: str, attacker: str, *, naval: bool, came_from: dict | None = None,
+          why: str = "") -> dict | None:
+    """A battle work item when ``attacker`` has something to fight at ``loc``
+    (enemy units, rebels, or an enemy NPR defending its provinces), else None."""
+    item = {"kind": "battle", "loc": loc, "attacker": attacker, "naval": naval, "round": 0,
+            "from": dict(came_from or {}), "npr": {}, "why": why, "rolled": False, "decided": {},
+            "casualties": {}, "begun": False}
+    if not _attackers(state, item) or not (_enemy_realms(state, item) or _npr_defenders(state, item, peek=True)):
+        return None
+    return item
+
+
+def _attackers(state: dict, item: dict) -> list[str]:
+    loc, att = item["loc"], item["attacker"]
+    present = st.realms_with_ships(state, loc) if item["naval"] else st.realms_with_land(state, loc)
+    if att == st.REBELS:
+        return [st.REBELS] if st.REBELS in present else []
+    return [r for r in present if r != st.REBELS and (r == att or (st.friendly(state, r, att) and any(
+        st.hostile(state, r, e) for e in _enemy_realms(state, item))))]
+
+
+def _enemy_realms(state: dict, item: dict) -> list[str]:
+    loc, att = item["loc"], item["attacker"]
+    present = st.realms_with_ships(state, loc) if item["naval"] else st.realms_with_land(state, loc)
+    return [r for r in present if st.hostile(state, att, r)]
+
+
+def hostile_before(state: dict, npr: str, loc: str) -> bool:
+    """Units hostile to the NPR were at ``loc`` before this turn began (9.7 *)."""
+    wars = state.get("present_wars", [])
+    for r in state["present"].get(loc, []):
+        if r != st.REBELS and st.pair(st.top(state, r), npr) in wars:
+            return True
+    return False
+
+
+def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int]:
+    """Enemy NPRs defending their own provinces (land) or ports (sea) with
+    their capacity, halved for an Active Ally; none when units hostile to
+    that NPR were there before this turn (9.7, 9.9)."""
+    if item.get("npr_set") and not peek:
+        return item["npr"]
+    loc, att = item["loc"], item["attacker"]
+    out = {}
+    if item["naval"]:
+        owners = {st.top(state, state["provinces"][p]["owner"]) for p in state["provinces"]
+                  if state["provinces"][p].get("port") == loc and not st.occupied(state, p)}
+    else:
+        owners = {st.top(state, state["provinces"][p]["controller"]) for p in st.area_provinces(state, loc)
+                  if state["provinces"][p]["controller"] not in (None, st.REBELS)}
+    for npr in sorted(o for o in owners if o and st.kind(state, o) == "NPR" and st.hostile(state, att, o)):
+        if hostile_before(state, npr, loc):
+            continue
+        used = state["npr_used"]["nc" if item["naval"] else "mc"]
+        if item["naval"]:
+            n = capacity.nc(state, npr, loc, used=used, npr_defence=True)
+        else:
+            n = capacity.mc(state, npr, loc, used=used, npr_defence=True)
+        if st.active_ally_of(state, npr):
+            n //= 2   # 11.3: Active Allies defend with half MC
+        if n > 0:
+            out[npr] = n
+    return out
+
+
+def _claim_npr(state: dict, item: dict) -> None:
+    if item.get("npr_set"):
+        return
+    item["npr"] = _npr_defenders(state, item, peek=True)
+    item["npr_set"] = True
+    key = "nc" if item["naval"] else "mc"
+    for npr in item["npr"]:
+        if item["naval"]:
+            provs = capacity.nc_provinces(state, npr, item["loc"], used=state["npr_used"][key])
+        else:
+            provs = capacity.mc_provinces(state, npr, item["loc"], used=state["npr_used"][key])
+        state["npr_used"][key].extend(provs)   # 9.2: each province's MC/NC once per turn
+
+
+# -- forces ---------------------------------------------------------------------------
+
+def factions(state: dict, item: dict, side: str) -> list[tuple[str, dict]]:
+    loc = item["loc"]
+    realms = _attackers(state, item) if side == "attacker" else _enemy_realms(state, item)
+    out = []
+    for r in realms:
+        if r == st.REBELS:
+            out.append((r, {"inf": state["rebels"].get(loc, 0)}))
+        else:
+            out.append((r, dict(st.units_at(state, loc).get(r, {}))))
+    if side == "defender":
+        for npr, n in item["npr"].items():
+            if n > 0:
+                out.append((f"npr:{npr}", {"inf": n} if not item["naval"] else {"light": n}))
+    return out
+
+
+def strength(forces: list[tuple[str, dict]], naval: bool) -> int:
+    return sum((st.ship_count(u) if naval else st.land_count(u)) for _, u in forces)
+
+
+def _types(units: dict, naval: bool) -> dict[str, int]:
+    if naval:
+        return {"ships": st.ship_count(units), "heavy": units.get("heavy", 0)}
+    out = {"inf": 0, "cav": 0, "art": 0}
+    for k, n in units.items():
+        base = k.split("_")[-1]
+        if base in out:
+            out[base] += n
+    return out
+
+
+def _main(state: dict, forces: list[tuple[str, dict]], naval: bool) -> str | None:
+    """The Main Defender: the realm with most units (9.7 Fighting multiple Enemies)."""
+    real = [(r, u) for r, u in forces if not r.startswith("npr:")]
+    if not real:
+        return None
+    return max(real, key=lambda f: ((st.ship_count(f[1]) if naval else st.land_count(f[1])), f[0]))[0]
+
+
+def _leader(state: dict, realm: str | None, loc: str, naval: bool) -> dict | None:
+    if realm is None or realm == st.REBELS:
+        return None
+    here = [ld for ld in state["leaders"].get(realm, []) if ld.get("at") == loc
+            and not (naval and ld.get("ruler"))]   # 9.4: a Ruler is never an Admiral
+    return max(here, key=lambda ld: (len(ld["dice"]), ld["name"])) if here else None
+
+
+def _dice_kinds(state: dict, realm: str | None, forces, naval: bool, loc: str) -> list[str]:
+    if naval:
+        kinds = ["artillery"] * 3
+    else:
+        kinds = ["infantry"] * 3
+        rd = state["realms"].get(realm or "", {})
+        units = dict(forces).get(realm, {})
+        # NOTES 3.11: Muslim PRs may roll 3 cavalry dice instead (Choice: when they field cavalry).
+        if rd.get("religion") == "muslim" and _types(units, False)["cav"] > 0:
+            kinds = ["cavalry"] * 3
+    leader = _leader(state, realm, loc, naval)
+    if leader:
+        kinds += leader["dice"]
+    if realm in state["bonus"]:
+        kinds += state["bonus"][realm]   # battle action cards the GM ruled on (9.6 step 2)
+    return kinds
+
+
+def _roll(state: dict, dice, kinds: list[str], why: str) -> list[str]:
+    table = state["dice_tables"]["battle_die"]
+    return [table[DIE_FOR[k]][dice.roll(6, f"{why} {k} die") - 1] for k in kinds]
+
+
+def _hits(faces: list[str], forces, naval: bool) -> int:
+    total = {"inf": 0, "cav": 0, "art": 0, "ships": 0, "heavy": 0}
+    for _, u in forces:
+        for k, n in _types(u, naval).items():
+            total[k] += n
+    if naval:
+        return min(faces.count("i"), total["ships"]) + total["heavy"]
+    return (min(faces.count("f") + faces.count("g"), total["inf"]) + min(faces.count("h"), total["cav"])
+            + min(faces.count("i"), total["art"]))
+
+
+# -- casualties -----------------------------------------------------------------------
+
+def _type_order(state: dict, realm: str) -> list[str]:
+    pref = state["realms"].get(realm, {}).get("standing", {}).get("casualties", "")
+    order = [w.lower() for w in pref.split(",") if w.lower() in ("inf", "cav", "art")]
+    return order + [t for t in ("inf", "cav", "art") if t not in order]
+
+
+def _take_one_land(state: dict, realm: str, units: dict, turn: list[int]) -> str | None:
+    """One casualty from a realm's units, alternating Mercenary, Regular and
+    Allied categories one at a time in that order (9.7 step 4)."""
+    types = _type_order(state, realm)
+    for i in range(3):
+        cat = st.CATEGORIES[(turn[0] + i) % 3]
+        prefix = {"merc": "merc_", "regular": "", "allied": "allied_"}[cat]
+        for t in types:
+            if units.get(prefix + t, 0) > 0:
+                turn[0] = (turn[0] + i + 1) % 3
+                return prefix + t
+    return None
+
+
+def _take_one_ship(units: dict) -> str | None:
+    if units.get("light", 0) > 0:
+        return "light"
+    if units.get("heavy", 0) > 0:
+        return "heavy"
+    return None
+
+
+def apply_casualties(state: dict, item: dict, forces, n: int, events_out: dict) -> int:
+    """Remove ``n`` casualties from one side, alternating between factions
+    from the largest to the smallest (9.7 multiple defenders)."""
+    naval, loc = item["naval"], item["loc"]
+    order = sorted(range(len(forces)), key=lambda i: -(st.ship_count(forces[i][1]) if naval
+                                                       else st.land_count(forces[i][1])))
+    turns = {r: [0] for r, _ in forces}
+    taken = 0
+    idx = 0
+    while taken < n and any((st.ship_count(u) if naval else st.land_count(u)) > 0 for _, u in forces):
+        realm, units = forces[order[idx % len(order)]]
+        idx += 1
+        if (st.ship_count(units) if naval else st.land_count(units)) == 0:
+            continue
+        if naval:
+            key = _take_one_ship(units)
+            if key == "heavy" and units.get("damaged", 0) < units["heavy"]:
+                units["damaged"] = units.get("damaged", 0) + 1   # 9.9: two hits sink a Heavy Ship
+                _damage(state, loc, realm, 1)
+                taken += 1
+                continue
+            if key == "heavy":
+                units["damaged"] -= 1
+                _damage(state, loc, realm, -1)
+        else:
+            key = _take_one_land(state, realm, units, turns[realm])
+        if key is None:
+            continue
+        units[key] -= 1
+        _remove(state, loc, realm, key)
+        events_out.setdefault(realm.removeprefix("npr:"), []).append(key)
+        taken += 1
+    return taken
+
+
+def _damage(state: dict, loc: str, realm: str, delta: int) -> None:
+    if realm.startswith("npr:"):
+        return
+    here = state["units"].setdefault(loc, {}).setdefault(realm, {})
+    here["damaged"] = max(0, here.get("damaged", 0) + delta)
+
+
+def _remove(state: dict, loc: str, realm: str, key: str) -> None:
+    if realm.startswith("npr:"):
+        return
+    if realm == st.REBELS:
+        state["rebels"][loc] = max(0, state["rebels"].get(loc, 0) - 1)
+        if not state["rebels"][loc]:
+            del state["rebels"][loc]
+        return
+    st.remove_units(state, loc, realm, key, 1)
+    if key in st.LAND and st.kind(state, realm) != "NPR":
+        state["realms"][realm]["exhausted"] += 1   # 9.3: casualties go to Exhausted manpower
+
+
+# -- one round --------------------------------------------------------------------------
+
+def roll_round(state: dict, item: dict, dice, events: list) -> None:
+    _claim_npr(state, item)
+    item["round"] += 1
+    naval, loc = item["naval"], item["loc"]
+    att_f, def_f = factions(state, item, "attacker"), factions(state, item, "defender")
+    att_main, def_main = item["attacker"], _main(state, def_f, naval)
+    item["main_defender"] = def_main
+    att_kinds = _dice_kinds(state, att_main, att_f, naval, loc)
+    def_kinds = _dice_kinds(state, def_main, def_f, naval, loc) if def_main != st.REBELS else ["infantry"] * 3
+    why = f"battle {loc} round {item['round']}"
+    att_faces = _roll(state, dice, att_kinds, why + " attacker")
+    def_faces = _roll(state, dice, def_kinds, why + " defender")
+    att_hits, def_hits = _hits(att_faces, att_f, naval), _hits(def_faces, def_f, naval)
+    lost: dict[str, list] = {}
+    def_lost = apply_casualties(state, item, def_f, att_hits, lost)
+    att_lost = apply_casualties(state, item, att_f, def_hits, lost)
+    item["npr"] = {r.removeprefix("npr:"): st.ship_count(u) if naval else st.land_count(u)
+                   for r, u in def_f if r.startswith("npr:")}
+    wounds = _wounds(state, loc, naval, att_faces, def_main, def_lost, events)
+    wounds += _wounds(state, loc, naval, def_faces, att_main, att_lost, events)
+    item["last_faces"] = {"attacker": att_faces, "defender": def_faces}
+    item["last_lost"] = {"attacker": att_lost, "defender": def_lost}
+    events.append({"kind": "battle_round", "area": loc, "round": item["round"], "attacker": att_main,
+                   "defender": def_main or _npr_name(item), "naval": naval,
+                   "dice": {"attacker": att_faces, "defender": def_faces},
+                   "hits": {"attacker": att_hits, "defender": def_hits},
+                   "casualties": lost, "wounds": wounds})
+
+
+def _npr_name(item: dict) -> str:
+    return ",".join(sorted(item["npr"])) or "none"
+
+
+def _wounds(state: dict, loc: str, naval: bool, faces: list[str], enemy_main: str | None, enemy_lost: int,
+            events: list) -> list[str]:
+    """9.7 step 5: every pair of g wounds the enemy leader in use, when the
+    enemy lost at least one unit; a second wound kills him."""
+    leader = _leader(state, enemy_main, loc, naval)
+    pairs = faces.count("g") // 2
+    if not leader or not pairs or not enemy_lost:
+        return []
+    out = []
+    for _ in range(pairs):
+        leader["wounds"] += 1
+        out.append(leader["name"])
+        if leader["wounds"] >= 2:
+            state["leaders"][enemy_main].remove(leader)
+            events.append({"kind": "leader_died", "realm": enemy_main, "leader": leader["name"],
+                           "ruler": leader.get("ruler", False)})
+            if leader.get("ruler"):
+                state["realms"][enemy_main]["ruler"] = False   # 3.5 Ruler death: Interregnum
+            break
+    return out
+
+
+def captures(state: dict, item: dict, events: list) -> None:
+    """9.9 step 5B: with ships left and every enemy ship gone, each g rolled in
+    the final round turns one enemy casualty of that round into a captured ship."""
+    if not item["naval"]:
+        return
+    for side, other in (("attacker", "defender"), ("defender", "attacker")):
+        mine = strength(factions(state, item, side), True)
+        theirs = strength(factions(state, item, other), True)
+        if mine and not theirs:
+            n = min(item["last_faces"][side].count("g"), item["last_lost"][other])
+            taker = item["attacker"] if side == "attacker" else item.get("main_defender")
+            if n and taker and not taker.startswith("npr:"):
+                st.add_units(state, item["loc"], taker, "light", n)
+                events.append({"kind": "captured", "realm": taker, "sea": item["loc"], "ships": n})

@@ -1,0 +1,116 @@
+"""A simple bot player for demos and random games: it tries a few legal
+actions (checked with the same functions validation uses) and passes often
+enough that every round ends."""
+from __future__ import annotations
+
+from pbem.gameapi import Refused
+
+from . import moves, war
+from . import state as st
+from . import victory as vc
+
+
+def orders_for(state: dict, realm: str, rng) -> list[str]:
+    phase = state["phase"]
+    if state.get("over"):
+        return []
+    if phase == "reaction":
+        p = state["pending"]
+        if p["realm"] != realm:
+            return []
+        if p["kind"] == "cta":
+            return ["ACCEPT" if rng.random() < 0.7 else "REFUSE"]
+        return ["RETREAT" if rng.random() < 0.5 else "FIGHT"]
+    if phase == "p3":
+        return _peace(state, realm, rng) if state["step"] == "D" else []
+    if realm != state["active"]:
+        return []
+    standing = []
+    if not state["realms"][realm]["standing"]:
+        standing = [rng.choice(["STANDING CTA ASK", "STANDING CTA ACCEPT", "STANDING RETREAT ASK",
+                                "STANDING RETREAT IF OUTNUMBERED"])]
+    if rng.random() < 0.25 or state["action_no"] > 60 * state["round"]:
+        return standing + ["PASS"]
+    for make in rng.sample([_war_move, _declare, _recruit, _influence], 4):
+        order = make(state, realm, rng)
+        if order:
+            return standing + order
+    return standing + ["PASS"]
+
+
+def _ok(fn, *args) -> bool:
+    try:
+        fn(*args)
+        return True
+    except Refused:
+        return False
+
+
+def _war_move(state, realm, rng):
+    if not st.enemies(state, realm):
+        return None
+    for area in sorted(state["areas"]):
+        units = moves.land_units(state, realm, area)
+        if not st.land_count(units):
+            continue
+        if moves.siegeable(state, realm, area) and _ok(moves.check_siege, state, realm, area, []):
+            return [f'SIEGE "{area}"']
+        for nb in sorted(st.land_neighbours(state, area)):
+            if st.area_status(state, realm, nb) == "hostile" and _ok(moves.check_activate, state, realm,
+                                                                      [area, nb], True):
+                return [f'ACTIVATE "{area}" TO "{nb}" SIEGE']
+    return None
+
+
+def _declare(state, realm, rng):
+    if st.enemies(state, realm) or rng.random() < 0.3:
+        return None
+    targets = [r for r, d in state["realms"].items() if d["kind"] == "NPR" and not d.get("overlord")
+               and st.provinces_of(state, r) and _ok(war.check_declare, state, realm, [r], None)]
+    if not targets:
+        return None
+    target = rng.choice(sorted(targets))
+    lines = [f'DECLARE WAR ON "{target}"']
+    for ally in st.allies(state, realm):
+        if st.kind(state, ally) == "NPR" and _ok(war.check_call_npr, state, realm, ally, [target], False):
+            lines.append(f'CALL TO ARMS "{ally}"')
+        elif st.is_player(state, ally):
+            lines.append(f'CALL TO ARMS "{ally}"')
+    return lines
+
+
+def _recruit(state, realm, rng):
+    areas = sorted(moves.own_areas(state, realm))
+    rng.shuffle(areas)
+    for area in areas:
+        for n in (2, 1):
+            if _ok(moves.check_recruit, state, realm, n, "inf", area, "regular"):
+                return [f'RECRUIT {n} INF IN "{area}"']
+    return None
+
+
+def _influence(state, realm, rng):
+    from .diplomacy import check_influence
+    areas = sorted(state["areas"])
+    rng.shuffle(areas)
+    for area in areas:
+        if _ok(check_influence, state, realm, area, 1):
+            return [f'INFLUENCE "{area}" 1']
+    return None
+
+
+def _peace(state, realm, rng):
+    out = []
+    for enemy in st.enemies(state, realm):
+        terms = [t for t in vc.terms(state, realm, enemy) if t not in ("negotiated_peace",)]
+        if "keep_current_board_state" in terms:
+            out.append(f'ENFORCE keep_current_board_state ON "{enemy}"')
+        elif [t for t in terms if t != "white_peace"]:
+            out.append(f'ENFORCE {[t for t in terms if t != "white_peace"][0]} ON "{enemy}"')
+        elif rng.random() < 0.6:
+            out.append(f'OFFER WHITE PEACE TO "{enemy}"')
+        else:
+            out.append(f'KEEP WAR "{enemy}"')
+    return out
+
+

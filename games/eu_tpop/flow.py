@@ -1,0 +1,346 @@
+"""The Action Phase by email: one realm acts at a time, its action runs at
+once through a queue of work (Calls to Arms, battles, sieges), and the queue
+stops for a decision that belongs to another player (a ``reaction`` window)
+when its standing orders do not settle it."""
+from __future__ import annotations
+
+from pbem.gameapi import Refused
+
+from . import battle as bt
+from . import combat, diplomacy, leaders, moves
+from . import state as st
+from . import war
+
+MAIN = ("declare", "activate", "naval", "recruit", "siege", "appoint", "forge", "influence", "cut_ties", "subjugate",
+        "marriage", "diplomacy", "pass")
+
+
+# -- turns -----------------------------------------------------------------------------------
+
+def begin_turn(state: dict) -> None:
+    """What counts once per turn starts afresh (9.2 MC/NC, 9.6 the 1c for a battle)."""
+    state["used_mc"], state["used_nc"] = {}, {}
+    state["npr_used"] = {"mc": [], "nc": []}
+    state["c_gained"] = False
+    state["influence_turn"] = {}
+    # 9.7: 'no battle with an NPR if hostile units were there before this turn'
+    state["present"] = {loc: sorted(u) for loc, u in state["units"].items()}
+    state["present_wars"] = [w["pair"] for w in state["wars"]]
+    for area, n in state["rebels"].items():
+        if n:
+            state["present"].setdefault(area, []).append(st.REBELS)
+
+
+def next_realm(state: dict) -> str | None:
+    order = state["order"]
+    if not order:
+        return None
+    start = order.index(state["active"]) + 1 if state["active"] in order else 0
+    for i in range(len(order)):
+        realm = order[(start + i) % len(order)]
+        if realm not in state["passed"] and realm in state["realms"]:
+            return realm
+    return None
+
+
+def advance(state: dict, events: list) -> None:
+    """After an action: the next realm that has not passed, or Phase 3."""
+    state["pending"] = None
+    nxt = next_realm(state)
+    if nxt is None:
+        state["phase"], state["step"], state["active"] = "p3", "A", None
+        events.append({"kind": "phase", "phase": "peace_and_rebels", "round": state["round"]})
+        return
+    state["active"] = nxt
+    state["action_no"] += 1
+    begin_turn(state)
+
+
+def start_round(state: dict) -> None:
+    state["phase"], state["step"], state["passed"] = "action", None, []
+    state["active"] = None
+    for rd in state["realms"].values():
+        rd["mercs_this_turn"] = 0
+    state["active"] = next_realm(state)
+    state["action_no"] += 1
+    begin_turn(state)
+
+
+# -- one action ---------------------------------------------------------------------------------
+
+def check_action(state: dict, realm: str, orders: list) -> None:
+    """Validation of an action mail: one main action (a Declare War may carry
+    its Calls to Arms and its free Activate or Recruit), each checked."""
+    acts = [o for o in orders if o.kind in MAIN or o.kind == "cta"]
+    main = [o for o in acts if o.kind in MAIN]
+    if not main:
+        return
+    first = main[0]
+    if first.kind == "declare":
+        war.check_declare(state, realm, first.args["targets"], first.args["cb"])
+        return
+    check_one(state, realm, first)
+
+
+def check_one(state: dict, realm: str, o) -> None:
+    a = o.args
+    if o.kind == "activate":
+        moves.check_activate(state, realm, a["path"], a["siege"])
+    elif o.kind == "naval":
+        moves.check_naval(state, realm, a["from"], a["to"])
+    elif o.kind == "recruit":
+        moves.check_recruit(state, realm, a["n"], a["unit"], a["where"], a["category"])
+    elif o.kind == "siege":
+        moves.check_siege(state, realm, a["area"], a["provinces"])
+    elif o.kind == "appoint":
+        leaders.check_appoint(state, realm, a["leader"], a["place"])
+    elif o.kind == "forge":
+        diplomacy.check_forge(state, realm, a["realm"])
+    elif o.kind == "influence":
+        diplomacy.check_influence(state, realm, a["area"], a["n"])
+    elif o.kind == "cut_ties":
+        diplomacy.check_cut_ties(state, realm, a["realm"])
+    elif o.kind == "subjugate":
+        diplomacy.check_subjugate(state, realm, a["realm"])
+    elif o.kind == "marriage":
+        diplomacy.check_marriage(state, realm, a["realm"])
+    elif o.kind == "diplomacy":
+        diplomacy.check_deal(state, realm, a["realm"], a["lines"])
+
+
+def act(state: dict, realm: str, orders: list, events: list) -> None:
+    """Carry out the active realm's action, then work through the queue."""
+    main = [o for o in orders if o.kind in MAIN]
+    if not main or main[0].kind == "pass":
+        if realm not in state["passed"]:
+            state["passed"].append(realm)
+        events.append({"kind": "pass", "realm": realm})
+        return
+    first = main[0]
+    events.append({"kind": "action", "realm": realm, "order": first.canonical})
+    try:
+        if first.kind == "declare":
+            _declare(state, realm, first, orders, events)
+        elif first.kind == "recruit":
+            queue = []
+            for o in [o for o in main if o.kind == "recruit"]:
+                queue += _do(state, realm, o, events)
+            state["queue"] = queue
+        else:
+            state["queue"] = _do(state, realm, first, events)
+    except Refused as exc:
+        # Only reachable when the board changed between the order and its turn.
+        events.append({"kind": "refused", "realm": realm, "order": first.canonical, "code": exc.code,
+                       "message": str(exc)})
+
+
+def _do(state: dict, realm: str, o, events: list) -> list[dict]:
+    a = o.args
+    if o.kind == "activate":
+        return moves.activate(state, realm, a["path"], a["siege"], events)
+    if o.kind == "naval":
+        return moves.naval(state, realm, a["from"], a["to"], events)
+    if o.kind == "recruit":
+        return moves.recruit(state, realm, a["n"], a["unit"], a["where"], a["category"], events)
+    if o.kind == "siege":
+        return moves.siege(state, realm, a["area"], a["provinces"], events)
+    if o.kind == "appoint":
+        leaders.appoint(state, realm, a["leader"], a["place"], events)
+    elif o.kind == "forge":
+        diplomacy.forge(state, realm, a["realm"], events)
+    elif o.kind == "influence":
+        diplomacy.influence(state, realm, a["area"], a["n"], events)
+    elif o.kind == "cut_ties":
+        diplomacy.cut_ties(state, realm, a["realm"], events)
+    elif o.kind == "subjugate":
+        diplomacy.subjugate(state, realm, a["realm"], events)
+    elif o.kind == "marriage":
+        diplomacy.marry(state, realm, a["realm"], events)
+    elif o.kind == "diplomacy":
+        offer(state, realm, a["realm"], a["lines"], events)
+    return []
+
+
+def offer(state: dict, realm: str, other: str, lines: list[str], events: list) -> None:
+    """Both sides send the same deal: the second matching text concludes it."""
+    diplomacy.check_deal(state, realm, other, lines)
+    offers = state.setdefault("offers", {})
+    theirs = offers.get(f"{other}|{realm}")
+    if theirs is not None and diplomacy.deal_key(theirs) == diplomacy.deal_key(lines):
+        del offers[f"{other}|{realm}"]
+        diplomacy.carry_out(state, realm, other, lines, events)
+        events.append({"kind": "deal", "a": realm, "b": other, "lines": lines})
+    else:
+        offers[f"{realm}|{other}"] = list(lines)
+        events.append({"kind": "deal_offered", "from": realm, "to": other, "lines": lines})
+
+
+def _declare(state: dict, realm: str, first, orders: list, events: list) -> None:
+    """The Declare War action, steps 1-8 (NOTES 3.2)."""
+    targets = first.args["targets"]
+    war.declare(state, realm, targets, first.args["cb"], events)
+    queue: list[dict] = []
+    # 3.1 the aggressor's Offensive CtAs, in the order written
+    for o in orders:
+        if o.kind == "cta":
+            queue += _calls(state, realm, o.args["realm"], targets, False, events)
+    # 3.2 the Emperor defends the HRE
+    emperor = state.get("emperor")
+    for t in targets:
+        if emperor and emperor not in (realm, t) and st.hre_member(state, t) and not st.hre_member(state, realm) \
+                and st.is_player(state, emperor) and not st.at_war(state, emperor, t):
+            queue.append({"kind": "cta", "caller": t, "ally": emperor, "enemies": [realm], "defensive": True,
+                          "source": "hre"})
+    # 3.3 targeted NPRs call their allies; 3.4 targeted PRs may call theirs
+    for t in targets:
+        for ally in st.allies(state, t):
+            if st.is_player(state, ally) and ally != realm and st.kind(state, t) == "NPR":
+                queue.append({"kind": "cta", "caller": t, "ally": ally, "enemies": [realm], "defensive": True,
+                              "source": "npr"})
+    for t in targets:
+        if not st.is_player(state, t):
+            continue
+        call = state["realms"][t]["standing"].get("call", "ALL") if st.is_human(state, t) else "ALL"
+        for ally in st.allies(state, t):
+            if ally == realm or call == "NONE" or (call == "PLAYERS" and not st.is_player(state, ally)):
+                continue
+            queue += _calls(state, t, ally, [realm], True, events)
+    free = next((o for o in orders if o.kind in ("activate", "recruit")), None)
+    queue.append({"kind": "dow_after", "aggressor": realm, "targets": targets,
+                  "free": o_json(free) if free else None})
+    state["queue"] = queue
+
+
+def o_json(o) -> dict:
+    return {"kind": o.kind, "args": dict(o.args), "canonical": o.canonical}
+
+
+def _calls(state, caller, ally, enemies, defensive, events) -> list[dict]:
+    if st.kind(state, ally) == "NPR":
+        try:
+            war.call_npr(state, caller, ally, enemies, defensive, events)
+        except Refused as exc:
+            events.append({"kind": "cta", "from": caller, "to": ally, "defensive": defensive,
+                           "answer": "not sent", "why": str(exc)})
+        return []
+    if not st.alliance(state, caller, ally):
+        events.append({"kind": "cta", "from": caller, "to": ally, "defensive": defensive, "answer": "not sent",
+                       "why": f"{ally} is not {caller}'s ally"})
+        return []
+    return [{"kind": "cta", "caller": caller, "ally": ally, "enemies": list(enemies), "defensive": defensive,
+             "source": "pr"}]
+
+
+# -- the queue ------------------------------------------------------------------------------------
+
+def run_queue(state: dict, dice, events: list) -> dict | None:
+    """Work through the queue; returns a pending decision, or None when done."""
+    while state["queue"]:
+        item = state["queue"][0]
+        result = _step(state, item, dice, events)
+        if isinstance(result, dict):
+            return result
+        state["queue"].pop(0)
+        if isinstance(result, list):
+            state["queue"][0:0] = result
+    return None
+
+
+def _step(state: dict, item: dict, dice, events: list):
+    kind = item["kind"]
+    if kind == "battle":
+        return combat.run(state, item, dice, events)
+    if kind == "cta":
+        return _cta(state, item, events)
+    if kind == "dow_after":
+        return _dow_after(state, item, events)
+    if kind == "siege":
+        try:
+            return moves.siege(state, item["realm"], item["area"], item.get("provinces", []), events)
+        except Refused as exc:
+            events.append({"kind": "siege_skipped", "realm": item["realm"], "area": item["area"], "why": str(exc)})
+            return None
+    if kind == "free":
+        from pbem.gameapi import Order
+        o = Order(item["realm"], item["order"]["kind"], item["order"]["args"], item["order"]["canonical"])
+        events.append({"kind": "free_action", "realm": item["realm"], "order": o.canonical})
+        try:
+            return _do(state, item["realm"], o, events)
+        except Refused as exc:
+            events.append({"kind": "refused", "realm": item["realm"], "order": o.canonical, "code": exc.code,
+                           "message": str(exc)})
+            return None
+    raise ValueError(f"unknown work item {kind}")
+
+
+def _cta(state: dict, item: dict, events: list):
+    if "answer" in item:
+        answer = item["answer"]
+    else:
+        why = war.can_accept(state, item["ally"], item["enemies"], item["defensive"])
+        if why:
+            war.refuse(state, item, why, events)
+            return None
+        answer = war.decide_cta(state, item)
+        if answer == "ask":
+            return {"kind": "cta", "realm": item["ally"], "caller": item["caller"], "enemies": item["enemies"],
+                    "defensive": item["defensive"], "default": "ACCEPT" if item["defensive"] else "REFUSE"}
+    if answer == "accept":
+        war.accept(state, item, item.get("active", war.standing_active(state, item["ally"])), events)
+    else:
+        war.refuse(state, item, "refused", events)
+    return None
+
+
+def _dow_after(state: dict, item: dict, events: list):
+    """Declare War steps 4-8."""
+    aggressor, targets = item["aggressor"], item["targets"]
+    for t in targets:
+        if st.is_player(state, t):
+            events.append({"kind": "monarch_power", "realm": t, "delta": 1, "type": "military",
+                           "reason": "war declared on you"})
+    war.remove_influence(state, aggressor, targets, events)
+    fights = []
+    for naval in (True, False):   # 9.1: naval battles before land battles
+        locs = sorted(state["seas"]) if naval else sorted(state["areas"])
+        for loc in locs:
+            here = [r for r in st.units_at(state, loc) if st.is_player(state, r)]
+            # The aggressor's side attacks: the aggressor, else a realm that joined it.
+            side = sorted(here, key=lambda r: (r != aggressor, r))
+            for realm in side:
+                if realm != aggressor and st.hostile(state, realm, aggressor):
+                    continue
+                b = bt.start(state, loc, realm, naval=naval, why="declaration of war")
+                if b:
+                    fights.append(b)
+                    break
+    if not fights and item.get("free"):
+        fights.append({"kind": "free", "realm": aggressor, "order": item["free"]})
+    elif fights and item.get("free"):
+        events.append({"kind": "free_action", "realm": aggressor, "order": item["free"]["canonical"],
+                       "skipped": "the declaration triggered a battle"})
+    return fights
+
+
+def answer_pending(state: dict, orders: list, events: list) -> None:
+    """A decision came by mail (or its window ran out: ``orders`` empty)."""
+    pending = state["pending"]
+    item = state["queue"][0]
+    realm = pending["realm"]
+    if pending["kind"] == "cta":
+        o = next((o for o in orders if o.kind in ("accept", "refuse")), None)
+        if o is None:
+            item["answer"] = "accept" if pending["default"] == "ACCEPT" else "refuse"
+            events.append({"kind": "default_decision", "realm": realm, "decision": pending["default"]})
+        else:
+            item["answer"] = o.kind
+            if o.kind == "accept":
+                item["active"] = o.args.get("active", True)
+    else:
+        o = next((o for o in orders if o.kind in ("retreat", "fight")), None)
+        if o is None:
+            combat.default_answer(state, item, realm)
+            events.append({"kind": "default_decision", "realm": realm, "decision": pending["default"]})
+        else:
+            combat.answer(item, realm, o)
+    state["pending"] = None

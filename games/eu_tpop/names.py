@@ -1,0 +1,118 @@
+"""Reading names out of a line: realms, areas, sea zones and provinces,
+case-insensitively, multi-word names as written (``Far Shore``), quoted, or
+with hyphens (``Far-Shore``)."""
+from __future__ import annotations
+
+import difflib
+import re
+import shlex
+
+from pbem.gameapi import GMError
+
+KINDS = ("realm", "area", "sea", "province")
+
+
+def tokens(text: str) -> list[str]:
+    try:
+        return shlex.split(text.replace("'", "\\'"))
+    except ValueError:
+        return text.split()
+
+
+def norm(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+def table(state: dict, kind: str) -> dict[str, str]:
+    source = {"realm": state["realms"], "area": state["areas"], "sea": state["seas"],
+              "province": state["provinces"]}[kind]
+    out = {norm(n): n for n in source}
+    if kind == "realm":
+        out["rebels"] = "Rebels"
+    return out
+
+
+def lookup(state: dict, text: str, *kinds: str) -> tuple[str, str] | None:
+    key = norm(text)
+    for kind in kinds:
+        found = table(state, kind).get(key)
+        if found:
+            return kind, found
+    return None
+
+
+def nearest(state: dict, text: str, *kinds: str) -> str | None:
+    names = [n for kind in kinds for n in table(state, kind).values()]
+    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
+    if not near:
+        lowered = {n.lower(): n for n in names}
+        near = [lowered[m] for m in difflib.get_close_matches(text.lower(), list(lowered), n=1, cutoff=0.6)]
+    return near[0] if near else None
+
+
+class Reader:
+    """Takes names and keywords off the front of a list of words."""
+
+    def __init__(self, state: dict, words: list[str]):
+        self.state, self.words = state, list(words)
+
+    def __bool__(self) -> bool:
+        return bool(self.words)
+
+    def peek(self) -> str:
+        return self.words[0].upper() if self.words else ""
+
+    def keyword(self, *options: str) -> str | None:
+        if self.words and self.words[0].upper() in options:
+            return self.words.pop(0).upper()
+        return None
+
+    def expect(self, *options: str) -> str:
+        got = self.keyword(*options)
+        if got is None:
+            seen = self.words[0] if self.words else "the end of the line"
+            raise GMError(f"expected {' or '.join(options)}, found {seen}")
+        return got
+
+    def number(self, what: str = "a number") -> int:
+        if not self.words or not re.fullmatch(r"[+-]?\d+", self.words[0]):
+            raise GMError(f"expected {what}, found {self.words[0] if self.words else 'nothing'}")
+        return int(self.words.pop(0))
+
+    def name(self, *kinds: str, what: str | None = None) -> str:
+        """The longest run of words (up to four) naming a known place or realm."""
+        for n in range(min(4, len(self.words)), 0, -1):
+            found = lookup(self.state, " ".join(self.words[:n]), *kinds)
+            if found:
+                del self.words[:n]
+                return found[1]
+        label = what or " or ".join(kinds)
+        if not self.words:
+            raise GMError(f"expected a {label} name")
+        guess = nearest(self.state, self.words[0], *kinds)
+        raise NameError_(f"there is no {label} called {self.words[0]!r}", guess, kinds[0])
+
+    def new_name(self, *stop: str) -> str:
+        """Words up to the first keyword in ``stop`` (a name being created)."""
+        taken = []
+        while self.words and self.words[0].upper() not in stop:
+            taken.append(self.words.pop(0))
+        if not taken:
+            raise GMError("expected a name")
+        return " ".join(w.replace("_", " ") for w in taken)
+
+    def rest(self) -> list[str]:
+        out, self.words = self.words, []
+        return out
+
+    def done(self) -> None:
+        if self.words:
+            raise GMError(f"unexpected {' '.join(self.words)!r} at the end of the line")
+
+
+class NameError_(GMError):
+    """An unknown name, with the nearest known one when there is one."""
+
+    def __init__(self, message: str, suggestion: str | None, kind: str):
+        super().__init__(message, f"unknown-{kind}")
+        self.suggestion = suggestion

@@ -1,0 +1,358 @@
+"""Peace terms and their effects (10.4 Peace Terms), peace with Active Allies
+(10.3) and truces (10.4 Truces).  Every concluded peace is a treaty record."""
+from __future__ import annotations
+
+from pbem import treatybook
+from pbem.gameapi import Refused
+
+from . import diplomacy
+from . import state as st
+from . import victory as vc
+from . import war
+
+DNPR = "Free Provinces"   # Choice: liberated territories join one non-player realm of that name
+
+
+def _return(state: dict, provs: list[str]) -> list[str]:
+    for p in provs:
+        d = state["provinces"][p]
+        d["controller"], d["unrest"] = d["owner"], 0
+    return provs
+
+
+def _between(state: dict, side_a: list[str], side_b: list[str]) -> list[str]:
+    return vc.occupied_by(state, side_a, side_b) + vc.occupied_by(state, side_b, side_a)
+
+
+def _prestige(state: dict, realm: str, delta: int, why: str, events: list) -> None:
+    if delta and realm in state["realms"]:
+        state["realms"][realm]["prestige"] += delta
+        events.append({"kind": "prestige", "realm": realm, "delta": delta, "reason": why})
+
+
+def liberate(state: dict, prov: str, events: list) -> str:
+    """Liberation (NOTES 3.8): a core of another realm goes back to it, a
+    territory becomes a free province."""
+    d = state["provinces"][prov]
+    to = next((c for c in d["cores"] if c != d["owner"] and c in state["realms"]
+               and not state["realms"][c].get("annexed_by")), None)
+    if to is None:
+        if DNPR not in state["realms"]:
+            state["realms"][DNPR] = st.new_realm("NPR", state["areas"][d["area"]].get("religion") or "other")
+        to = DNPR
+    old = d["owner"]
+    d["owner"] = d["controller"] = to
+    d["unrest"] = 0
+    if old and st.is_player(state, old) and to != old:
+        state["cbs"].append({"holder": old, "target": to, "type": "token"})
+        if st.pair(old, to) in state["truces"]:
+            state["truces"].remove(st.pair(old, to))
+    events.append({"kind": "liberated", "province": prov, "to": to, "from": old or "none"})
+    return to
+
+
+# -- the terms ---------------------------------------------------------------------------------
+
+def apply_term(state: dict, v: str, loser: str, term: str, details: list, events: list, *,
+               how: str = "enforced", condition: str | None = None) -> dict:
+    """Carry out one peace term; returns the treaty record it concluded."""
+    cond = condition or vc.condition(state, v, loser)
+    ally_pr = st.active_ally_of(state, loser) if st.kind(state, loser) == "NPR" else None
+    ally_rec = dict(st.alliance(state, ally_pr, loser) or {}) if ally_pr else {}
+    side_v, side_l = vc.group(state, v), vc.group(state, loser)
+    lines = []
+    active_l = st.active_allies(state, loser) if st.is_player(state, loser) else []
+    if term == "white_peace":
+        back = _return(state, _between(state, side_v, side_l))
+        lines.append("White peace: occupied provinces return to their lawful owners"
+                     + (f" ({', '.join(back)})" if back else "") + ".")
+        for r in (v, loser):
+            if st.is_player(state, r):
+                _prestige(state, r, -1, "white peace", events)
+    elif term == "keep_current_board_state":
+        lines += _keep_board(state, v, loser, side_v, side_l, details, events)
+    elif term == "humiliation":
+        mine = vc.occupied_by(state, side_v, st.family(state, loser))
+        gain = min(10, 2 * sum(state["provinces"][p]["tax"] for p in mine))
+        _return(state, _between(state, side_v, side_l))
+        _prestige(state, v, gain, "humiliation", events)
+        _prestige(state, loser, -gain, "humiliated", events)
+        lines.append(f"Humiliation: every occupied province returns; {v} gains {gain} prestige, "
+                     f"{loser} loses {gain}.")
+    elif term == "vassalization":
+        lines += _vassalize(state, v, loser, side_v, side_l, events)
+    elif term == "force_conversion":
+        _return(state, _between(state, side_v, side_l))
+        religion = state["realms"][v]["religion"]
+        state["realms"][loser]["religion"] = religion
+        area = st.capital_area(state, loser)
+        if area:
+            state["areas"][area]["religion"] = religion
+            _add_influence(state, v, area, 2)
+        _prestige(state, v, 3, "forced conversion", events)
+        _prestige(state, loser, -5, "forced to convert", events)
+        if st.is_player(state, loser):
+            _drop_influence(state, loser, 4)
+        lines.append(f"Force Conversion: {loser} takes the {religion} religion.")
+    elif term == "secure_desired_succession":
+        lines += _succession(state, v, loser, side_v, side_l, events)
+    elif term == "full_annexation":
+        was_ally_of = st.active_ally_of(state, loser)
+        for p in vc.occupied_by(state, side_l, side_v):
+            _return(state, [p])
+        diplomacy.annex(state, v, loser, events)
+        for p in st.provinces_of(state, v):
+            state["provinces"][p]["controller"] = v if state["provinces"][p]["controller"] == loser else \
+                state["provinces"][p]["controller"]
+        if was_ally_of:
+            _prestige(state, was_ally_of, -2, f"its active ally {loser} was annexed", events)
+        lines.append(f"Full Annexation: {loser}'s provinces join {v}.")
+    else:
+        raise Refused(f"unknown term {term}", "unknown-term")
+    lines += _discard_claims(state, v, term, details)
+    if ally_pr:
+        # 10.3 Total Victory against an Active Ally: its PR discards allied units equal to half the
+        # NPR's pre-war tax value, and the alliance token is removed.
+        state["alliances"].pop(st.pair(ally_pr, loser), None)
+        n = ally_rec.get("strength", 0) // 2
+        war.lose_allied_units(state, ally_pr, n, events)
+        lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied units.")
+    return conclude(state, v, loser, term, cond, how, lines, events, active_l)
+
+
+def check_details(state: dict, v: str, loser: str, details: list) -> None:
+    """Keep Current Board State choices must fit the board (10.4); raises Refused."""
+    side_v, side_l = vc.group(state, v), vc.group(state, loser)
+    fam_l = st.family(state, loser)
+    for d in details:
+        if d[0] == "RETURN" and d[1] not in vc.occupied_by(state, side_v, side_l):
+            raise Refused(f"RETURN {d[1]}: not a province your side occupies from {loser}", "bad-detail")
+        if d[0] == "EXCHANGE":
+            mine, theirs = d[1], d[2]
+            if mine not in vc.occupied_by(state, side_v, side_l) or theirs not in vc.occupied_by(state, side_l, side_v):
+                raise Refused(f"EXCHANGE {mine} FOR {theirs}: the first must be occupied by you, the second by "
+                              f"{loser}", "bad-detail")
+            if state["provinces"][mine]["tax"] != state["provinces"][theirs]["tax"]:
+                raise Refused("exchanged provinces must have equal tax value", "bad-detail")
+        if d[0] == "LIBERATE":
+            if d[1] not in vc.occupied_by(state, side_v, fam_l):
+                raise Refused(f"LIBERATE {d[1]}: only provinces occupied from {loser} itself", "bad-detail")
+            if loser in state["provinces"][d[1]]["cores"]:
+                raise Refused(f"{d[1]} is a core province of {loser}: it cannot be liberated", "bad-detail")
+        if d[0] == "CLAIM" and not st.has_claim(state, v, d[1]):
+            raise Refused(f"CLAIM {d[1]}: you hold no Claim there", "bad-detail")
+        if d[0] == "ALLY" and not any(x[0] == "LIBERATE" for x in details):
+            raise Refused("ALLY goes with a LIBERATE: an alliance with a liberated realm", "bad-detail")
+
+
+def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
+    check_details(state, v, loser, details)
+    lines, ducats_due = [], 0
+    fam_l, fam_v = st.family(state, loser), st.family(state, v)
+    returned, liberated = [], []
+    for d in details:
+        if d[0] == "CLAIM":
+            continue
+        if d[0] == "RETURN":
+            p = d[1]
+            if p not in vc.occupied_by(state, side_v, side_l):
+                raise Refused(f"{p} is not a province {v}'s side occupies from {loser}", "bad-detail")
+            _return(state, [p])
+            returned.append(p)
+            if state["provinces"][p]["owner"] in fam_l:
+                ducats_due += 3 * state["provinces"][p]["tax"]
+        elif d[0] == "EXCHANGE":
+            mine, theirs = d[1], d[2]
+            if mine not in vc.occupied_by(state, side_v, side_l) or theirs not in vc.occupied_by(state, side_l, side_v):
+                raise Refused(f"EXCHANGE {mine} FOR {theirs}: the first must be occupied by you, the second by "
+                              "the loser", "bad-detail")
+            if state["provinces"][mine]["tax"] != state["provinces"][theirs]["tax"]:
+                raise Refused("exchanged provinces must have equal tax value", "bad-detail")
+            _return(state, [mine, theirs])
+            lines.append(f"{mine} is exchanged for {theirs}.")
+        elif d[0] == "LIBERATE":
+            p = d[1]
+            dd = state["provinces"][p]
+            if p not in vc.occupied_by(state, side_v, fam_l):
+                raise Refused(f"{p}: only provinces occupied from the loser itself can be liberated", "bad-detail")
+            if loser in dd["cores"]:
+                raise Refused(f"{p} is a core of {loser}: it cannot be liberated", "bad-detail")
+            liberated.append(p)
+            tax = dd["tax"]
+            liberate(state, p, events)
+            _prestige(state, v, tax, "liberation", events)
+    # Capitals come back with a 10-ducat ransom; everything else occupied is kept (both sides).
+    for p in _between(state, side_v, side_l):
+        d = state["provinces"][p]
+        cap = any(state["realms"][r].get("capital") == p for r in state["realms"])
+        if cap:
+            payer, payee = d["owner"], d["controller"]
+            _return(state, [p])
+            if payer in fam_l:
+                ducats_due += 10
+            elif st.is_player(state, payer):
+                _pay(state, payer, payee, 10, events, f"ransom for {p}")
+            lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats.")
+    lost_areas = set()
+    for p in _between(state, side_v, side_l):
+        d = state["provinces"][p]
+        lost_areas.add((d["owner"], d["area"]))
+        lines.append(f"{d['controller']} keeps {p} (from {d['owner']}).")
+        d["owner"] = d["controller"]
+    cap = 2 * st.tax_income(state, loser)   # after the returns
+    pay = min(ducats_due, cap)
+    if pay:
+        _pay(state, loser, v, pay, events, "peace (returned provinces and ransom)")
+        lines.append(f"{loser} pays {v} {pay} Ducats" + (f" (capped at twice its tax income, {cap})"
+                                                          if pay < ducats_due else "") + ".")
+    if returned:
+        lines.append(f"Returned: {', '.join(returned)}.")
+    if liberated:
+        lines.append(f"Liberated: {', '.join(liberated)}.")
+    for owner, area in sorted(lost_areas):
+        if st.is_player(state, owner) and not st.has_claim(state, owner, area):
+            state["claims"].setdefault(area, []).append(owner)
+            lines.append(f"{owner} places a Claim in {area}.")
+    for d in details:
+        if d[0] == "ALLY":
+            target = d[1]
+            if any(state["provinces"][p]["owner"] == target for p in liberated) and st.kind(state, target) == "NPR":
+                state["alliances"][st.pair(v, target)] = {"active": False, "strength": 0}
+                for area in st.areas_of(state, target):
+                    _add_influence(state, v, area, 2)
+                    break
+                lines.append(f"{v} allies with the liberated {target}.")
+    return ["Keep Current Board State.", *lines]
+
+
+def _discard_claims(state: dict, v: str, term: str, details: list) -> list[str]:
+    """10.4 (Keep Current Board State, Vassalization, Full Annexation): a Claim
+    discarded in an Area where provinces (or vassals) were gained removes 2
+    unrest there."""
+    if term not in ("keep_current_board_state", "vassalization", "full_annexation"):
+        return []
+    out = []
+    for d in details:
+        if d[0] != "CLAIM" or not st.has_claim(state, v, d[1]):
+            continue
+        mine = sorted(p for p in st.area_provinces(state, d[1]) if st.top(state, state["provinces"][p]["owner"] or "")
+                      == v and state["provinces"][p]["unrest"])
+        state["claims"][d[1]].remove(v)
+        for p in mine[:2]:
+            state["provinces"][p]["unrest"] = 0
+        out.append(f"{v} discards its Claim in {d[1]}: unrest removed from {', '.join(mine[:2]) or 'nothing'}.")
+    return out
+
+
+def _pay(state, payer, payee, n, events, why) -> None:
+    n = min(n, max(0, state["realms"][payer]["ducats"]))   # Choice: a loser pays what it has
+    state["realms"][payer]["ducats"] -= n
+    state["realms"][payee]["ducats"] += n
+    events.append({"kind": "ducats", "realm": payer, "delta": -n, "reason": why})
+    events.append({"kind": "ducats", "realm": payee, "delta": n, "reason": why})
+
+
+def _add_influence(state: dict, realm: str, area: str, n: int) -> None:
+    """Influence gained from peace terms may go in full Areas, displacing others (10.4)."""
+    st.set_influence(state, area, realm, st.influence(state, area, realm) + n)
+    over = sum(state["influence"].get(area, {}).values()) - diplomacy.MAX_INFLUENCE_AREA
+    for other in sorted(state["influence"].get(area, {})):
+        if over <= 0:
+            break
+        if other != realm:
+            take = min(over, st.influence(state, area, other))
+            st.set_influence(state, area, other, st.influence(state, area, other) - take)
+            over -= take
+
+
+def _drop_influence(state: dict, realm: str, n: int) -> None:
+    for area in sorted(state["influence"], key=lambda a: -st.influence(state, a, realm)):
+        take = min(n, st.influence(state, area, realm))
+        st.set_influence(state, area, realm, st.influence(state, area, realm) - take)
+        n -= take
+
+
+def _vassalize(state, v, loser, side_v, side_l, events) -> list[str]:
+    occupied_areas = {state["provinces"][p]["area"] for p in vc.occupied_by(state, st.family(state, v), [loser])}
+    _return(state, vc.occupied_by(state, st.family(state, v), st.family(state, loser)))
+    _return(state, vc.occupied_by(state, side_l, side_v))
+    for key in [k for k in state["alliances"] if loser in k.split("|")]:
+        del state["alliances"][key]
+    for key in [k for k in state["marriages"] if k.endswith("|" + loser)]:
+        del state["marriages"][key]
+    diplomacy.make_vassal(state, v, loser, events)
+    area = st.capital_area(state, loser)
+    if area:
+        _add_influence(state, v, area, 2)
+    for p in st.provinces_of(state, loser):
+        if state["provinces"][p]["area"] not in occupied_areas:
+            state["provinces"][p]["unrest"] = 1
+    return [f"Vassalization: {loser} becomes {v}'s vassal."]
+
+
+def _succession(state, v, loser, side_v, side_l, events) -> list[str]:
+    _return(state, _between(state, side_v, side_l))
+    lines = [f"Secure Desired Succession in {loser}."]
+    removed = 0
+    for key in [k for k in state["marriages"] if k.endswith("|" + loser) and not k.startswith(v + "|")]:
+        owner = key.split("|")[0]
+        del state["marriages"][key]
+        _prestige(state, owner, -3, f"lost its marriage in {loser}", events)
+        removed += 1
+    for key in [k for k in state["alliances"] if loser in k.split("|") and v not in k.split("|")]:
+        owner = next(x for x in key.split("|") if x != loser)
+        del state["alliances"][key]
+        _prestige(state, owner, -3, f"lost its alliance with {loser}", events)
+        removed += 1
+    if removed:
+        _prestige(state, v, 3 * removed, "secured the succession", events)
+    if st.marriage(state, v, loser) == "disputed":
+        state["marriages"][f"{v}|{loser}"] = "yes"
+        _prestige(state, v, min(5, st.tax_income(state, loser)), "its claimant succeeded", events)
+    if st.kind(state, loser) == "NPR":
+        for other in st.enemies(state, loser):
+            if other != v:
+                state["wars"] = [w for w in state["wars"] if w["pair"] != st.pair(loser, other)]
+                events.append({"kind": "peace", "victor": "none", "loser": other, "condition": "white_peace",
+                               "term": "white_peace", "note": f"{loser}'s other wars end"})
+        area = st.capital_area(state, loser)
+        if area:
+            _add_influence(state, v, area, 4)
+        if not st.alliance(state, v, loser) and len(st.allies(state, v)) < diplomacy.limit(state, v):
+            state["alliances"][st.pair(v, loser)] = {"active": False, "strength": 0}
+            lines.append(f"{v} allies with {loser}.")
+    return lines
+
+
+# -- concluding ----------------------------------------------------------------------------------
+
+def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
+             events: list, active_l: list[str] | None = None) -> dict:
+    """End the war(s), place truces (10.4 Truces) and write the treaty record."""
+    side_v = [v, *(st.active_allies(state, v) if st.is_player(state, v) else [])]
+    side_l = [loser, *(active_l or [])]
+    for a in side_v:
+        for b in side_l:
+            state["wars"] = [w for w in state["wars"] if w["pair"] != st.pair(a, b)]
+    state["surrendered"] = [s for s in state["surrendered"] if set(s) != {v, loser}]
+    if loser in state["realms"] and not state["realms"][loser].get("annexed_by") and \
+            not st.overlord(state, loser) and st.pair(v, loser) not in state["truces"]:
+        # never with vassals; not with former enemies' active allies
+        state["truces"].append(st.pair(v, loser))
+        events.append({"kind": "truce", "a": v, "b": loser})
+    tid = st.new_treaty_id(state, v, loser)
+    result = {"total": "Total Victory", "partial": "Partial Victory", "inconclusive": "inconclusive",
+              "white_peace": "nothing occupied (automatic white peace)"}.get(cond, cond)
+    text = "\n".join([f"Peace between {v} and {loser} (round {state['round']}).",
+                      f"Result of the war: {result}; term: {term.replace('_', ' ')} ({how}).",
+                      *lines, f"Truce between {v} and {loser} until Phase 3 of the next round."
+                      if st.pair(v, loser) in state["truces"] else "No truce."])
+    record = treatybook.new_record(tid, v, [v, loser], text, False, f"round {state['round']}", treatybook.IN_FORCE)
+    record["signatures"] = {v: f"round {state['round']}", loser: f"round {state['round']}"}
+    record.update({"term": term, "condition": cond, "victor": v, "loser": loser, "how": how})
+    state["treaties"][tid] = record
+    events.append({"kind": "peace", "victor": v, "loser": loser, "condition": cond, "term": term, "how": how,
+                   "treaty": tid})
+    events.append({"kind": "treaty", "id": tid, "action": "concluded", "status": record["status"],
+                   "parties": [v, loser], "secret": False})
+    return record

@@ -1,0 +1,314 @@
+"""Phase 3 step D, Peace Resolution (10.1): automatic white peace, total
+victories in turn order, the remaining wars in turn order, the aftermath.
+
+By email the step is one order window: every player at war sends its peace
+orders at once, and they are applied in turn order, one player's wars
+before the next player's (Choice: the outcome is the one the sequential
+table order gives, since each player decides only its own wars)."""
+from __future__ import annotations
+
+from pbem.gameapi import Refused
+
+from . import gm
+from . import peace as pc
+from . import state as st
+from . import victory as vc
+
+
+def wars(state: dict) -> list[tuple[str, str]]:
+    return [tuple(w["pair"].split("|")) for w in state["wars"]]
+
+
+def owes(state: dict) -> list[str]:
+    """Human players with a war to decide: one that does not end by itself in
+    an Automatic White Peace."""
+    out = []
+    for realm in state["order"]:
+        if st.is_human(state, realm) and any(vc.condition(state, realm, e) != "white_peace"
+                                             for e in st.enemies(state, realm)):
+            out.append(realm)
+    return out
+
+
+def resolve(state: dict, orders: dict, events: list) -> None:
+    _white_peace(state, events)
+    _total(state, orders, events)
+    _remaining(state, orders, events)
+    _moot(state, orders, events)
+    aftermath(state, events)
+
+
+def _white_peace(state: dict, events: list) -> None:
+    """10.1 step 1; the Active Allies of a player count as part of it."""
+    for a, b in sorted(wars(state)):
+        if not st.at_war(state, a, b):
+            continue
+        # An Active Ally's war is settled with its PR: never a separate white peace (10.1 step 1).
+        pa, pb = vc.peace_party(state, a, b), vc.peace_party(state, b, a)
+        if pa == pb or not st.at_war(state, pa, pb):
+            continue
+        lead, other = (pa, pb) if st.is_player(state, pa) or not st.is_player(state, pb) else (pb, pa)
+        if vc.automatic_white_peace(state, lead, other):
+            pc.apply_term(state, lead, other, "white_peace", [], events, how="automatic", condition="white_peace")
+
+
+def _orders_of(orders: dict, realm: str) -> list:
+    return list(orders.get(realm, []))
+
+
+def _enforce_order(orders: dict, v: str, loser: str):
+    return next((o for o in _orders_of(orders, v) if o.kind == "enforce" and o.args["realm"] == loser), None)
+
+
+def _negotiated(orders: dict, a: str, b: str):
+    mine = next((o for o in _orders_of(orders, a) if o.kind == "negotiate" and o.args["realm"] == b), None)
+    theirs = next((o for o in _orders_of(orders, b) if o.kind == "negotiate" and o.args["realm"] == a), None)
+    if mine and theirs:
+        from .diplomacy import deal_key
+        if deal_key(mine.args["lines"]) == deal_key(theirs.args["lines"]):
+            return mine.args["lines"]
+        return False
+    return None
+
+
+def _total(state: dict, orders: dict, events: list) -> None:
+    """10.1 step 2: a victor must enforce terms (or agree a negotiated peace)."""
+    for v in state["order"]:
+        for loser in st.enemies(state, v):
+            if not st.at_war(state, v, loser) or vc.condition(state, v, loser) != "total":
+                continue
+            if _try_negotiated(state, orders, v, loser, events):
+                continue
+            o = _enforce_order(orders, v, loser)
+            term, details = _choose(state, v, loser, o, events, must=True)
+            pc.apply_term(state, v, loser, term, details, events)
+
+
+def _choose(state: dict, v: str, loser: str, o, events: list, must: bool):
+    if o is not None:
+        why = vc.why_not(state, v, loser, o.args["term"])
+        if why is None and o.args["term"] != "negotiated_peace":
+            try:
+                pc.check_details(state, v, loser, o.args["details"])
+                return o.args["term"], o.args["details"]
+            except Refused as exc:
+                # Choice: impossible details are dropped; the term itself still applies.
+                events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": o.args["term"],
+                               "why": f"{exc}; the term applies without it"})
+                return o.args["term"], []
+        events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": o.args["term"],
+                       "why": why or "a negotiated peace needs NEGOTIATE from both sides"})
+    # Choice: a victor who names no usable term keeps the current board state (or, when even that is
+    # not allowed, takes the first term the table allows).
+    allowed = [t for t in vc.terms(state, v, loser) if t != "negotiated_peace"]
+    term = "keep_current_board_state" if "keep_current_board_state" in allowed else (allowed[0] if allowed
+                                                                                     else "white_peace")
+    events.append({"kind": "default_decision", "realm": v, "decision": f"ENFORCE {term} ON {loser}"})
+    return term, []
+
+
+def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> bool:
+    lines = _negotiated(orders, a, b)
+    if lines is False:
+        events.append({"kind": "peace_refused", "realm": a, "against": b, "term": "negotiated_peace",
+                       "why": "the two NEGOTIATE texts differ"})
+        return False
+    if not lines:
+        return False
+    try:
+        term, victor, details, extras = read_negotiation(state, a, b, lines)
+    except Refused as exc:
+        events.append({"kind": "peace_refused", "realm": a, "against": b, "term": "negotiated_peace",
+                       "why": str(exc)})
+        return False
+    loser = b if victor == a else a
+    record = pc.apply_term(state, victor, loser, term, details, events, how="negotiated")
+    record["text"] += "\nAgreed text:\n" + "\n".join(lines)
+    for extra in extras:
+        if extra[0] == "cut":
+            try:
+                from .diplomacy import cut_ties
+                cut_ties(state, extra[1], extra[2], events)
+            except Refused as exc:
+                events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
+                               "term": "negotiated_peace", "why": f"its Cut Ties: {exc}"})
+        else:
+            pc._pay(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+    return True
+
+
+def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
+    """NEGOTIATE text: one term line (``<term> [details]``), optionally
+    ``VICTOR <realm>``, and the optional action of one party, ``<realm> CUTS
+    TIES WITH <realm>`` and/or ``<realm> PAYS <n>``.  10.4 Negotiated Peace:
+    any term but vassalization and full annexation, with its own requirements
+    met; the extra action disregards the restrictions for being at war."""
+    import re
+    from .orders import _details, term_name
+    from .names import Reader, tokens
+    term, victor, details, extras = None, None, [], []
+    for line in lines:
+        words = tokens(line)
+        if not words:
+            continue
+        if words[0].upper() == "VICTOR":
+            victor = Reader(state, words[1:]).name("realm")
+            continue
+        cut = re.fullmatch(r"(.+?)\s+CUTS\s+TIES\s+WITH\s+(.+)", line.strip(), re.I)
+        pays = re.fullmatch(r"(.+?)\s+PAYS\s+(\d+)", line.strip(), re.I)
+        if cut or pays:
+            actor = Reader(state, tokens((cut or pays).group(1))).name("realm")
+            if actor not in (a, b) or any(x[1] != actor for x in extras):
+                raise Refused("the extra action is taken by one of the two parties only (10.4)", "negotiation-line")
+            if cut:
+                extras.append(("cut", actor, Reader(state, tokens(cut.group(2))).name("realm")))
+            else:
+                if state["realms"][actor]["ducats"] < int(pays.group(2)):
+                    raise Refused(f"{actor} has {state['realms'][actor]['ducats']} Ducats", "negotiation-line")
+                extras.append(("pay", actor, b if actor == a else a, int(pays.group(2))))
+            continue
+        if words[0].upper() == "TERM":
+            words = words[1:]
+        t = term_name(words[0]) if words else None
+        if t is None:
+            raise Refused(f"cannot read {line!r} in the negotiated peace", "negotiation-line")
+        term = t
+        details = _details(Reader(state, words[1:]))
+    if term is None:
+        raise Refused("the negotiated peace names no term", "negotiation-line")
+    if term in ("vassalization", "full_annexation"):
+        raise Refused(f"a negotiated peace may not use {term} (10.4)", "negotiation-term")
+    if victor is None:
+        if term != "white_peace":
+            raise Refused("a negotiated peace with a term other than white peace names its VICTOR", "negotiation-line")
+        victor = a
+    if victor not in (a, b):
+        raise Refused(f"{victor} is not a party", "negotiation-line")
+    loser = b if victor == a else a
+    if term != "white_peace":
+        why = vc.requirement(state, victor, loser, term)
+        if why:
+            raise Refused(why, "negotiation-term")
+    return term, victor, details, extras
+
+
+def _remaining(state: dict, orders: dict, events: list) -> None:
+    """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order."""
+    # Choice: surrenders sent in the window take effect before anyone resolves a war, so the
+    # enemy can enforce its terms in the same window (10.2: it must end the war this round).
+    for v in state["order"]:
+        for o in _orders_of(orders, v):
+            if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
+                events += gm.surrender(state, v, o.args["realm"])
+    for v in state["order"]:
+        for loser in list(st.enemies(state, v)):
+            if not st.at_war(state, v, loser):
+                continue
+            if _try_negotiated(state, orders, v, loser, events):
+                continue
+            cond = vc.condition(state, v, loser)
+            o = _enforce_order(orders, v, loser)
+            offered = any(x.kind == "offer_white" and x.args["realm"] == loser for x in _orders_of(orders, v))
+            if cond in ("partial", "total") and (o is not None or [loser, v] in state["surrendered"]):
+                term, details = _choose(state, v, loser, o, events, must=True)
+                pc.apply_term(state, v, loser, term, details, events)
+            elif cond in ("partial", "total") and st.kind(state, v) == "BOT":
+                pc.apply_term(state, v, loser, *_choose(state, v, loser, None, events, must=True), events)
+            elif o is not None and o.args["term"] == "white_peace" and not offered:
+                offered = True
+            if not st.at_war(state, v, loser):
+                continue
+            if offered and _accepts_white(state, loser, v, orders):
+                pc.apply_term(state, v, loser, "white_peace", [], events, how="offered and accepted")
+            elif offered:
+                events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": "white_peace",
+                               "why": f"{loser} did not accept"})
+
+
+def _moot(state: dict, orders: dict, events: list) -> None:
+    """Peace orders about a war that an earlier peace already ended are reported, not lost silently."""
+    for v in state["order"]:
+        for o in _orders_of(orders, v):
+            enemy = o.args.get("realm")
+            if o.kind not in ("enforce", "offer_white", "negotiate", "keep_war") or not enemy or \
+                    st.at_war(state, v, enemy) or _used(o, v, enemy, events):
+                continue
+            events.append({"kind": "peace_moot", "realm": v, "against": enemy, "order": o.canonical.splitlines()[0]})
+
+
+def _used(o, v: str, enemy: str, events: list) -> bool:
+    """Whether this order made the peace that ended the war."""
+    for e in events:
+        if e.get("kind") != "peace" or {e["victor"], e["loser"]} != {v, enemy}:
+            continue
+        if (o.kind == "enforce" and e["victor"] == v and e["how"] == "enforced") or \
+                (o.kind == "offer_white" and e["how"] == "offered and accepted") or \
+                (o.kind == "negotiate" and e["how"] == "negotiated"):
+            return True
+    return False
+
+
+def _accepts_white(state: dict, realm: str, offerer: str, orders: dict) -> bool:
+    """10.2: an NPR always accepts a white peace; a Bot in an inconclusive war
+    when the enemy occupies more of its tax value than it occupies of the
+    enemy's; a human player when it offers the same."""
+    k = st.kind(state, realm)
+    if k == "NPR":
+        return True
+    if k == "BOT":
+        theirs = sum(state["provinces"][p]["tax"] for p in vc.occupied_by(state, [offerer], st.family(state, realm)))
+        mine = sum(state["provinces"][p]["tax"] for p in vc.occupied_by(state, [realm], st.family(state, offerer)))
+        return theirs > mine
+    return any(o.kind == "offer_white" and o.args["realm"] == offerer for o in _orders_of(orders, realm))
+
+
+def aftermath(state: dict, events: list) -> None:
+    """10.1 step 4: players now at peace bring units home from neutral Areas,
+    flip Active Allies back and return their allied units."""
+    for realm in state["order"]:
+        if st.enemies(state, realm):
+            continue
+        for npr in st.active_allies(state, realm):
+            state["alliances"][st.pair(realm, npr)]["active"] = False
+            events.append({"kind": "active_ally_ended", "pr": realm, "npr": npr})
+        rd = state["realms"][realm]
+        lost = rd["allied"]
+        rd["allied"] = 0
+        for loc in list(state["units"]):
+            for key in ("allied_inf", "allied_cav"):
+                lost += st.remove_units(state, loc, realm, key, 10**6)
+        if lost:
+            events.append({"kind": "allied_units_returned", "realm": realm, "count": lost})
+        for area in sorted(state["areas"]):
+            units = st.units_at(state, area).get(realm)
+            if not units or st.land_count(units) == 0 or st.area_status(state, realm, area) != "neutral":
+                continue
+            dest = nearest_friendly(state, realm, area)
+            if dest:
+                moved = state["units"][area].pop(realm)
+                st.tidy(state, area)
+                for k, n in moved.items():
+                    st.add_units(state, dest, realm, k, n)
+                events.append({"kind": "relocated", "realm": realm, "from": area, "to": dest})
+
+
+def nearest_friendly(state: dict, realm: str, start: str) -> str | None:
+    """Counting each Area or Sea Zone as one space; ties go alphabetically (Choice)."""
+    frontier, seen = [start], {start}
+    while frontier:
+        nxt = []
+        for place in sorted(frontier):
+            if place in state["areas"] and place != start and st.area_status(state, realm, place) == "friendly":
+                return place
+            neighbours = list(st.land_neighbours(state, place)) if place in state["areas"] else []
+            if place in state["areas"]:
+                neighbours += state["areas"][place]["seas"]
+            else:
+                neighbours += state["seas"][place]["adj"]
+                neighbours += [a for a, d in state["areas"].items() if place in d["seas"]]
+            for n in neighbours:
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return None

@@ -1,0 +1,194 @@
+"""Which orders a realm may send now, checked read-only against the current
+state: every refusal carries a stable code, its line and a reason."""
+from __future__ import annotations
+
+from pbem.gameapi import Problem, Refused
+
+from . import diplomacy, flow, resolution
+from . import state as st
+from . import victory as vc
+from . import war
+
+REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight")}
+PEACE = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
+
+
+def _p(code: str, message: str, o, suggestion: str | None = None, kind: str = "illegal") -> Problem:
+    return Problem(code, message, o.line, suggestion, kind)
+
+
+def validate(state: dict, power: str, given: list) -> list[Problem]:
+    problems: list[Problem] = []
+    phase = state["phase"]
+    rest = [o for o in given if o.kind != "standing"]
+    if state.get("over"):
+        return [_p("game-over", "the game is over", o) for o in rest]
+    due = (phase == "action" and power == state["active"]) or (
+        phase == "reaction" and power == state["pending"]["realm"])
+    if due and given and not rest:
+        # Orders that are stored end the window at once: standing orders alone would pass the turn
+        # (or take the default answer) without the player meaning to.
+        what = "your action (or PASS)" if phase == "action" else "your answer"
+        return [_p("no-action", f"it is your turn: send {what} together with your standing orders", given[0])]
+    if phase == "action":
+        problems += _action(state, power, rest)
+    elif phase == "reaction":
+        problems += _reaction(state, power, rest)
+    elif phase == "p3" and state["step"] == "D":
+        problems += _peace(state, power, rest)
+    else:
+        problems += [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
+                     for o in rest]
+    return problems
+
+
+def _action(state: dict, power: str, given: list) -> list[Problem]:
+    out = []
+    active = state["active"]
+    if power != active:
+        for o in given:
+            if o.kind == "diplomacy":
+                try:
+                    diplomacy.check_deal(state, power, o.args["realm"], o.args["lines"])
+                except Refused as exc:
+                    out.append(_p(exc.code, str(exc), o))
+            else:
+                out.append(_p("not-your-turn", f"it is {active}'s turn: now you may send only STANDING orders "
+                              "and DIPLOMACY offers", o))
+        return out
+    main = [o for o in given if o.kind in flow.MAIN]
+    for o in given:
+        if o.kind not in flow.MAIN and o.kind != "cta":
+            out.append(_p("wrong-phase", f"{o.canonical} is not an action; it belongs to "
+                          + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
+    declare = main[0] if main and main[0].kind == "declare" else None
+    extra = main[1:]
+    if main and main[0].kind == "recruit":
+        # One Recruit Units action may place units in several places (MC shared, 9.2).
+        extra = [o for o in extra if o.kind != "recruit"]
+        out += _recruits(state, power, [o for o in main if o.kind == "recruit"])
+        main = []
+    if declare and extra and extra[0].kind in ("activate", "recruit"):
+        extra = extra[1:]   # the free Activate or Recruit after a Declare War
+    for o in extra:
+        out.append(_p("one-action", "one action a turn: this line is not taken (a Declare War may add one "
+                      "ACTIVATE or RECRUIT as its free action)", o))
+    for o in given:
+        if o.kind != "cta":
+            continue
+        if not declare:
+            out.append(_p("cta-needs-declare", "a Call to Arms goes with your own DECLARE WAR (the defender's "
+                          "calls are sent by the engine: STANDING CALL)", o))
+        elif not st.alliance(state, power, o.args["realm"]):
+            out.append(_p("cta-not-ally", f"{o.args['realm']} is not your ally", o))
+        elif st.kind(state, o.args["realm"]) == "NPR":
+            try:
+                war.check_call_npr(state, power, o.args["realm"], declare.args["targets"], False)
+            except Refused as exc:
+                out.append(_p(exc.code, str(exc), o))
+    if main:
+        try:
+            if main[0].kind == "declare":
+                war.check_declare(state, power, main[0].args["targets"], main[0].args["cb"])
+            elif main[0].kind != "pass":
+                flow.check_one(state, power, main[0])
+        except Refused as exc:
+            out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
+    return out
+
+
+def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
+    import copy
+    from . import moves
+    trial, out = copy.deepcopy(state), []
+    for o in lines:
+        a = o.args
+        try:
+            moves.recruit(trial, power, a["n"], a["unit"], a["where"], a["category"], [])
+        except Refused as exc:
+            out.append(_p(exc.code, str(exc), o))
+    return out
+
+
+def _reaction(state: dict, power: str, given: list) -> list[Problem]:
+    pending = state["pending"]
+    allowed = REACTION[pending["kind"]] if power == pending["realm"] else ()
+    out = []
+    for o in given:
+        if o.kind not in allowed:
+            what = (f"{pending['realm']} is deciding" if power != pending["realm"] else
+                    f"answer {' or '.join(a.upper() for a in allowed)}")
+            out.append(_p("wrong-phase", f"{o.canonical} is not taken now: {what}", o))
+        elif o.kind == "retreat" and o.args.get("to"):
+            from . import combat
+            options = combat.retreat_options(state, state["queue"][0], power)
+            if o.args["to"] not in options:
+                out.append(_p("bad-retreat", f"you may retreat to {', '.join(options) or 'nowhere'}", o,
+                              options[0] if options else None))
+    return out
+
+
+def _peace(state: dict, power: str, given: list) -> list[Problem]:
+    out = []
+    if power not in resolution.owes(state):
+        return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
+                      "in an automatic white peace)", o) for o in given]
+    for o in given:
+        if o.kind not in PEACE:
+            out.append(_p("wrong-phase", f"{o.canonical}: Peace Resolution takes ENFORCE, OFFER WHITE PEACE, "
+                          "SURRENDER, NEGOTIATE and KEEP WAR", o))
+            continue
+        enemy = o.args["realm"]
+        if not st.at_war(state, power, enemy):
+            out.append(_p("not-at-war", f"you are not at war with {enemy}", o,
+                          ", ".join(st.enemies(state, power)) or None))
+            continue
+        if o.kind == "enforce":
+            why = vc.why_not(state, power, enemy, o.args["term"])
+            if o.args["term"] == "negotiated_peace":
+                why = "a negotiated peace is agreed with NEGOTIATE <realm> ... ENDNEGOTIATE from both sides"
+            if why and _after_surrender(state, power, enemy, o.args["term"]):
+                out.append(_p("term-if-surrender", f"{why}; kept: it applies if {enemy} surrenders to you in "
+                              "this window", o, kind="warning"))
+            elif why:
+                allowed = vc.terms(state, power, enemy)
+                out.append(_p("term-not-allowed", why, o, allowed[0] if allowed else None))
+            else:
+                from . import peace
+                try:
+                    peace.check_details(state, power, enemy, o.args["details"])
+                except Refused as exc:
+                    out.append(_p(exc.code, str(exc), o))
+        elif o.kind in ("keep_war", "offer_white") and vc.condition(state, power, enemy) == "total":
+            out.append(_p("total-victory", f"you have a Total Victory over {enemy}: you must enforce a term "
+                          "(10.1 step 2); without ENFORCE, keep_current_board_state applies", o,
+                          "ENFORCE keep_current_board_state ON " + enemy, "warning"))
+        elif o.kind == "surrender" and state.get("no_surrender"):
+            out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
+        elif o.kind == "negotiate":
+            try:
+                if not (st.is_human(state, power) and st.is_human(state, enemy)):
+                    raise Refused("a negotiated peace needs two human players", "negotiation-term")
+                resolution.read_negotiation(state, power, enemy, o.args["lines"])
+            except Refused as exc:
+                out.append(_p(exc.code, str(exc), o))
+    return out
+
+
+def _after_surrender(state: dict, power: str, enemy: str, term: str) -> bool:
+    """Would the term be allowed were the enemy to surrender now (10.2)?"""
+    import copy
+    if vc.condition(state, power, enemy) != "inconclusive" or state.get("no_surrender"):
+        return False
+    trial = copy.deepcopy(state)
+    trial["surrendered"].append([enemy, power])
+    return vc.why_not(trial, power, enemy, term) is None
+
+
+def keep_standing(state: dict, given: dict, events: list) -> None:
+    """Standing orders from any realm take effect whenever its orders are resolved."""
+    for realm, os in sorted(given.items()):
+        for o in os:
+            if o.kind == "standing" and realm in state["realms"]:
+                state["realms"][realm]["standing"][o.args["topic"]] = o.args["value"]
+                events.append({"kind": "standing", "realm": realm, "order": o.canonical})

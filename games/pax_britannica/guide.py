@@ -1,0 +1,236 @@
+"""What a power may order now, with real names and prices, and what its
+accepted orders cost: the reports' "what you may do now" and the reply's
+total.
+
+Nothing here is a rule of its own: every choice offered is one the
+Movement/Status Change checks (:mod:`.phases.movement_rules`) accept on the
+board as it stands, at the price :func:`.phases.movement_rules.cost` charges,
+for the Treasury the power has now.  Orders written above a line change what
+that line may do (money spent, a fleet moved: orders take effect in the
+order written), so the lists are of what each order may do on its own.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Sequence
+
+from pbem.gameapi import Order, OrderOption
+
+from . import board
+from . import report_events as say
+from .phases import movement_rules as rules
+from .phases import movement_steps as steps
+from .phases.movement_units import check_move_army, check_move_navy
+from .report import own_powers
+from .report_board import distances
+from .state import merchants_available
+
+#: the most values one line of the guide lists before "and N more"
+MOST = 24
+BUY_ORDER = ("interest", "influence", "protectorate", "possession", "dominion", "state")
+
+
+def _some(items: list[str]) -> tuple[str, ...]:
+    if len(items) <= MOST:
+        return tuple(items)
+    return tuple(items[:MOST]) + (f"and {len(items) - MOST} more",)
+
+
+def options_now(state: dict, data, power: str) -> list[OrderOption]:
+    """Rules: MOVEMENT/STATUS CHANGE - what ``power`` (and Austria-Hungary for the
+    German player) may order in this phase; in the Negotiation Phase and the Congress
+    of Europe, what it may send there (report_diplomacy.options)."""
+    if power not in state.get("players", []):
+        return []
+    if state.get("phase") in ("negotiation", "congress"):
+        from .report_diplomacy import options
+        return options(state, power)
+    if state.get("phase") != "movement":
+        return []
+    out: list[OrderOption] = []
+    for p in own_powers(state, power):
+        part = for_power(state, data, p)
+        if p != power and part:
+            out.append(OrderOption(f"FOR {p}", "the orders below it are Austria-Hungary's, until FOR "
+                                   f"{power}"))
+        out += part
+    return out
+
+
+def for_power(state: dict, data, power: str) -> list[OrderOption]:
+    money = board.treasury(state, power)
+    out = buying(state, data, power, money, distances(state, data, [power]))
+    out += downgrades(state, power)
+    out += building(state, data, power, money)
+    out += moving(state, data, power)
+    out += merchants(state, data, power)
+    out += others(state, data, power, money)
+    return out
+
+
+def buying(state: dict, data, power: str, money: int, near: dict[str, int]) -> list[OrderOption]:
+    """Rules: STATUS CHANGE; ALTERING EXISTING STATUS MARKERS (an upgrade pays the
+    difference).  Areas nearest the power's holdings first."""
+    out = []
+    for status in BUY_ORDER:
+        if status not in data.markers:
+            continue
+        choices = []
+        for area in sorted(data.areas, key=lambda a: (near.get(a, 99), a)):
+            a = {"area": area, "status": status}
+            if rules.check_buy(state, data, power, a) is None:
+                price = rules.cost(state, data, power, "buy", a)
+                if price <= money:
+                    choices.append(f"{area} {say.money(price)}")
+        if choices:
+            m = data.markers[status]
+            note = (f"income Economic Value x {m.income_mult}; "
+                    + (f"upkeep {say.money(m.maint)} a turn" if m.maint else "no upkeep")
+                    + ("; needs one of your armies there when the phase ends" if m.garrison else "")
+                    + "; nearest first")
+            out.append(OrderOption(f"BUY {status.upper()} <area>", note, _some(choices)))
+    return out
+
+
+def downgrades(state: dict, power: str) -> list[OrderOption]:
+    """Rules: ALTERING EXISTING STATUS MARKERS (Downgrading Status)."""
+    areas = board.areas_of(state, power, ("interest", "influence"))
+    if not areas:
+        return []
+    return [OrderOption("DOWNGRADE <area> [TO INTEREST|NONE]", "give up an Interest or Influence "
+                        "(no tension, no refund)", _some(areas))]
+
+
+def building(state: dict, data, power: str, money: int) -> list[OrderOption]:
+    """Rules: MOVEMENT/STATUS CHANGE - units are bought at home."""
+    out = []
+    home = data.homes.get(power)
+    for kind in ("army", "navy"):
+        choices = []
+        for strength in rules.STRENGTHS:
+            a = {"strength": strength, "sea": sorted(home.seas)[0] if home and home.seas else None}
+            price = rules.cost(state, data, power, f"build_{kind}", a)
+            if rules.check_build(state, data, power, a, kind) is None and price <= money:
+                choices.append(f"{strength} {say.money(price)}")
+        if not choices:
+            continue
+        if kind == "army":
+            out.append(OrderOption("BUILD ARMY <strength>", "placed in your Home Country", tuple(choices)))
+        else:
+            boxes = ", ".join(sorted(home.seas))
+            tension = "" if power in rules.NAVAL_ETI_EXEMPT else "; raises European Tensions"
+            out.append(OrderOption("BUILD NAVY <strength> [<home sea box>]", f"placed in {boxes}{tension}",
+                                   tuple(choices)))
+    return out
+
+
+def _unit_places(state: dict, power: str, kind: str) -> dict[str, list[int]]:
+    places: dict[str, list[int]] = {}
+    for u in board.units_of(state, power, type=kind):
+        places.setdefault(u["where"], []).append(u["strength"])
+    return places
+
+
+def moving(state: dict, data, power: str) -> list[OrderOption]:
+    """Rules: MOVEMENT (Army Units, Naval Units)."""
+    out = []
+    home = board.home_name(data, power)
+    targets = sorted(set(board.areas_of(state, power, board.CONTROL)) | ({home} if home else set()))
+    for kind, check in (("army", check_move_army), ("navy", check_move_navy)):
+        for where, strengths in sorted(_unit_places(state, power, kind).items()):
+            found = []
+            for to in targets:
+                if to != where and any(check(state, data, power, {"strength": s, "from": where, "to": to, "via": []}) is None
+                       for s in sorted(set(strengths))):
+                    found.append(to)
+            if found:
+                word = "ARMY" if kind == "army" else "NAVY"
+                sizes = ", ".join(str(s) for s in sorted(strengths, reverse=True))
+                out.append(OrderOption(f"MOVE {word} <strength> {where} TO <to>",
+                                       f"your {kind} units there: {sizes}", _some(found)))
+    return out
+
+
+def merchants(state: dict, data, power: str) -> list[OrderOption]:
+    """Rules: MOVEMENT (Merchant Fleets)."""
+    out = []
+    fleets = sorted(board.merchant_seas(state, power))
+    free = sorted(s for s in data.seas if s not in fleets)
+    new = merchants_available(state, data, power)
+    if new > 0 and free:
+        out.append(OrderOption("PLACE MERCHANT <sea>", f"{new} new Merchant Fleet{'s' if new > 1 else ''} to "
+                               "place, one a Sea Zone", _some(free)))
+    if fleets and free:
+        out.append(OrderOption("MOVE MERCHANT <sea> TO <sea>", "any distance, to a Sea Zone without one of "
+                               "yours; from " + ", ".join(fleets), _some(free)))
+    return out
+
+
+def others(state: dict, data, power: str, money: int) -> list[OrderOption]:
+    out = []
+    canals = [f"{area} {say.money(rules.CANAL_COST)}" for area in board.CANAL_AREAS
+              if rules.check_canal(state, data, power, {"area": area}) is None and rules.CANAL_COST <= money]
+    if canals:
+        out.append(OrderOption("BUILD CANAL <area>", "joins the Caribbean and the South Pacific; 15 VP to "
+                               "the first builder", tuple(canals)))
+    unrest = [a for a in sorted(state.get("unrest", []))
+              if rules.check_suppress(state, data, power, {"area": a}) is None]
+    if unrest:
+        out.append(OrderOption("SUPPRESS <area>", "your armies there fight the Unrest in the Colonial "
+                               "Combat Phase", _some(unrest)))
+    deficit = state.get("pending", {}).get("deficit", {}).get(power)
+    if deficit:
+        abroad = sorted({f"{u['type'].upper()} {u['strength']} {u['where']}"
+                         for u in board.units_of(state, power) if u["where"] != board.home_name(data, power)})
+        out.append(OrderOption("REMOVE ARMY|NAVY <strength> <place>", f"meets your deficit of "
+                               f"{say.money(deficit)} (else the default removals apply)", _some(abroad)))
+    peers = [p for p in state.get("players", []) if p != power and board.is_great(state, p)]
+    if money > 0 and power != "Austria-Hungary" and peers:
+        out.append(OrderOption("GIVE <power> <amount>", f"up to {say.money(money)}; the other power "
+                               "writes ACCEPT <amount> FROM " + power, tuple(peers)))
+    return out
+
+
+# -- what accepted orders cost -------------------------------------------------------
+
+def order_summary(state: dict, data, power: str, orders: Sequence[Order]) -> list[str]:
+    """Rules: MOVEMENT/STATUS CHANGE ("You cannot spend more £'s than you have
+    available") - the accepted orders carried out in the order written, as the
+    phase will: what each costs, the total, and what is left."""
+    if state.get("phase") != "movement":
+        return []
+    sim = copy.deepcopy(state)
+    ledger = steps.Ledger()
+    by_power: dict[str, list[Order]] = {}
+    for o in orders:
+        by_power.setdefault(o.power or power, []).append(o)
+    lines = []
+    for p, own in by_power.items():
+        if p not in sim.get("powers", {}):
+            continue
+        costs, received = [], 0
+        for o in own:
+            if o.kind not in steps.SEQUENCED:
+                continue
+            before = board.treasury(sim, p)
+            fail, _ = steps.carry_out(sim, data, p, o, ledger)
+            if fail is None and o.kind == "accept_money":
+                received += o.args["amount"]
+            elif fail is None and board.treasury(sim, p) < before:
+                costs.append(f"{o.canonical} {say.money(before - board.treasury(sim, p))}")
+        spent = sum(n for _, n in ledger.spent.get(p, []))
+        have = board.treasury(state, p)
+        head = f"{p}: " if len(by_power) > 1 or p != power else ""
+        if not costs and not received:
+            lines.append(f"{head or 'T'}{'t' if head else ''}hese orders cost nothing; the Treasury stays at "
+                         f"{say.money(have)}.")
+            continue
+        text = f"{head}cost {say.money(spent)}" + (f" ({'; '.join(costs)})" if costs else "")
+        text += f" of the Treasury's {say.money(have)}"
+        if received:
+            text += f", with {say.money(received)} accepted from other powers"
+        text += f": {say.money(board.treasury(sim, p))} left."
+        if received:
+            text += " Money another power does not hand over is not there when the phase is resolved."
+        lines.append(text[0].upper() + text[1:])
+    return lines

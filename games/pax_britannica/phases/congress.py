@@ -1,0 +1,472 @@
+"""The Congress of Europe Phase: one order window per step, each with its own deadline.
+
+Rules: CONGRESS OF EUROPE; MINOR POWER/GREAT POWER STATUS CONFLICTS; DECLARATIONS OF WAR ("or
+during a Congress of Europe, if a disputant refuses to sign a Treaty or tires of the
+proceedings"); EUROPEAN TENSION INCREASES.
+
+Steps: ``attend`` (European players ATTEND or DECLINE; INVITE brings in the United States or
+Japan when every European player asks) -> ``propose`` (members PROPOSE treaties) -> ``vote``
+-> ``sign`` (the parties SIGN or REFUSE the treaty passed) -> closed; a round without a
+treaty passed starts again at ``propose`` until the cap of rounds (option congress_rounds).
+A Congress that fails (a refusal, or no treaty within the cap) raises tensions and, where a
+Casus Belli marker is still on the map or a Minor Power's defender is bound to fight, holds a
+last ``decide`` step: whoever holds a Casus Belli may declare War; the markers of those who
+do not are removed.  Any Casus Belli holder may declare War in any step.
+"""
+from __future__ import annotations
+
+import copy
+
+from pbem import treatybook
+from pbem.gameapi import Order, Problem
+
+from .. import board, congress_rules as cr, disputes, treaties
+from . import negotiation
+
+ALLOWED = {"attend": ("attend", "decline", "invite"), "propose": ("propose",), "vote": ("vote",),
+           "sign": ("sign", "refuse"), "decide": ()}
+MINOR_SUPPORT_VP, MINOR_SUPPORT_ETI = -5, 3  # Rules: MINOR POWER/GREAT POWER STATUS CONFLICTS
+
+
+# -- who is asked --------------------------------------------------------------------------------
+def asked(state: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    c = cr.current(state)
+    if not c or c["step"] == "closed" or state.get("great_war") or state.get("game_over"):
+        return (), ()
+    step = c["step"]
+    voices = cr.voices(state, c)
+    if step == "attend":
+        eu = cr.europeans(state)
+        newcomers = [p for p in eu if p not in c["members"]]
+        owes = eu if newcomers or cr.invitable(state, c) else []
+    elif step == "propose":
+        owes = voices
+    elif step == "vote":
+        owes = cr.voters(state, c)
+    elif step == "sign":
+        owes = c.get("signers", [])
+    else:
+        owes = deciders(state, c)
+    owes = list(owes)
+    may = [p for p in disputes.by_rules_order(set(voices) | holders_speaking(state)) if p not in owes]
+    return tuple(owes), tuple(may) if owes else ()
+
+
+def holders_speaking(state: dict) -> set[str]:
+    return set(cr.speakers(state, {cb["holder"] for cb in disputes.current(state)}))
+
+
+def deciders(state: dict, c: dict) -> list[str]:
+    """Who may still declare War when the Congress has failed: the holders of a Casus Belli
+    against a party, and defenders of a Minor Power bound to fight."""
+    parties = set(c["parties"]) | set(c.get("refusals", []))
+    holders = {cb["holder"] for cb in disputes.current(state) if cb["against"] in parties}
+    holders |= {o["power"] for o in c.get("obligated", [])}
+    return cr.speakers(state, holders)
+
+
+# -- validation ----------------------------------------------------------------------------------
+def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem]:
+    c = cr.current(state)
+    problems: list[Problem] = []
+    if not cr.sitting(state):
+        return [Problem("no-congress", "no Congress of Europe is sitting", o.line) for o in orders]
+    step = c["step"]
+    seen: set[str] = set()
+    for o in orders:
+        who = o.power or power
+        first = o.canonical.splitlines()[0]
+        if o.kind == "done":
+            continue
+        if o.kind == "declare_war":
+            fail = negotiation.check(state, data, who, o, {})
+        elif o.kind not in ALLOWED[step]:
+            problems.append(Problem("wrong-step", f"{first} is not an order of the Congress's "
+                                    f"{cr.STEP_TITLES[step]} step", o.line))
+            continue
+        else:
+            fail = STEP_CHECKS[o.kind](state, data, c, who, o, seen)
+        if fail:
+            problems.append(Problem(fail[0], fail[1], o.line, fail[2] if len(fail) > 2 else None))
+    return problems
+
+
+def _attend(state, data, c, who, o, seen):
+    if who not in cr.europeans(state):
+        return "not-european", ("only European players attend at will (the United States and Japan "
+                                "by invitation)")
+    if who in c["members"]:
+        return "already-member", f"{who} is a member of the Congress already"
+    return None
+
+
+def _invite(state, data, c, who, o, seen):
+    if who not in cr.europeans(state) and who != "Austria-Hungary":
+        return "not-european", "only the European Great Powers invite"
+    if o.args["power"] not in cr.invitable(state, c):
+        return "bad-invite", f"{o.args['power']} cannot be invited", ", ".join(cr.invitable(state, c))
+    return None
+
+
+def _propose(state, data, c, who, o, seen):
+    if who not in cr.voices(state, c):
+        return "not-member", f"{who} is not a member of the Congress"
+    pid = o.args["id"]
+    taken = {p["id"].lower() for p in c["proposals"]} | {t.lower() for t in state.get("treaties", {})}
+    if pid.lower() in taken or pid.lower() in seen:
+        return "proposal-exists", f"the id {pid} is taken; choose another"
+    seen.add(pid.lower())
+    trouble = cr.proposal_problems(state, data, c, o.args["terms"])
+    if trouble:
+        where = [f"line {t[2]}: {t[1]}" if t[2] else t[1] for t in trouble]
+        return trouble[0][0], f"proposal {pid} not taken: " + "; ".join(where)
+    return None
+
+
+def _vote(state, data, c, who, o, seen):
+    if who not in cr.voters(state, c) and who != "Austria-Hungary":
+        return "not-voter", f"{who} has no vote in this Congress"
+    if who == "Austria-Hungary" and "Austria-Hungary" not in c["members"]:
+        return "not-voter", "Austria-Hungary is not a member of this Congress"
+    if not _open(c, o.args["id"]):
+        return "unknown-proposal", f"no open proposal {o.args['id']}", ", ".join(
+            p["id"] for p in c["proposals"] if p["status"] == "open")
+    return None
+
+
+def _sign(state, data, c, who, o, seen):
+    adopted = c.get("adopted")
+    if not adopted or o.args["id"].lower() != adopted.lower():
+        return "unknown-proposal", f"the treaty to sign is {adopted}", adopted
+    if who not in c.get("signers", []) and cr.speaker(state, who) not in c.get("signers", []):
+        return "not-asked", f"{who} is not asked to sign {adopted}"
+    return None
+
+
+STEP_CHECKS = {"attend": _attend, "decline": _attend, "invite": _invite, "propose": _propose,
+               "vote": _vote, "sign": _sign, "refuse": _sign}
+
+
+def _open(c: dict, pid: str) -> dict | None:
+    return next((p for p in c["proposals"] if p["id"].lower() == pid.lower()
+                 and p["status"] == "open"), None)
+
+
+def defaults(state: dict, power: str) -> list[Order]:
+    """Choice: a European player who does not answer stays away (DECLINE); a party that does
+    not answer signs the treaty passed (defying a Congress takes a REFUSE); other silences
+    abstain."""
+    c = cr.current(state)
+    if not c:
+        return []
+    if c["step"] == "attend" and power not in c["members"] and power in cr.europeans(state):
+        return [Order(power, "decline", {}, "DECLINE")]
+    if c["step"] == "sign" and power in cr.disputants(state, c) and c.get("adopted"):
+        return [Order(power, "sign", {"id": c["adopted"]}, f"SIGN {c['adopted']}")]
+    return []
+
+
+# -- resolution ------------------------------------------------------------------------------------
+def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
+    c = cr.current(state)
+    if not c or c["step"] == "closed":
+        return []
+    orders = {p: [o if isinstance(o, Order) else Order.from_json(o) for o in os]
+              for p, os in (orders or {}).items()}
+    step = c["step"]
+    events = war(state, data, c, orders, step)
+    if c["step"] != "closed" and not state.get("great_war"):
+        events += {"attend": attend, "propose": propose, "vote": vote, "sign": sign,
+                   "decide": decide}[step](state, data, c, orders)
+    if c["step"] == "closed":
+        # Rules: CONGRESS OF EUROPE - "any Military Units illegally in the Area are removed
+        # to their Home Countries"
+        events += disputes.send_strays_home(state, data, "no Control marker of its own there")
+    return events
+
+
+def _by(orders: dict, kinds: tuple[str, ...]):
+    yield from negotiation._each(orders, kinds)
+
+
+def war(state: dict, data, c: dict, orders: dict, step: str) -> list[dict]:
+    """Declarations of War made in this step.  Rules: CONGRESS OF EUROPE - the Congress
+    continues "until a Treaty is finally accepted, or one party to the original dispute who has
+    a legitimate Casus Belli tires of the proceedings and declares War": a dispute gone to War
+    leaves the Congress, which closes when none is left."""
+    events = negotiation.declare(state, orders, f"congress/{step}")
+    if events and step != "decide" and not cr.live_disputes(state, c) and not c.get("defended"):
+        declarers = [e["by"] for e in events if e.get("kind") == "declaration"]
+        events += fail(state, data, c, "the disputes went to War", [], declarers, hold=False)
+    return events
+
+
+def step_to(c: dict, step: str, round_no: int | None = None) -> dict:
+    c["step"] = step
+    if round_no is not None:
+        c["round"] = round_no
+    return {"kind": "congress_step", "step": step, "round": c["round"], "site": c["site"]}
+
+
+def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
+    """Rules: CONGRESS OF EUROPE - "All other European players ... may attend the Congress if they
+    wish. The United States and Japan are members of a Congress only if they are party to the
+    dispute, or if they are unanimously invited to the Congress by all European Great Powers, or
+    if the Congress is held in the United States or Japan"."""
+    events = []
+    answered = set()
+    for who, o in _by(orders, ("attend", "decline")):
+        if who in c["members"] or who in answered or who not in cr.europeans(state):
+            continue
+        answered.add(who)
+        if o.kind == "attend":
+            c["members"] = disputes.by_rules_order(set(c["members"]) | {who})
+            c["attending"].append(who)
+        else:
+            c["declined"].append(who)
+        events.append({"kind": "congress_attendance", "power": who, "attends": o.kind == "attend"})
+    for who in cr.europeans(state):
+        if who not in c["members"] and who not in answered:
+            c["declined"].append(who)
+            events.append({"kind": "congress_attendance", "power": who, "attends": False})
+    for who, o in _by(orders, ("invite",)):
+        inviters = c["invites"].setdefault(o.args["power"], [])
+        if who not in inviters:
+            inviters.append(who)
+    for guest, inviters in sorted(c["invites"].items()):
+        if guest in cr.invitable(state, c) and set(cr.europeans(state)) <= set(inviters):
+            c["members"] = disputes.by_rules_order(set(c["members"]) | {guest})
+            events.append({"kind": "congress_attendance", "power": guest, "attends": True,
+                           "invited": True})
+    events.append(step_to(c, "propose", 1))
+    return events
+
+
+def propose(state: dict, data, c: dict, orders: dict) -> list[dict]:
+    events = []
+    voices = cr.voices(state, c)
+    for who, o in _by(orders, ("propose",)):
+        if cr.speaker(state, who) not in voices or cr.proposal_problems(state, data, c, o.args["terms"]):
+            events.append(negotiation.failed(who, o, "bad-proposal", "not a lawful proposal now"))
+            continue
+        pid, n = o.args["id"], 1
+        taken = {p["id"].lower() for p in c["proposals"]} | {t.lower() for t in state.get("treaties", {})}
+        while pid.lower() in taken:
+            n += 1
+            pid = f"{o.args['id']}-{n}"
+        proposal = {"id": pid, "by": who, "round": c["round"], "terms": copy.deepcopy(o.args["terms"]),
+                    "text": o.args.get("text", ""), "status": "open", "votes": {}}
+        c["proposals"].append(proposal)
+        events.append({"kind": "proposal", "id": pid, "by": who, "round": c["round"],
+                       "clauses": [t["text"] for t in proposal["terms"]], "text": proposal["text"],
+                       "status": "open"})
+    if any(p["round"] == c["round"] for p in c["proposals"]):
+        events.append(step_to(c, "vote"))
+    else:
+        events += next_round(state, data, c, "no proposal was made")
+    return events
+
+
+def next_round(state: dict, data, c: dict, why: str) -> list[dict]:
+    if c["round"] >= cr.rounds_cap(state):
+        return fail(state, data, c, f"{why} within {cr.rounds_cap(state)} rounds", [], [])
+    return [step_to(c, "propose", c["round"] + 1)]
+
+
+def vote(state: dict, data, c: dict, orders: dict) -> list[dict]:
+    """Votes on this round's proposals.  Choice: when several pass, the one with most YES (then
+    fewest NO, then the first proposed) goes to the parties for signature."""
+    votes: dict[str, dict[str, str]] = {}
+    for who, o in _by(orders, ("vote",)):
+        votes.setdefault(o.args["id"].lower(), {})[who] = o.args["ballot"]
+    events, passed = [], []
+    for p in [p for p in c["proposals"] if p["round"] == c["round"] and p["status"] == "open"]:
+        ok, record = cr.tally(state, c, p, votes.get(p["id"].lower(), {}))
+        p["votes"], p["status"] = record, "passed" if ok else "defeated"
+        events.append({"kind": "congress_vote", "id": p["id"], "result": p["status"], "yes": record["yes"],
+                       "no": record["no"], "by": record["by"], "tie": record["tie"],
+                       "host": record.get("host"), "austria_hungary": record.get("Austria-Hungary")})
+        if ok:
+            passed.append(p)
+    if not passed:
+        return events + next_round(state, data, c, "no treaty passed")
+    best = sorted(passed, key=lambda p: (-p["votes"]["yes"], p["votes"]["no"], c["proposals"].index(p)))[0]
+    return events + adopt(state, c, best)
+
+
+def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
+    """Rules: CONGRESS OF EUROPE - "If a Treaty is passed, all parties to the original dispute are
+    asked to sign"; clauses on other powers bind them only if they sign (the Kongo/Korea
+    example), so they are asked too."""
+    parties = cr.disputants(state, c)
+    asked = set(parties)
+    for clause in proposal["terms"]:
+        asked |= set(cr.speakers(state, treaties.binds(clause, parties, state)))
+        asked |= set(cr.speakers(state, [p for p in _named(clause)]))
+    signers = disputes.by_rules_order(asked)
+    at = f"{state['turn']} Congress"
+    text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
+    record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at)
+    record.update({"signatures": {}, "terms": copy.deepcopy(proposal["terms"]), "congress": True,
+                   "answer_with": f"ORDERS / SIGN {proposal['id']} or REFUSE {proposal['id']} / ENDORDERS "
+                                  "(the Congress's signature step)",
+                   "clauses": [t["text"] for t in proposal["terms"]], "turn": state["turn"]})
+    record["history"].append({"at": at, "who": "the Congress", "action": "passed"})
+    state.setdefault("treaties", {})[proposal["id"]] = record
+    c["adopted"], c["signers"] = proposal["id"], signers
+    return [treaties.treaty_event(record, "passed by the Congress"), step_to(c, "sign")]
+
+
+def _named(clause: dict) -> list[str]:
+    from ..clauses import named_powers
+    return named_powers(clause)
+
+
+def sign(state: dict, data, c: dict, orders: dict) -> list[dict]:
+    record = state["treaties"][c["adopted"]]
+    at = f"{state['turn']} Congress"
+    answers: dict[str, str] = {}
+    for who, o in _by(orders, ("sign", "refuse")):
+        answers.setdefault(cr.speaker(state, who) or who, o.kind)
+    for p in cr.disputants(state, c):
+        answers.setdefault(p, "sign")
+    events = []
+    for p in c["signers"]:
+        if answers.get(p) == "sign":
+            record["signatures"][p] = at
+        elif answers.get(p) == "refuse":
+            record["refusals"][p] = at
+        if p in answers:
+            record["history"].append({"at": at, "who": p, "action": answers[p]})
+            events.append({"kind": "congress_signature", "id": record["id"], "power": p,
+                           "signed": answers[p] == "sign"})
+    c["signatures"], refusers = dict(record["signatures"]), [p for p in cr.disputants(state, c)
+                                                              if answers.get(p) == "refuse"]
+    c["refusals"] = refusers
+    if refusers:
+        record["status"] = "refused"
+        events.append(treaties.treaty_event(record, "refused"))
+        _status(c, record["id"], "refused")
+        return events + fail(state, data, c, f"{', '.join(refusers)} refused to sign", refusers, refusers)
+    return events + succeed(state, data, c, record)
+
+
+def _status(c: dict, pid: str, status: str) -> None:
+    for p in c["proposals"]:
+        if p["id"] == pid:
+            p["status"] = status
+
+
+def succeed(state: dict, data, c: dict, record: dict) -> list[dict]:
+    """Every party signed: the treaty comes into force, markers are altered as it says, and the
+    disputes before the Congress are settled."""
+    record["status"] = treatybook.IN_FORCE
+    _status(c, record["id"], "signed")
+    disputants = set(cr.disputants(state, c))
+    skip = tuple(i for i, clause in enumerate(record["terms"])
+                 if any(s not in disputants and s not in record["signatures"]
+                        for s in cr.speakers(state, treaties.binds(clause, record["parties"], state))))
+    before = copy.deepcopy(state)
+    events = [treaties.treaty_event(record, "in force")]
+    events += treaties.come_into_force(state, data, record, free_codominions=True, skip=skip)
+    for i in skip:
+        events.append({"kind": "clause_void", "id": record["id"], "clause": record["terms"][i]["text"],
+                       "reason": "a power it binds, not a party to the dispute, did not sign"})
+    events += restore_minor_rights(state, before, c)
+    for cb_id in c["cbs"]:
+        cb = disputes.find(state, cb_id)
+        if cb and not disputes.at_war(state, cb["holder"], cb["against"]):
+            events.append(board.remove_cb(state, cb, f"settled by the Congress ({record['id']})"))
+    c["outcome"] = "resolved"
+    events += disputes.clear_all(state, data, "settled by the Congress", cr.areas(c))
+    return [e for e in events if e] + [step_to(c, "closed")]
+
+
+def restore_minor_rights(state: dict, before: dict, c: dict) -> list[dict]:
+    """Rules: MINOR POWER/GREAT POWER STATUS CONFLICTS - a Congress that rules against the Great
+    Power protects the Minor Power.  Choice: when the treaty removes the Control marker that
+    displaced a defended Minor Power's Influence, that Influence comes back (no tension)."""
+    events = []
+    for area, d in sorted(c.get("defended", {}).items()):
+        if board.has_control(before, d["placer"], area) and not board.has_control(state, d["placer"], area) \
+                and not board.controllers(state, area) \
+                and board.rank(board.status_of(state, area, d["minor"])) < board.rank("influence"):
+            events.append(board.set_marker(state, d["minor"], area, "influence", True,
+                                           "rights upheld by the Congress"))
+    return events
+
+
+def rules_against(state: dict, data, c: dict, placer: str, area: str) -> bool:
+    """Whether the treaty passed takes the placer's Control of a defended Area away."""
+    pid = c.get("adopted")
+    proposal = next((p for p in c["proposals"] if p["id"] == pid), None)
+    if proposal is None:
+        return False
+    sim = cr.simulate(state, data, proposal["terms"])
+    return board.has_control(state, placer, area) and not board.has_control(sim, placer, area)
+
+
+def fail(state: dict, data, c: dict, why: str, refusers: list[str], blamed: list[str],
+         hold: bool = True) -> list[dict]:
+    """Rules: EUROPEAN TENSION INCREASES - an unresolved Congress adds 3 for each Casus Belli put
+    before it that remains unresolved, then 2 for each power that refused to sign; CONGRESS OF
+    EUROPE - a refusal gives every other member a Casus Belli against the refuser.
+    Choice: the 3s are blamed on the refusers (or the powers that went to War), else nobody."""
+    c["outcome"] = "failed"
+    events = [{"kind": "congress_failed", "reason": why, "refused": list(refusers), "site": c["site"]}]
+    unresolved = [i for i in c["cbs"] if disputes.find(state, i)]
+    c["unresolved"] = unresolved
+    if unresolved:
+        events.append(board.add_eti(state, 3 * len(unresolved),
+                                    f"the Congress failed: {len(unresolved)} Casus Belli unresolved",
+                                    disputes.by_rules_order(blamed) or None))
+    for p in refusers:
+        events.append(board.add_eti(state, 2, f"{p} defied the Congress by refusing to sign", p))
+        for member in c["members"]:
+            if member not in (p, "Austria-Hungary" if p == "Germany" else p) and board.is_great(state, member):
+                events.append(board.add_cb(state, member, p, None, f"{p} refused the Congress's treaty",
+                                           cause="congress_refusal", rule="CB-07"))
+        for area, d in sorted(c.get("defended", {}).items()):
+            if d["placer"] == p and rules_against(state, data, c, p, area):
+                events += negotiation.record_declaration(state, d["minor"], [p], "congress/sign", player=False)
+                c.setdefault("obligated", []).extend(
+                    {"power": dfd, "against": p, "minor": d["minor"], "area": area} for dfd in d["defenders"])
+    events = [e for e in events if e]
+    # Choice: the rules' "if all players who have a Casus Belli decide not to declare War" needs
+    # a moment to decide after the failure: a last order window, when something hangs on it.
+    if hold and not state.get("great_war") and (c.get("obligated") or any(
+            disputes.illegal_markers(state, a) for a in cr.areas(c))):
+        return events + [step_to(c, "decide")]
+    events += disputes.clear_all(state, data, "the Congress failed", cr.areas(c))
+    return events + [step_to(c, "closed")]
+
+
+def decide(state: dict, data, c: dict, orders: dict) -> list[dict]:
+    """After a failed Congress: "If all players who have a Casus Belli decide not to declare War
+    ... the markers of the players who originally had Casus Belli, but refuse to use them to
+    declare war, are removed from the Area, any Military Units illegally in the Area are removed
+    to their Home Countries"; a defender of a Minor Power that does not join its War "loses 5
+    Victory Points and the European Tensions Index is immediately increased by 3"."""
+    events = []
+    for o in c.get("obligated", []):
+        if state.get("great_war"):
+            break
+        if disputes.at_war(state, o["power"], o["against"]):
+            continue
+        if o["power"] in state.get("players", []):
+            events.append(board.add_vp(state, o["power"], MINOR_SUPPORT_VP,
+                                       f"did not defend {o['minor']} against {o['against']}"))
+        events.append(board.add_eti(state, MINOR_SUPPORT_ETI, f"{o['power']} failed to defend "
+                                    f"{o['minor']}", o["power"]))
+    # "A player can declare War against him, in which case the dispute will be resolved on
+    # the field of battle": an Area whose parties went to War (with anyone) is left for it.
+    fighting = {p for d in state.get("declarations", []) if d.get("turn") == state["turn"]
+                for p in [d["by"], *d["against"]]}
+    calm = [a for a in cr.areas(c)
+            if not (set(board.markers_in(state, a)) | area_parties(state, a)) & fighting]
+    events += disputes.clear_all(state, data, "no War over the failed Congress", calm)
+    return events + [step_to(c, "closed")]
+
+
+def area_parties(state: dict, area: str) -> set[str]:
+    return disputes.parties(state, [cb for cb in disputes.current(state) if cb.get("area") == area])

@@ -1,0 +1,54 @@
+"""What every player hears of a GM mail: one mail each, whatever it held.
+
+GM handlers record what they did with :meth:`Session.announce`; when the
+mail is done, :func:`flush` queues one notice per player (and one copy for
+the GM) that says all of it, with the deadline as it then stands in the
+reader's own zone.  After a rollback the notice is the whole report of the
+restored position, so every player sees where the game stands again.
+"""
+from __future__ import annotations
+
+from .. import reports, store
+from ..outbox import queue
+from .session import Session
+
+#: the longest subject line kept whole
+SUBJECT = 72
+
+
+def flush(session: Session) -> None:
+    """Queue the announcements of this mail (none: nothing is sent)."""
+    if not session.announcements or session.game is None:
+        return
+    session.reload()
+    rec, ctx = session.game, session.ctx
+    whats = list(dict.fromkeys(what for what, _ in session.announcements))
+    subject = f"[{rec.name}] " + "; ".join(whats)
+    if len(subject) > SUBJECT and len(whats) > 1:  # a long subject is folded, and some readers show it badly
+        subject = f"[{rec.name}] {whats[0]}, and {len(whats) - 1} more from the GM"
+    texts = [text for _, text in session.announcements]
+    readers = [(row["power"], store.addresses(row)[:1]) for row in store.players(ctx, rec.name)]
+    if rec.row["gm_address"]:
+        readers.append((None, [rec.row["gm_address"]]))
+    seen: set[str] = set()
+    for power, to in readers:
+        if not to or to[0] in seen:
+            continue
+        seen.add(to[0])
+        key = f"announce:{session.msg_id}:{to[0]}"
+        text, html, parts = _body(session, power, texts, key)
+        queue(ctx, key=key, to=to, game=rec.name, kind="notice",
+              subject=subject, text=text, html=html, source=session.msg_id, related=parts)
+    session.announcements.clear()
+
+
+def _body(session: Session, power: str | None, texts: list[str], key: str) -> tuple[str, str | None, list]:
+    rec, ctx = session.game, session.ctx
+    said = "\n\n".join(texts)
+    if session.announce_position and rec.state is not None:
+        return reports.position(ctx, rec, power, [said], key=key)
+    lines = [said]
+    if rec.status in ("active", "paused") and rec.state is not None and rec.deadline is not None:
+        from ..render import deadline_text
+        lines.append(f"Deadline: {deadline_text(rec, rec.deadline, reports.reader_zone(ctx, rec, power))}")
+    return "\n\n".join(lines) + f"\n\n-- \n{ctx.site_name} moderator\n", None, []

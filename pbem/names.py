@@ -1,0 +1,58 @@
+"""The nearest name to a misspelling, by edit distance.
+
+Replies suggest a name only when it is a plausible typo of what was written:
+a few letters left out, doubled, swapped or wrong, in proportion to the
+word's length ("Frnce" -> France, "Orange Rivr Free State" -> Orange River
+Free State), never a name that merely shares letters ("Bosnia" is not
+"Abyssinia").  Callers pass only names of the kind the place asks for (areas
+where an area is wanted, powers where a power is), so a power is never
+offered for a misspelt area.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+
+def key(text: str) -> str:
+    """Names compare without case, spaces, hyphens, apostrophes or dots."""
+    return re.sub(r"[^0-9a-z]", "", str(text).lower().replace("&", "and"))
+
+
+def distance(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from ``a`` to ``b``."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def tolerance(length: int) -> int:
+    """How many edits a word of this length may be off and still be that name."""
+    if length <= 3:
+        return 0
+    if length <= 4:
+        return 1
+    if length <= 8:
+        return 2
+    return max(3, length // 5)
+
+
+def nearest(text: str, names: Iterable[str], normalise: Callable[[str], str] = key) -> str | None:
+    """The name closest to ``text`` within the tolerance of its length (ties: the
+    first in alphabetical order), or None."""
+    wanted = normalise(text)
+    if not wanted:
+        return None
+    best: tuple[int, str] | None = None
+    for name in sorted(set(names)):
+        d = distance(wanted, normalise(name))
+        if d <= tolerance(len(wanted)) and (best is None or d < best[0]):
+            best = (d, name)
+    return best[1] if best else None
