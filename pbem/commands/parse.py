@@ -25,6 +25,7 @@ from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
 from pbem.commands.model import BadValue, parse_duration
 from pbem.gameapi import Problem
+from pbem.identity import MAX_SECRET_LENGTH, normalize_secret
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
 # First words of several commands (SET ADDRESS, SET PASSWORD...): alone they say nothing.
@@ -117,6 +118,17 @@ def _address(text: str) -> str:
     return text
 
 
+def _secret(text: str) -> str:
+    """A new secret (SET PASSWORD, JOIN): something must be left once case,
+    spaces and hyphens are set aside, and it must fit on a line."""
+    if not normalize_secret(text):
+        raise BadValue("empty-secret", f"{text!r} cannot be a secret: it needs a letter or a digit "
+                       "(spaces and hyphens are not counted)")
+    if len(text) > MAX_SECRET_LENGTH:
+        raise BadValue("secret-too-long", f"a secret may have at most {MAX_SECRET_LENGTH} characters")
+    return text
+
+
 def _option(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     if not key or not eq:
@@ -166,10 +178,11 @@ _BUILD = {
     "help": lambda c: m.Help(_phrase(c[0])),
     "resend": lambda c: m.Resend(_phrase(c[0])),
     "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
-    "set_password": lambda c: m.SetPassword(str(c[0])),
+    "set_password": lambda c: m.SetPassword(_secret(str(c[0]))),
     "set_absence": _absence,
     "set_zone": lambda c: m.SetZone(_zone(str(c[0]))),
-    "join": lambda c: m.Join(str(c[0]), str(c[1]), str(c[2])),
+    "confirm": lambda c: m.Confirm(str(c[0])),
+    "join": lambda c: m.Join(str(c[0]), str(c[1]), _secret(str(c[2]))),
     "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]),
                                                 c[2] is None or c[2].type == "SECRET", ""),
     "treaty_sign": lambda c: m.TreatySign(str(c[0])),
@@ -279,6 +292,15 @@ def parse_line(line: str, n: int | None = None):
 
 # -- the whole mail --------------------------------------------------------------
 
+# Problems of a line whose words are a command's, with a value that is wrong.
+_VALUE_PROBLEMS = {"bad-date", "bad-time", "bad-address", "bad-option", "bad-duration", "empty-secret",
+                   "secret-too-long"}
+
+
+def _is_command(result) -> bool:
+    return not isinstance(result, Problem) or result.code in _VALUE_PROBLEMS
+
+
 def _strip_comment(raw: str) -> str:
     found = _COMMENT.search(raw)
     return (raw[:found.start()] if found else raw).strip()
@@ -386,10 +408,10 @@ class _Reader:
             if line and _is_end(line, "ORDERS"):
                 self.i += 1
                 break
-            # A keyword ends the block only when its line is a whole command:
-            # a game's order may well start with a word such as STATUS.
-            if line and line.split()[0].upper() in TOP_KEYWORDS and \
-                    not isinstance(parse_line(line), Problem):
+            # A keyword ends the block only when its line is a whole command (perhaps
+            # with a bad value, such as an empty secret): a game's order may well
+            # start with a word such as STATUS.
+            if line and line.split()[0].upper() in TOP_KEYWORDS and _is_command(parse_line(line)):
                 break
             if line:
                 found.append((self.i + 1, line))
