@@ -79,7 +79,7 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("GM CREATE", "GM CREATE <game> RULES <rules> [OPTION <key>=<value> ...]",
                 "Create a game played under a rule set, with options.", "gm"),
     CommandHelp("GM ADD PLAYER", "GM ADD PLAYER <power> <email>",
-                "Seat a player at a power.", "gm"),
+                "Seat a player at a power (its name as the reports print it, e.g. United States).", "gm"),
     CommandHelp("GM START", "GM START", "Start the game (publishes the dice seed's hash).", "gm"),
     CommandHelp("GM PAUSE", "GM PAUSE", "Stop the clock.", "gm"),
     CommandHelp("GM RESUME", "GM RESUME [NOW]",

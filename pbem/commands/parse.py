@@ -129,6 +129,16 @@ def _secret(text: str) -> str:
     return text
 
 
+def _power_and_address(text: str, command: str) -> tuple[str, str]:
+    """``<power> <email>``, where the power may be several words ("United
+    States"): the GM writes the name as the reports print it."""
+    *power, address = text.split()
+    if not power:
+        raise BadValue("missing-argument", f"{command} needs a power and an email address "
+                       f"(write it as: {command} <power> <email>)")
+    return " ".join(power), _address(address)
+
+
 def _option(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     if not key or not eq:
@@ -192,14 +202,14 @@ _BUILD = {
     "treaty_breach": lambda c: m.TreatyBreach(str(c[0]), str(c[1]), _phrase(c[2]) or ""),
     "gm_create": lambda c: m.GmCreate(str(c[0]), str(c[1]), tuple(
         _option(str(w)) for opt in c[2:] for w in opt.children)),
-    "gm_add_player": lambda c: m.GmAddPlayer(str(c[0]), _address(str(c[1]))),
+    "gm_add_player": lambda c: m.GmAddPlayer(*_power_and_address(str(c[0]), "GM ADD PLAYER")),
     "gm_extend": lambda c: m.GmExtend(parse_duration(str(c[0]))),
     "gm_set_deadline": _deadline,
     "gm_process": lambda c: m.GmProcess(c[0] is not None),
     "gm_resume": lambda c: m.GmResume(c[0] is not None),
     "gm_rollback": lambda c: m.GmRollback(_phrase(c[0])),
-    "gm_replace": lambda c: m.GmReplace(str(c[0]), _address(str(c[1]))),
-    "gm_become": lambda c: m.GmBecome(str(c[0])),
+    "gm_replace": lambda c: m.GmReplace(*_power_and_address(str(c[0]), "GM REPLACE")),
+    "gm_become": lambda c: m.GmBecome(" ".join(str(c[0]).split())),
     "gm_rule": lambda c: m.GmRule(str(c[0]), _phrase(c[1])),
     "gm_announce": lambda c: m.GmAnnounce(""),
 }
