@@ -6,10 +6,14 @@ import argparse
 import asyncio
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
+from .db import describe_failure
+
 DEFAULT_CONFIG = "pbem.toml"
+CLI_LOCK_WAIT = 5.0  # seconds a command waits for the database when another program writes
 
 
 class CliError(Exception):
@@ -33,7 +37,8 @@ def open_ctx(args):
 
     cfg = load_cfg(args)
     registry.load_extras(cfg.server.games_extra)
-    return Context.from_config(open_db(cfg.server.database), SystemClock(), cfg), cfg
+    # A command waits a few seconds for a daemon's transaction, not half a minute.
+    return Context.from_config(open_db(cfg.server.database, timeout=CLI_LOCK_WAIT), SystemClock(), cfg), cfg
 
 
 # -- verbs -----------------------------------------------------------------
@@ -42,6 +47,7 @@ def cmd_init(args) -> int:
     from .config import load_config
     from .db import open_db
     from .identity import hash_secret, new_secret
+    from .private_files import write_private
     from .resources import resource
 
     target = Path(args.config or DEFAULT_CONFIG)
@@ -51,7 +57,7 @@ def cmd_init(args) -> int:
     example = resource("config.example.toml")
     text = example.read_text(encoding="utf-8")
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
-    target.write_text(text, encoding="utf-8")
+    write_private(target, text)  # it holds the GM secret's hash, perhaps mail passwords later
     cfg = load_config(target)
     open_db(cfg.server.database)
     print(f"wrote {target} and created the database {cfg.server.database}")
@@ -250,6 +256,32 @@ def cmd_archive(args) -> int:
     return 0
 
 
+def cmd_quarantine_list(args) -> int:
+    from .quarantine import listing
+
+    ctx, _ = open_ctx(args)
+    rows = listing(ctx)
+    for row in rows:
+        print(f"{row['id']:6}  {row['received']}  {row['sender'] or '?':30}  {row['subject'] or ''}")
+        print(f"        {row['outcome']}")
+    print(f"{len(rows)} mail set aside" if rows else "no mail is set aside")
+    return 0
+
+
+def cmd_quarantine_release(args) -> int:
+    from .db import atomic
+    from .quarantine import release
+
+    ctx, _ = open_ctx(args)
+    with atomic(ctx.db):
+        try:
+            release(ctx, args.id)
+        except (ValueError, LookupError) as exc:
+            raise CliError(str(exc) or f"no mail {args.id}") from None
+    print(f"mail {args.id} is back in the queue with fresh tries; the daemon handles it on its next pass")
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
@@ -333,6 +365,14 @@ def build_parser() -> argparse.ArgumentParser:
     gmv.add_argument("game")
     gmv.add_argument("commands", nargs="+", help="one quoted GM command each, with or without the leading GM")
 
+    quarantine = sub.add_parser("quarantine", help="mail set aside after failed tries")
+    qsub = quarantine.add_subparsers(dest="quarantine_command", metavar="VERB")
+    qsub.required = True
+    verb(qsub, "list", cmd_quarantine_list, "list the mail set aside, with why")
+    rel = verb(qsub, "release", cmd_quarantine_release,
+               "hand a mail that was set aside to the moderator again (after fixing the cause)")
+    rel.add_argument("id", type=int, help="its number, from pbem quarantine list")
+
     v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
     v.add_argument("game")
 
@@ -365,12 +405,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except Exception as exc:  # one clear line, never a traceback, for the user
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if isinstance(exc, sqlite3.Error):
+            message = describe_failure(_database(args), exc)
         if hasattr(exc, "problems"):
             message = "; ".join(exc.problems)
         print(f"pbem: error: {message}", file=sys.stderr)
         if os.environ.get("PBEM_DEBUG"):
             raise
         return 1
+
+
+def _database(args) -> str:
+    try:
+        return str(load_cfg(args).server.database)
+    except Exception:  # the configuration was the trouble: name the database plainly
+        return "the database"
 
 
 if __name__ == "__main__":

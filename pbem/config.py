@@ -143,7 +143,11 @@ SETTINGS: tuple[Setting, ...] = (
     S("server", "max_message_bytes", int, 1_000_000,
       "Larger inbound mail is refused with a short reply.", at_least(1000)),
     S("server", "reply_rate_per_hour", int, 30,
-      "Most replies sent to one address in an hour; 0 means no limit.", at_least(0)),
+      "Most replies in an hour to one address that has not signed on (a signed-on player's "
+      "replies are never held back); 0 means no limit by count.", at_least(0)),
+    S("server", "admin_address", str, "",
+      'Told of every mail set aside (quarantine), besides the GMs of the sender\'s games; "" for none.',
+      matching(r"([^\s@]+@[^\s@]+)?", '"" or a bare mail address')),
     S("server", "base_url", str, "", 'Public URL of the archive for links in mail; "" for none.',
       _url),
     S("server", "games_extra", list, [],
@@ -164,7 +168,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("imap", "host", str, "", 'IMAP server (needed when intake.kind = "imap").'),
     S("imap", "port", int, 993, "IMAP port.", _port),
     S("imap", "user", str, "", "IMAP login name."),
-    S("imap", "password", str, "", "IMAP password.", secret=True),
+    S("imap", "password", str, "",
+      'IMAP password; "" takes it from imap.password_file or $PBEM_IMAP_PASSWORD.', secret=True),
+    S("imap", "password_file", str, "",
+      'A file (mode 0600) whose first line is the IMAP password; "" for none.'),
     S("imap", "ssl", bool, True, "Connect with TLS from the start (IMAPS)."),
     S("imap", "mailbox", str, "INBOX", "Mailbox read for new mail.", _not_empty),
     S("imap", "processed_folder", str, "Processed",
@@ -193,7 +200,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("smtp", "host", str, "", 'SMTP server (needed when outbound.kind = "smtp").'),
     S("smtp", "port", int, 587, "SMTP port.", _port),
     S("smtp", "user", str, "", 'SMTP login name; "" sends without logging in.'),
-    S("smtp", "password", str, "", "SMTP password.", secret=True),
+    S("smtp", "password", str, "",
+      'SMTP password; "" takes it from smtp.password_file or $PBEM_SMTP_PASSWORD.', secret=True),
+    S("smtp", "password_file", str, "",
+      'A file (mode 0600) whose first line is the SMTP password; "" for none.'),
     S("smtp", "starttls", bool, True, "Upgrade the connection with STARTTLS (port 587)."),
     S("smtp", "tls", bool, False, "Connect with TLS from the start (port 465)."),
     S("smtp", "timeout", float, 30.0, "Seconds before a silent SMTP connection is dropped.",
@@ -225,6 +235,39 @@ SETTINGS: tuple[Setting, ...] = (
       'Durations of a game\'s shorter order windows by class, e.g. { reaction = "24h" }; '
       "a game's own defaults and its options (OPTION reaction_duration=12h) apply first.",
       _parsed_by(parse_windows), kind="table of durations"),
+
+    S("limits", "max_reply_bytes", int, 64_000,
+      "Largest reply to any mail; a longer one is cut at a line, with a note.", at_least(4000)),
+    S("limits", "stranger_reply_factor", int, 4,
+      "A reply to an address that has not signed on is at most this many times the size of the "
+      "mail it answers (and at least 8 KB, room for HELP).", at_least(1)),
+    S("limits", "stranger_reply_bytes_per_hour", int, 200_000,
+      "Most bytes of replies in an hour to one address that has not signed on.", at_least(8000)),
+    S("limits", "stranger_replies_per_hour_all", int, 200,
+      "Most replies in an hour to all addresses that have not signed on, together.", at_least(1)),
+    S("limits", "stranger_reply_bytes_per_hour_all", int, 4_000_000,
+      "Most bytes of replies in an hour to all addresses that have not signed on, together.",
+      at_least(8000)),
+    S("limits", "max_attempts", int, 3,
+      "Tries at handling one mail; a mail that fails or crashes the moderator this often is set "
+      "aside (quarantine) and its sender and GM are told.", at_least(1)),
+    S("limits", "handling_timeout", float, 60.0,
+      "Seconds one mail may take to handle before its handling process is stopped (0: no "
+      "separate process, no limit).", at_least(0)),
+    S("limits", "handling_memory_mb", int, 1024,
+      "Memory (address space, MB) of the process that handles mail.", at_least(256)),
+    S("limits", "wrong_secrets_free", int, 3,
+      "Wrong secrets for one power, or from one address, before further sign-ons wait.",
+      at_least(1)),
+    S("limits", "throttle_first", float, 60.0,
+      "Seconds the first wait lasts after too many wrong secrets; each further wrong secret "
+      "doubles it.", at_least(1)),
+    S("limits", "throttle_cap", float, 3600.0, "Longest wait after wrong secrets, in seconds.",
+      at_least(1)),
+    S("limits", "addresses_per_power", int, 3,
+      "Most addresses of record one power may have (SET ADDRESS).", at_least(1)),
+    S("limits", "confirm_hours", float, 72.0,
+      "Hours a new address has to confirm SET ADDRESS with the token mailed to it.", at_least(1)),
 
     S("identity", "require_address_of_record", bool, False,
       "Accept orders only from a player's addresses of record (the secret alone is not enough)."),
@@ -444,6 +487,29 @@ def load_config(path: Path | str | None) -> Config:
     if problems:
         raise ConfigError([f"{path}: {p}" for p in problems])
     return _build(values, path, path.resolve().parent)
+
+
+def password(cfg: Config, section: str) -> str:
+    """The password of ``[imap]`` or ``[smtp]``: the setting itself; else the
+    first line of its ``password_file`` (relative to the configuration's
+    folder); else ``$PBEM_IMAP_PASSWORD`` / ``$PBEM_SMTP_PASSWORD``; else "".
+    Keeping it out of ``pbem.toml`` lets the file be shared or kept in version
+    control."""
+    import os
+
+    values = cfg[section]
+    if values["password"]:
+        return values["password"]
+    if values["password_file"]:
+        path = Path(values["password_file"]).expanduser()
+        path = path if path.is_absolute() else cfg.base_dir / path
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError([f"{section}.password_file: cannot read {path}: "
+                               f"{getattr(exc, 'strerror', None) or exc}"]) from None
+        return lines[0].strip() if lines else ""
+    return os.environ.get(f"PBEM_{section.upper()}_PASSWORD", "")
 
 
 # -- documentation --

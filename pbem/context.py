@@ -12,6 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from .clock import Clock
+from .limits import Limits
 
 
 @dataclass
@@ -30,6 +31,8 @@ class Context:
     archive_dir: str = ""                    # "" = no archive is kept (a Context made by hand)
     game_data_dir: str = "var/game-data"
     base_url: str = ""
+    admin_address: str = ""                  # told of quarantined mail, besides the GMs concerned
+    limits: Limits = field(default_factory=Limits)
 
     def now(self) -> datetime:
         return self.clock.now()
@@ -47,4 +50,5 @@ class Context:
             reply_token=cfg.identity.reply_token,
             archive_dir=str(cfg.server.archive_dir), base_url=cfg.server.base_url,
             game_data_dir=str(cfg.server.game_data),
+            admin_address=cfg.server.admin_address, limits=Limits.from_config(cfg),
         )

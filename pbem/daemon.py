@@ -14,6 +14,14 @@ fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
 line and sits out a growing, capped pause, while the other two go on; its
 first success resets the pause.  Everything a failed step left undone is
 still stored, so its next try picks it up.
+
+Mail is handled by a ``handler`` (:mod:`pbem.sandbox`): in a worker process
+under time and memory limits, or in this process off the event loop.
+
+A full disk under the database stops every step: each would fail the same
+way, and the outbox would send mail it cannot mark as sent.  The daemon
+says so in one line, tries a small write every few seconds, and goes on
+where it stopped once there is space again.
 """
 from __future__ import annotations
 
@@ -25,10 +33,12 @@ from pathlib import Path
 
 from . import archive, intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
+from .config import password
 from .context import Context
 from .crashpoints import reached
-from .db import open_db
+from .db import atomic, describe_failure, is_disk_full, open_db
 from .mail.source import PermanentFailure, TemporaryFailure
+from .sandbox import InProcessHandler, IsolatedHandler
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +51,7 @@ class PassResult:
     handled: int = 0
     resolved: int = 0
     sent: int = 0
+    pending: int = 0   # stored mail still to be tried again (a try failed)
     failed: list[str] = field(default_factory=list)  # the steps that failed in this pass
 
 
@@ -71,21 +82,30 @@ class Backoff:
         self.failures, self.retry_at = 0, None
 
 
+SPACE_PROBE_SECONDS = 5.0
+
+
 class Daemon:
     def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
                  retry_base: float = 30.0, poll_interval: float = 5.0,
-                 backoff: tuple[float, float] = (1.0, 60.0)):
+                 backoff: tuple[float, float] = (1.0, 60.0), handler=None):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
         self.backoff = {name: Backoff(*backoff) for name in STEPS}
+        self.handler = handler or InProcessHandler()
+        self.disk_full: str | None = None   # the log line said when the database's disk filled up
 
     async def run_pass(self) -> PassResult:
         result = PassResult()
-        await self._step("intake", self._intake, result)
-        await self._step("deadlines", self._deadlines, result)
-        await self._step("outbox", self._outbox, result)
-        # Last, after the mail is out: the public site follows the games it shows.
-        await self._step("archive", self._archive, result)
+        if self.disk_full and not self._space_again():
+            result.failed.extend(STEPS)
+            return result
+        # The archive goes last, after the mail is out: the public site follows the games it shows.
+        for name, action in (("intake", self._intake), ("deadlines", self._deadlines),
+                             ("outbox", self._outbox), ("archive", self._archive)):
+            await self._step(name, action, result)
+            if self.disk_full:
+                break
         return result
 
     async def _intake(self, result: PassResult) -> None:
@@ -93,15 +113,23 @@ class Daemon:
         result.fetched = len(batch)
         for raw in batch:
             intake.store_raw(self.ctx, raw)
-        result.handled = len(intake.process_pending(self.ctx))
+        ids = intake.pending(self.ctx)
+        if ids:
+            reached("intake.stored")
+        for msg_id in ids:
+            await self.handler.process(self.ctx, msg_id)
+        result.handled = len(ids)
+        result.pending = len(intake.pending(self.ctx))
         if batch:
             reached("daemon.before_ack")
         for raw in batch:
             row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key]), None)
-            # Mail that was not acted on (auto-replies, bounces, too large,
-            # refused, broken) goes to the rejected folder, as the setting says.
-            outcome = "rejected" if row and row["status"] in ("rejected", "error", "ignored") else "processed"
-            await self.source.ack(raw.key, outcome)
+            if row and row["status"] == "new":
+                continue  # a failed try: tried again on the next pass, and only then moved
+            outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
+            # The folder of handled mail keeps the stored copy, whose secrets are masked.
+            masked = row["raw"] if row and row["raw"] != raw.data else None
+            await self.source.ack(raw.key, outcome, masked)
         if batch:
             reached("daemon.after_ack")
 
@@ -123,7 +151,10 @@ class Daemon:
         try:
             await action(result)
         except Exception as exc:  # any failure of one step must leave the others running
-            self._failed(name, exc)
+            if is_disk_full(exc):
+                self._stop_for_space(exc)
+            else:
+                self._failed(name, exc)
             result.failed.append(name)
             return
         if backoff.failures:
@@ -140,9 +171,32 @@ class Daemon:
         log.error("%s failed: %s: %s; %s go on; next try in %.0fs", name, type(exc).__name__, exc,
                   others, delay, exc_info=exc if trace else None)
 
+    def _stop_for_space(self, exc: Exception) -> None:
+        self.disk_full = describe_failure(self.ctx.db.conn.execute("pragma database_list").fetchone()[2]
+                                          or "the database", exc)
+        log.error("%s: pbem stops reading mail, running phases and sending until there is space "
+                  "(it tries again every %.0fs)", self.disk_full, SPACE_PROBE_SECONDS)
+
+    def _space_again(self) -> bool:
+        """Whether the database can be written again (a small write, undone)."""
+        try:
+            with atomic(self.ctx.db):
+                self.ctx.db.execute("create table if not exists space_probe (data blob)")
+                self.ctx.db.execute("insert into space_probe values (zeroblob(65536))")
+                self.ctx.db.execute("delete from space_probe")
+        except Exception as exc:
+            if not is_disk_full(exc):
+                log.error("the database is still not writable: %s", exc)
+            return False
+        log.warning("the database can be written again: pbem goes on")
+        self.disk_full = None
+        return True
+
     def _next_timeout(self) -> float:
         """How long to wait for mail: the poll interval, cut short by the next deadline or
         warning, or by the end of a failed step's pause."""
+        if self.disk_full:
+            return SPACE_PROBE_SECONDS
         timeout = self.poll_interval
         try:
             wake = scheduler.next_wakeup(self.ctx)
@@ -173,8 +227,9 @@ class Daemon:
             while not stop.is_set():
                 result = await self.run_pass()
                 if once:
-                    if result.fetched or result.resolved or result.sent:
-                        continue  # drain: replies of this pass, phases they made due
+                    if result.fetched or result.resolved or result.sent or \
+                            (result.pending and "intake" not in result.failed):
+                        continue  # drain: replies of this pass, phases they made due, tries left
                     break
                 if result.fetched:
                     continue
@@ -187,6 +242,7 @@ class Daemon:
             if self.listener is not None:
                 await self.listener.stop()
             await self.source.close()
+            await self.handler.close()
 
 
 def build(cfg, *, clock: Clock | None = None) -> Daemon:
@@ -199,7 +255,7 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
     if cfg.intake.kind == "imap":
         from .mail.imap_source import ImapSource
 
-        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, cfg.imap.password,
+        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, password(cfg, "imap"),
                             ssl_context=_ssl() if cfg.imap.ssl else None, mailbox=cfg.imap.mailbox,
                             processed=cfg.imap.processed_folder, rejected=cfg.imap.rejected_folder,
                             idle=cfg.imap.idle, poll_interval=cfg.imap.poll_interval,
@@ -210,7 +266,7 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
         from .mail.sender import SmtpSender
 
         sender = SmtpSender(cfg.smtp.host, cfg.smtp.port, user=cfg.smtp.user or None,
-                            password=cfg.smtp.password or None, starttls=cfg.smtp.starttls,
+                            password=password(cfg, "smtp") or None, starttls=cfg.smtp.starttls,
                             use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout)
     else:
         sender = MaildirDelivery(Path(cfg.outbound.maildir))
@@ -221,8 +277,13 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
         listener = SmtpListener(cfg.listener.host, cfg.listener.port,
                                 deliver_to_maildir=Path(cfg.intake.maildir),
                                 max_bytes=cfg.server.max_message_bytes * 2)
+    # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
+    handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
+                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level)
+               if cfg.limits.handling_timeout and clock is None else InProcessHandler())
     return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
-                  retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval)
+                  retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
+                  handler=handler)
 
 
 def _ssl():

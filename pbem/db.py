@@ -111,6 +111,26 @@ def _reader_zone(db: sqlite_utils.Database) -> None:
     db["games"].add_column("hold_early", int, not_null_default=0)
 
 
+@migration("0005_hardening")
+def _hardening(db: sqlite_utils.Database) -> None:
+    """How often handling a mail was tried (poison mail is set aside after a
+    few tries); which replies went to addresses that have not signed on (they
+    are limited by count and size); wrong-secret throttles; addresses waiting
+    for their owner's confirmation."""
+    db["messages"].add_column("attempts", int, not_null_default=0)
+    db["outbox"].add_column("stranger", int, not_null_default=0)
+    db["outbox"].add_column("mask", str)  # secrets a queued mail hands out, masked once it is sent
+    db["outbox"].create_index(["kind", "created"])
+    db["throttle"].create({
+        "key": str, "failures": int, "first": str, "last": str, "blocked_until": str, "told": str,
+    }, pk="key", defaults={"failures": 0})
+    db["address_confirmations"].create({
+        "id": int, "game": str, "power": str, "address": str, "token_hash": str,
+        "requested": str, "expires": str, "status": str, "message": int,
+    }, pk="id")
+    db["address_confirmations"].create_index(["game", "power"])
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 
@@ -127,15 +147,53 @@ def loads(text: str | None, default: Any = None) -> Any:
     return json.loads(text) if text else default
 
 
-def open_db(path: Path | str) -> sqlite_utils.Database:
-    if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), isolation_level=None, timeout=30)
-    db = sqlite_utils.Database(conn)
-    conn.execute("PRAGMA journal_mode=WAL" if str(path) != ":memory:" else "PRAGMA journal_mode=MEMORY")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA synchronous=FULL")
-    migrate(db)
+class DatabaseUnusable(RuntimeError):
+    """The database cannot be opened or written; the message is one line
+    that says what to do."""
+
+
+def describe_failure(path: Path | str, exc: sqlite3.Error) -> str:
+    """One line about a database failure, naming the file and the remedy."""
+    text = str(exc)
+    lowered = text.lower()
+    if "locked" in lowered or "busy" in lowered:
+        return f"{path}: the database is locked by another program ({text}); try again when it is done"
+    if "full" in lowered:
+        return f"{path}: the disk holding the database is full ({text}); free some space"
+    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        return f"{path}: the database file is damaged ({text}); restore it from a backup"
+    if "unable to open" in lowered or "readonly" in lowered or "read-only" in lowered:
+        return f"{path}: the database cannot be opened for writing ({text}); check the path and its permissions"
+    return f"{path}: the database failed: {text}"
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
+
+
+def open_db(path: Path | str, *, timeout: float = 30) -> sqlite_utils.Database:
+    """The database at ``path`` (created 0600 in a 0700 folder when new),
+    migrated to the current schema.  Raises :class:`DatabaseUnusable` with one
+    line when it is locked, damaged or cannot be written."""
+    memory = str(path) == ":memory:"
+    if not memory:
+        from .private_files import create_private
+
+        try:
+            create_private(path)
+        except OSError as exc:
+            raise DatabaseUnusable(f"{path}: cannot create the database: {exc.strerror or exc}") from None
+    try:
+        # The connection may be used by the thread that handles mail while the
+        # event loop waits for it; never by two threads at once.
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=timeout, check_same_thread=False)
+        db = sqlite_utils.Database(conn)
+        conn.execute("PRAGMA journal_mode=WAL" if not memory else "PRAGMA journal_mode=MEMORY")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=FULL")
+        migrate(db)
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseUnusable(describe_failure(path, exc)) from None
     return db
 
 
@@ -158,6 +216,25 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
             db["migrations"].insert({"name": name, "applied": datetime.now(timezone.utc).isoformat()})
         ran.append(name)
     return ran
+
+
+@contextmanager
+def savepoint(db: sqlite_utils.Database, name: str = "command") -> Iterator[sqlite_utils.Database]:
+    """Inside a transaction: undo this block alone when it raises (the
+    exception goes on), keep it otherwise.  Used to drop one failed command
+    of a mail while the mail's other commands stand."""
+    conn = db.conn
+    if not conn.in_transaction:
+        raise RuntimeError("savepoint() needs an open transaction (use atomic())")
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield db
+    except BaseException:
+        conn.execute(f"ROLLBACK TO {name}")
+        conn.execute(f"RELEASE {name}")
+        raise
+    else:
+        conn.execute(f"RELEASE {name}")
 
 
 @contextmanager

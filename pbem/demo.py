@@ -133,6 +133,7 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, tur
         return 0
     finally:
         await daemon.listener.stop()
+        await daemon.handler.close()
 
 
 async def _bots_act(port: int, moderator: str, rec, bots: dict[str, Bot]) -> int:

@@ -23,6 +23,7 @@ _MAX_N, _MAX_R, _MAX_P, _MAX_MEMORY = 2 ** 20, 32, 4, 2 ** 28
 # Lower-case letters and digits without the look-alikes i, l, o, 0 and 1.
 SECRET_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 SECRET_LENGTH = 10
+MAX_SECRET_LENGTH = 200  # a player's own secret (SET PASSWORD, JOIN)
 TOKEN_LENGTH = 8
 
 

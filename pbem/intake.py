@@ -6,21 +6,31 @@ command allowed now? written against the current phase?  A mail is stored
 verbatim in its own commit before anything is done with it; handling it —
 its effects, its "done" mark and its queued replies — is a second, single
 transaction, so a crash at any point loses nothing and repeats nothing.
+
+Each try at handling is counted before it starts: a mail that fails or
+crashes the daemon ``limits.max_attempts`` times is set aside
+(:mod:`pbem.quarantine`) and the queue moves on.  A handled mail is stored
+with its secrets masked (:mod:`pbem.secrets_at_rest`), and its reply is
+bounded (:mod:`pbem.reply_bounds`).
 """
 from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 
+from . import quarantine, reply_bounds
+from .commands import model as m
 from .commands.parse import parse_mail, split_lines
 from .context import Context
 from .crashpoints import reached
 from .db import atomic, utcnow_iso
 from .handlers import dispatch
 from .handlers.session import Session
-from .mail.normalize import parse_message
+from .mail.normalize import MAX_DEPTH, parse_message
 from .mail.source import RawMail
-from .outbox import queue, recent_count
+from .outbox import queue
+from .secrets_at_rest import find_secrets, mask_raw, scrub
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +54,9 @@ def pending(ctx: Context) -> list[int]:
     return [r["id"] for r in ctx.db["messages"].rows_where("status = 'new'", order_by="id", select="id")]
 
 
-def process_pending(ctx: Context) -> list[str]:
-    """Handle every stored mail not yet handled (also those a crash left)."""
-    ids = pending(ctx)
-    if ids:
-        reached("intake.stored")
-    return [process(ctx, msg_id) for msg_id in ids]
+def handled_statuses() -> tuple[str, ...]:
+    """Statuses whose intake copy goes to the Rejected folder."""
+    return ("rejected", "error", "ignored", "quarantined")
 
 
 def _finish(ctx: Context, msg_id: int, status: str, outcome: str, **extra) -> str:
@@ -59,24 +66,67 @@ def _finish(ctx: Context, msg_id: int, status: str, outcome: str, **extra) -> st
 
 
 def process(ctx: Context, msg_id: int) -> str:
-    """Act on one stored mail.  Returns its final status."""
+    """Act on one stored mail.  Returns its status: final, or "new" when the
+    try failed and the mail is tried again later.
+
+    A failure of the database itself (locked, disk full) is not the mail's:
+    it goes on up, the try is not counted, and the daemon's step retries."""
+    begun = begin(ctx, msg_id)
+    return begun if begun is not None else handle(ctx, msg_id)
+
+
+def handle(ctx: Context, msg_id: int) -> str:
+    """One try at a mail whose try :func:`begin` has counted."""
     try:
         with atomic(ctx.db):
             return _process(ctx, msg_id)
+    except sqlite3.OperationalError:
+        with atomic(ctx.db):
+            quarantine.uncount_attempt(ctx, msg_id)
+        raise
     except Exception as exc:  # one bad mail must never stop the daemon
         log.exception("mail %s could not be handled", msg_id)
-        with atomic(ctx.db):
-            return _finish(ctx, msg_id, "error", f"{type(exc).__name__}: {exc}"[:500])
+        return failed(ctx, msg_id, f"{type(exc).__name__}: {exc}")
+
+
+def begin(ctx: Context, msg_id: int) -> str | None:
+    """Count the try about to start (committed first, so a crash still
+    counts); the mail's status instead when it is not to be tried: handled
+    already, or out of tries (then it is set aside)."""
+    with atomic(ctx.db):
+        row = ctx.db["messages"].get(msg_id)
+        if row["status"] != "new":
+            return row["status"]
+        if quarantine.tries_left(ctx, msg_id) <= 0:
+            return quarantine.set_aside(ctx, msg_id, row.get("error") or
+                                        "the moderator stopped while handling it")
+        quarantine.count_attempt(ctx, msg_id)
+    return None
+
+
+def failed(ctx: Context, msg_id: int, reason: str) -> str:
+    """A try that failed: tried again later, or set aside when out of tries."""
+    with atomic(ctx.db):
+        quarantine.record_failure(ctx, msg_id, reason)
+        if quarantine.tries_left(ctx, msg_id) <= 0:
+            return quarantine.set_aside(ctx, msg_id, reason)
+    return "new"
 
 
 def _process(ctx: Context, msg_id: int) -> str:
     row = ctx.db["messages"].get(msg_id)
     if row["status"] != "new":
         return row["status"]
-    mail = parse_message(row["raw"], max_bytes=ctx.max_message_bytes,
-                         own_addresses=[ctx.address], own_domain=ctx.domain)
+    mail = parse_message(row["raw"], max_bytes=ctx.max_message_bytes, own_addresses=[ctx.address],
+                         own_message_id=lambda mid: bool(ctx.db["outbox"].count_where("message_id = ?", [mid])))
+    # Every word typed where a secret goes is masked in the stored copy, whatever becomes of
+    # the mail (an oversized mail was not decoded: its bytes are searched); a secret typed
+    # in the Subject is masked before the Subject is shown anywhere.
+    at_rest = find_secrets(mail.full_text, mail.subject,
+                           row["raw"].decode("latin-1") if mail.too_large else None)
+    mail.subject = scrub(mail.subject, find_secrets(mail.subject))
     ctx.db["messages"].update(msg_id, {"message_id": mail.message_id, "sender": mail.sender,
-                                       "subject": mail.subject[:300]})
+                                       "subject": mail.subject[:300], "raw": mask_raw(row["raw"], at_rest)})
     if ctx.db["messages"].count_where("message_id = ? and id != ? and status != 'new'",
                                       [mail.message_id, msg_id]):
         return _finish(ctx, msg_id, "duplicate", "seen before (same Message-ID)")
@@ -85,6 +135,7 @@ def _process(ctx: Context, msg_id: int) -> str:
         return _finish(ctx, msg_id, "ignored", f"automatic: {mail.automatic}")
     if not mail.sender:
         return _finish(ctx, msg_id, "ignored", "no usable sender address")
+    spoken: set[str] = set()
     session = Session(ctx, mail, msg_id)
     if mail.too_large:
         session.problem("too-large", f"your mail is {mail.size} bytes; the limit is "
@@ -100,10 +151,27 @@ def _process(ctx: Context, msg_id: int) -> str:
                          "write orders in the body of the mail.")
         if mail.html_only:
             session.note("Your mail had no plain-text part; it was read from its HTML.")
+        if mail.too_deep:
+            session.problem("too-deep", f"your mail nests its parts more than {MAX_DEPTH} levels deep; "
+                            "the parts below that were not read. Send your orders as plain text.",
+                            kind="invalid")
         dispatch.run(session, parsed)
-    _reply(ctx, session, row)
+        spoken = _real_secrets(parsed, session)
+    _reply(ctx, session, row, spoken)
+    if spoken - at_rest:
+        ctx.db["messages"].update(msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
     reached("intake.before_commit")
     return _finish(ctx, msg_id, session.status, session.outcome, game=session.game_name, power=session.power)
+
+
+def _real_secrets(parsed, session: Session) -> set[str]:
+    """The secrets of this mail that are real: a sign-on that was right, and
+    the new secrets it sets.  Replies never show them.  (A wrong guess is no
+    secret, and hiding it would hide words of the reply's own text.)"""
+    found = {parsed.signon.secret} if parsed.signon and session.signed_on else set()
+    found.update(cmd.secret for cmd in parsed.commands if isinstance(cmd, (m.SetPassword, m.Join)))
+    found.update(cmd.token for cmd in parsed.commands if isinstance(cmd, m.Confirm))
+    return {s for s in found if len(s) >= 3}
 
 
 def _split_tokens(text: str) -> tuple[str, list[str]]:
@@ -111,19 +179,34 @@ def _split_tokens(text: str) -> tuple[str, list[str]]:
     return _TOKEN.sub("", text), tokens
 
 
-def _reply(ctx: Context, session: Session, row: dict) -> None:
-    """Queue the reply and every notice the mail caused.  The rate limit holds back only
-    the reply to the sender: press, warnings and the copy to the address of record go to
-    other addresses, and the copy is how a player learns of mail sent in their name."""
+def _reply(ctx: Context, session: Session, row: dict, secrets: set[str]) -> None:
+    """Queue the reply and every notice the mail caused, without the mail's secrets.
+
+    The reply is bounded (:mod:`pbem.reply_bounds`).  Only a reply to a stranger (a
+    sender without a right sign-on) is ever held back, and only the reply to that
+    stranger: press, warnings and the copy to the address of record go to other
+    addresses, and the copy is how a player learns of mail sent in their name."""
     mail = session.mail
+    stranger = not session.signed_on
+    session.problems, rest = reply_bounds.summarise(session.problems, ctx.limits.max_problems)
+    if rest:
+        session.note(rest)
+    cap = reply_bounds.reply_cap(ctx, stranger=stranger, mail_size=mail.size)
+    text = reply_bounds.fit(scrub(session.reply_text(), secrets), cap)
+    subject = scrub(session.subject(), secrets)
     cc = [a for a in session.cc if a != mail.sender]
     to = [mail.sender]
-    if ctx.reply_rate_per_hour and recent_count(ctx, mail.sender) >= ctx.reply_rate_per_hour:
-        log.warning("reply to %s suppressed: over %d replies this hour", mail.sender, ctx.reply_rate_per_hour)
-        session.outcome += " (reply suppressed: rate limit)"
+    held = reply_bounds.stranger_limit(ctx, mail.sender, len(text.encode("utf-8")) + 1000) \
+        if stranger else None
+    if held:
+        log.warning("reply to %s held back: %s", mail.sender, held)
+        session.outcome += " (reply held back: limit for addresses that have not signed on)"
         to, cc = cc, []
-    queue(ctx, key=f"reply:{row['source_key']}", to=to, cc=cc, subject=session.subject(),
-          text=session.reply_text(), game=session.game_name, kind="reply",
-          in_reply_to=mail.message_id, references=mail.references, source=session.msg_id)
+    queue(ctx, key=f"reply:{row['source_key']}", to=to, cc=cc, subject=subject, text=text,
+          game=session.game_name, kind="reply", in_reply_to=mail.message_id,
+          references=mail.references, source=session.msg_id, stranger=stranger and mail.sender in to)
     for notice in session.notices:
+        if notice.get("kind") != "welcome":  # the one mail that hands out a secret
+            notice = {**notice, "subject": scrub(notice["subject"], secrets),
+                      "text": scrub(notice["text"], secrets)}
         queue(ctx, source=session.msg_id, in_reply_to=None, **notice)

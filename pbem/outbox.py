@@ -22,19 +22,17 @@ log = logging.getLogger(__name__)
 LOOP_TAG = "pbem"
 
 
-def recent_count(ctx: Context, address: str) -> int:
-    since = utcnow_iso(ctx.now() - timedelta(hours=1))
-    return ctx.db.execute(
-        "select count(*) from outbox where kind = 'reply' and created >= ? and recipients like ?",
-        [since, f'%"{address}"%']).fetchone()[0]
-
-
 def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, html: str | None = None,
           cc: list[str] = (), game: str | None = None, kind: str = "notice",
           in_reply_to: str | None = None, references: list[str] = (), source: int | None = None,
+          stranger: bool = False, secrets: tuple[str, ...] = (),
           related: Sequence[Inline] = ()) -> str | None:
     """Queue one mail.  ``key`` identifies it for good (e.g. "reply:<message row>"):
-    queueing the same key twice queues it once.  Returns the Message-ID."""
+    queueing the same key twice queues it once.  Returns the Message-ID.
+    ``stranger`` marks a reply to an address that has not signed on (such
+    replies are limited: :mod:`pbem.reply_bounds`); ``secrets`` are the ones
+    the mail hands out (a welcome mail): its stored copy is masked once it is
+    sent or given up."""
     to = sorted({a for a in to if a})
     cc = sorted({a for a in cc if a and a not in to})
     if not to:
@@ -49,7 +47,8 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
     ctx.db["outbox"].insert({
         "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),
         "subject": subject, "raw": bytes(msg), "status": "queued", "attempts": 0,
-        "next_try": now, "created": now, "source": source,
+        "next_try": now, "created": now, "source": source, "stranger": int(stranger),
+        "mask": dumps(list(secrets)) if secrets else None,
     })
     return message_id
 
@@ -76,25 +75,62 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
         except ServerUnavailable as exc:
             ctx.db["outbox"].update(row["id"], {"last_error": str(exc)[:500]})
             raise
-        except TemporaryFailure as exc:
+        except (TemporaryFailure, PermanentFailure) as exc:
+            if _partly_sent(ctx, row, recipients, exc, retry_base):
+                sent += 1
+                continue
+            if isinstance(exc, PermanentFailure):
+                ctx.db["outbox"].update(row["id"], {"attempts": row["attempts"] + 1, "status": "failed",
+                                                    "last_error": str(exc)[:500], **_masked(row)})
+                log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
+                continue
             attempts = row["attempts"] + 1
             status = "failed" if attempts >= max_attempts else "queued"
             delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
             ctx.db["outbox"].update(row["id"], {"attempts": attempts, "status": status,
                                                 "last_error": str(exc)[:500],
-                                                "next_try": utcnow_iso(ctx.now() + delay)})
+                                                "next_try": utcnow_iso(ctx.now() + delay),
+                                                **(_masked(row) if status == "failed" else {})})
             log.warning("mail %s to %s deferred (%s)", row["message_id"], recipients, exc)
-            continue
-        except PermanentFailure as exc:
-            ctx.db["outbox"].update(row["id"], {"attempts": row["attempts"] + 1, "status": "failed",
-                                                "last_error": str(exc)[:500]})
-            log.error("mail %s to %s refused for good (%s)", row["message_id"], recipients, exc)
             continue
         reached("outbox.after_send")
         ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
-                                            "sent": utcnow_iso(ctx.now())})
+                                            "sent": utcnow_iso(ctx.now()), **_masked(row)})
         sent += 1
     return sent
+
+
+def _partly_sent(ctx: Context, row: dict, recipients: list[str], exc, retry_base: float) -> bool:
+    """Some recipients have the mail, others were refused: those refused for now are
+    tried again alone (the others must not get it twice), those refused for good are
+    given up.  False when nobody has the mail."""
+    refused = getattr(exc, "refused", {}) or {}
+    if not refused or all(r in refused for r in recipients):
+        return False
+    again = [r for r, (code, _) in refused.items() if not 500 <= code < 600 and r in recipients]
+    attempts = row["attempts"] + 1
+    note = f"partly sent; refused: {refused}"[:500]
+    if again:
+        delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
+        ctx.db["outbox"].update(row["id"], {"recipients": dumps(again), "attempts": attempts,
+                                            "last_error": note, "next_try": utcnow_iso(ctx.now() + delay)})
+        log.warning("mail %s sent to all but %s; tried again for them alone", row["message_id"], again)
+    else:
+        ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": attempts, "last_error": note,
+                                            "sent": utcnow_iso(ctx.now()), **_masked(row)})
+        log.error("mail %s sent, but refused for good for %s", row["message_id"], list(refused))
+    return True
+
+
+def _masked(row: dict) -> dict:
+    """The stored copy of a mail that handed out a secret, without it, once it is no
+    longer needed for sending."""
+    secrets = loads(row.get("mask"), [])
+    if not secrets:
+        return {}
+    from .secrets_at_rest import mask_raw
+
+    return {"raw": mask_raw(row["raw"], secrets), "mask": None}
 
 
 def pending_count(ctx: Context) -> int:

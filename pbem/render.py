@@ -56,8 +56,13 @@ def render(name: str, **values) -> str:
 
 
 def game_templates(game: Game) -> Path:
-    """``games/<name>/templates``: a game's own body templates."""
-    return Path(sys.modules[type(game).__module__].__file__).resolve().parent / "templates"
+    """``games/<name>/templates``: a game's own body templates.  A game that
+    extends another one elsewhere finds the templates of the class that has
+    them (its own first)."""
+    folders = [Path(sys.modules[cls.__module__].__file__).resolve().parent / "templates"
+               for cls in type(game).__mro__ if cls.__module__ in sys.modules
+               and getattr(sys.modules[cls.__module__], "__file__", None)]
+    return next((f for f in folders if f.is_dir()), folders[0])
 
 
 @lru_cache(maxsize=None)

@@ -78,8 +78,11 @@ class LmtpRelay:
     def __init__(self, lmtp_port: int, users: dict[str, str]):
         self.lmtp_port = lmtp_port
         self.users = users
+        self.deferred: set[str] = set()  # answered 451 at RCPT, as a full mailbox is
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower() in self.deferred:
+            return "451 4.2.2 <%s>: mailbox full, try again later" % address
         local, _, domain = address.rpartition("@")
         if domain.lower() != DOMAIN or local.lower() not in self.users:
             return "550 5.1.1 <%s>: recipient unknown" % address
@@ -127,6 +130,7 @@ class MailServers:
         self.ca_file = root / "tls" / "cert.pem"  # self-signed for 127.0.0.1
         self._dovecot: subprocess.Popen | None = None
         self._relay: Controller | None = None
+        self._relay_handler: LmtpRelay | None = None
 
     # -- users ---------------------------------------------------------------------------
     @property
@@ -146,9 +150,7 @@ class MailServers:
         self._start_relay()
 
     def stop(self) -> None:
-        if self._relay is not None:
-            self._relay.stop()
-            self._relay = None
+        self.stop_relay()
         self.stop_dovecot()
 
     def _run_as(self) -> tuple[int, int, str, str]:
@@ -228,6 +230,19 @@ class MailServers:
         self.stop_dovecot()
         self.start_dovecot()
 
+    def stop_relay(self) -> None:
+        if self._relay is not None:
+            self._relay.stop()
+            self._relay = None
+
+    def start_relay(self) -> None:
+        if self._relay is None:
+            self._start_relay()
+
+    def defer(self, *addresses: str) -> None:
+        """The SMTP relay answers 451 for these recipients until called again without them."""
+        self._relay_handler.deferred = {a.lower() for a in addresses}
+
     def _start_relay(self) -> None:
         passwords = self._passwords
         server_tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -248,8 +263,8 @@ class MailServers:
                             auth_require_tls=False, auth_required=False,
                             tls_context=server_tls, require_starttls=False)
 
-        self._relay = RelayController(LmtpRelay(self.lmtp_port, passwords),
-                                      hostname="127.0.0.1", port=self.smtp_port)
+        self._relay_handler = LmtpRelay(self.lmtp_port, passwords)
+        self._relay = RelayController(self._relay_handler, hostname="127.0.0.1", port=self.smtp_port)
         self._relay.start()
 
     # -- client helpers (plain smtplib / imaplib on purpose: independent of pbem) -----------
@@ -384,7 +399,12 @@ def mail_servers():
 
 @pytest.fixture
 def clean_mailboxes(mail_servers):
-    """Every user's mailboxes empty at the start of the test."""
+    """Every user's mailboxes empty at the start of the test, both servers running
+    (a test may have stopped one) and no recipient deferred."""
+    if mail_servers._dovecot is None or mail_servers._dovecot.poll() is not None:
+        mail_servers.start_dovecot()
+    mail_servers.start_relay()
+    mail_servers.defer()
     for user in mail_servers.users:
         mail_servers.clear(user)
     yield mail_servers

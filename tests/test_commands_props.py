@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
+from pbem.identity import normalize_secret
 from pbem.commands.parse import parse_mail
 
 # Words the grammar reads as keywords in some position: never generated as names.
@@ -20,7 +21,7 @@ CODES = {"unknown-command", "missing-argument", "extra-argument", "bad-syntax", 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_\-]{0,9}", fullmatch=True).filter(
     lambda s: s.upper() not in RESERVED)
 secrets = st.from_regex(r"[!-~]{1,12}", fullmatch=True).filter(
-    lambda s: not s.startswith(("#", "//")))
+    lambda s: not s.startswith(("#", "//")) and normalize_secret(s))
 phrases = st.lists(st.from_regex(r"[A-Za-z0-9/_.\-]{1,8}", fullmatch=True).filter(
     lambda s: not s.startswith(("#", "//"))), min_size=1, max_size=4).map(" ".join)
 addresses = st.builds("{}@{}".format, st.from_regex(r"[a-z0-9._+\-]{1,8}", fullmatch=True),
@@ -49,6 +50,7 @@ commands = st.one_of(
     st.builds(m.Resend, st.none() | phrases),
     st.builds(m.SetAddress, st.lists(addresses, min_size=1, max_size=3).map(tuple)),
     st.builds(m.SetPassword, secrets),
+    st.builds(m.Confirm, secrets),
     day_pairs.map(lambda ds: m.SetAbsence(*ds)),
     st.builds(m.SetZone, zones.filter(bool)),
     st.builds(m.Join, names, names, secrets),

@@ -118,7 +118,7 @@ def test_a_step_that_raises_does_not_stop_the_others(tmp_path, caplog):
         async def fetch(self, limit=100):
             raise RuntimeError("disk on fire")
 
-        async def ack(self, key, outcome):
+        async def ack(self, key, outcome, replacement=None):
             raise AssertionError("nothing was fetched")
 
         async def wait(self, timeout):

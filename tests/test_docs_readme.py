@@ -84,6 +84,15 @@ def test_pax_britannica_gm_edits_are_documented():
     assert not missing, f"README lacks: {missing}"
 
 
+def test_the_security_section_names_every_limit():
+    from pbem.config import SETTINGS
+
+    section = README.split("## Security", 1)[1].split("\n## ", 1)[0]
+    wanted = [s.name for s in SETTINGS if s.section == "limits"] + [
+        "server.reply_rate_per_hour", "server.admin_address", "server.game_data",
+        "imap.password_file", "smtp.password_file", "pbem quarantine list", "pbem quarantine release"]
+    missing = [name for name in wanted if f"`{name}" not in section]
+    assert not missing, f"README's Security section lacks: {missing}"
 def test_readme_has_an_install_section_for_ones_own_host():
     """Issue 7: the README said nothing about installing pbem on one's own host."""
     section = README.split("## Install on your own host", 1)[1].split("\n## ", 1)[0]

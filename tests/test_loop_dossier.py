@@ -80,3 +80,12 @@ def test_the_new_player_can_sign_on_with_the_secret_from_the_welcome(pax):
     assert pax.loop.mail("newfrance@example.test", f"SIGNON France@pax {secret}\nSTATUS\n") == "done"
     pax.loop.flush()
     assert not [m for m in pax.loop.inbox(address("France")) if "handover dossier" in m["Subject"]]
+
+
+def test_the_gm_names_a_power_of_several_words_as_the_reports_print_it(pax):
+    """"GM REPLACE United States x@y" was refused with "unexpected 'x@y'": the GM
+    had to know to write United-States.  The name as reports print it works."""
+    reply = pax.gm("GM REPLACE United States newus@example.test")
+    assert "United States: now newus@example.test" in reply
+    assert [m for m in pax.loop.inbox("newus@example.test") if "handover dossier" in m["Subject"]]
+    assert "needs a power and an email address" in pax.gm("GM REPLACE newus@example.test")

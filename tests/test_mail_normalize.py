@@ -200,12 +200,21 @@ def test_exchange_marker_without_auto_reply_subject_is_a_person():
     assert automatic_reason(msg, own_addresses=(), own_domain=None) is None
 
 
-def test_loop_by_own_address_and_own_message_id_domain():
+def test_loop_by_own_address_and_own_message_id():
+    own_id = "<" + "0123456789abcdef" * 2 + "@pbem.example.org>"
     assert _reason("", own=["P@Example.NET"]) == "loop"
     assert _reason("", own=["pbem@pbem.example.org"]) is None
-    assert _reason("Message-ID: <abc@pbem.example.org>\n", domain="PBEM.example.org") == "loop"
-    assert _reason("Message-ID: <abc@pbem.example.org.evil>\n", domain="pbem.example.org") is None
-    assert _reason("In-Reply-To: <abc@pbem.example.org>\n", domain="pbem.example.org") is None
+    assert _reason(f"Message-ID: {own_id}\n", domain="PBEM.example.org") == "loop"
+    assert _reason(f"Message-ID: {own_id[:-1]}.evil>\n", domain="pbem.example.org") is None
+    assert _reason(f"In-Reply-To: {own_id}\n", domain="pbem.example.org") is None
+
+
+def test_a_player_s_message_id_in_the_moderator_s_domain_is_not_a_loop():
+    # A player whose mail client runs on the moderator's domain makes such IDs.
+    assert _reason("Message-ID: <abc@pbem.example.org>\n", domain="pbem.example.org") is None
+    msg = _msg("Message-ID: <" + "0123456789abcdef" * 2 + "@pbem.example.org>\n")
+    assert automatic_reason(msg, own_domain="pbem.example.org", own_message_id=lambda mid: False) is None
+    assert automatic_reason(msg, own_domain="pbem.example.org", own_message_id=lambda mid: True) == "loop"
 
 
 def test_most_specific_reason_wins():

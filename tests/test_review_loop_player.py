@@ -80,10 +80,15 @@ def test_history_and_resend_of_an_earlier_phase(loop):
     assert "[nothing-to-resend]" in loop.last_text(NORTH)
 
 
-def test_set_address_moves_the_reports_and_tells_both_addresses(loop):
+def test_set_address_moves_the_reports_once_the_new_address_confirms(loop):
     send(loop, "North", "SET ADDRESS n2@example.test")
-    change = loop.sender.sent[-1]
-    assert set(change[0]) == {NORTH, "n2@example.test"}
+    assert "waiting for confirmation: n2@example.test" in loop.last_text(NORTH)
+    token_mail = loop.inbox("n2@example.test")[-1].get_body(("plain",)).get_content()
+    token = re.search(r"CONFIRM (\S+)", token_mail).group(1)
+    assert store.addresses(store.player(loop.ctx, "g1", "North")) == [NORTH]
+    loop.mail("n2@example.test", f"CONFIRM {token}\n")
+    loop.flush()
+    assert "Address confirmed:" in loop.last_text("n2@example.test")
     assert store.addresses(store.player(loop.ctx, "g1", "North")) == ["n2@example.test"]
     send(loop, "South", "ORDERS", "BID 1")
     send(loop, "North", "ORDERS", "BID 2", sender="n2@example.test")

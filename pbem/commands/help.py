@@ -49,7 +49,11 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "Send the whole turn report again (default: the latest; name a phase as HISTORY prints it).",
                 "any"),
     CommandHelp("SET ADDRESS", "SET ADDRESS <email>[,<email>...]",
-                "Replace the addresses your reports go to.", "player"),
+                "Replace the addresses your reports go to (at most 3); a new address counts once "
+                "it answers the token mailed to it with CONFIRM.", "player"),
+    CommandHelp("CONFIRM", "CONFIRM <token>",
+                "From a new address: accept the SET ADDRESS that named it (the token was mailed "
+                "to it); no sign-on needed.", "any"),
     CommandHelp("SET PASSWORD", "SET PASSWORD <new-secret>", "Change your secret.", "any"),
     CommandHelp("SET ABSENCE", "SET ABSENCE <from-date> <to-date>",
                 "Announce an absence (dates as 2026-01-31).", "player"),
@@ -75,7 +79,7 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("GM CREATE", "GM CREATE <game> RULES <rules> [OPTION <key>=<value> ...]",
                 "Create a game played under a rule set, with options.", "gm"),
     CommandHelp("GM ADD PLAYER", "GM ADD PLAYER <power> <email>",
-                "Seat a player at a power.", "gm"),
+                "Seat a player at a power (its name as the reports print it, e.g. United States).", "gm"),
     CommandHelp("GM START", "GM START", "Start the game (publishes the dice seed's hash).", "gm"),
     CommandHelp("GM PAUSE", "GM PAUSE", "Stop the clock.", "gm"),
     CommandHelp("GM RESUME", "GM RESUME [NOW]",

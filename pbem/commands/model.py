@@ -175,6 +175,20 @@ class SetAddress(_Command):
 
 
 @dataclass(frozen=True)
+class Confirm(_Command):
+    """A new address accepting the SET ADDRESS that named it."""
+
+    token: str
+    line: int | None = _line()
+
+    def canonical(self) -> str:
+        return f"CONFIRM {self.token}"
+
+    def echo(self) -> str:
+        return f"CONFIRM {MASK}"
+
+
+@dataclass(frozen=True)
 class SetPassword(_Command):
     secret: str
     line: int | None = _line()
@@ -434,7 +448,7 @@ class GmEdit(_Command):
 
 
 Command = Union[
-    SignOff, Orders, Done, Clear, Press, Status, Help, History, Resend, SetAddress, SetPassword,
+    SignOff, Orders, Done, Clear, Press, Status, Help, History, Resend, SetAddress, Confirm, SetPassword,
     SetAbsence, SetZone, Join, TreatyPropose, TreatySign, TreatyRefuse, TreatyWithdraw, TreatyReveal,
     TreatyBreach, TreatyList, GmCreate, GmAddPlayer, GmStart, GmPause, GmResume, GmExtend, GmSetDeadline,
     GmProcess, GmPreview, GmRollback, GmReplace, GmBecome, GmRule, GmAnnounce, GmRevealSeed,

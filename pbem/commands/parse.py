@@ -25,6 +25,7 @@ from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
 from pbem.commands.model import BadValue, parse_duration
 from pbem.gameapi import Problem
+from pbem.identity import MAX_SECRET_LENGTH, normalize_secret
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
 # First words of several commands (SET ADDRESS, SET PASSWORD...): alone they say nothing.
@@ -120,6 +121,27 @@ def _address(text: str) -> str:
     return text
 
 
+def _secret(text: str) -> str:
+    """A new secret (SET PASSWORD, JOIN): something must be left once case,
+    spaces and hyphens are set aside, and it must fit on a line."""
+    if not normalize_secret(text):
+        raise BadValue("empty-secret", f"{text!r} cannot be a secret: it needs a letter or a digit "
+                       "(spaces and hyphens are not counted)")
+    if len(text) > MAX_SECRET_LENGTH:
+        raise BadValue("secret-too-long", f"a secret may have at most {MAX_SECRET_LENGTH} characters")
+    return text
+
+
+def _power_and_address(text: str, command: str) -> tuple[str, str]:
+    """``<power> <email>``, where the power may be several words ("United
+    States"): the GM writes the name as the reports print it."""
+    *power, address = text.split()
+    if not power:
+        raise BadValue("missing-argument", f"{command} needs a power and an email address "
+                       f"(write it as: {command} <power> <email>)")
+    return " ".join(power), _address(address)
+
+
 def _option(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     if not key or not eq:
@@ -169,10 +191,11 @@ _BUILD = {
     "help": lambda c: m.Help(_phrase(c[0])),
     "resend": lambda c: m.Resend(_phrase(c[0])),
     "set_address": lambda c: m.SetAddress(tuple(_address(str(t)) for t in c)),
-    "set_password": lambda c: m.SetPassword(str(c[0])),
+    "set_password": lambda c: m.SetPassword(_secret(str(c[0]))),
     "set_absence": _absence,
     "set_zone": lambda c: m.SetZone(_zone(str(c[0]))),
-    "join": lambda c: m.Join(str(c[0]), str(c[1]), str(c[2])),
+    "confirm": lambda c: m.Confirm(str(c[0])),
+    "join": lambda c: m.Join(str(c[0]), str(c[1]), _secret(str(c[2]))),
     "treaty_propose": lambda c: m.TreatyPropose(str(c[0]), _names(c[1]),
                                                 c[2] is None or c[2].type == "SECRET", ""),
     "treaty_sign": lambda c: m.TreatySign(str(c[0])),
@@ -182,14 +205,14 @@ _BUILD = {
     "treaty_breach": lambda c: m.TreatyBreach(str(c[0]), str(c[1]), _phrase(c[2]) or ""),
     "gm_create": lambda c: m.GmCreate(str(c[0]), str(c[1]), tuple(
         _option(str(w)) for opt in c[2:] for w in opt.children)),
-    "gm_add_player": lambda c: m.GmAddPlayer(str(c[0]), _address(str(c[1]))),
+    "gm_add_player": lambda c: m.GmAddPlayer(*_power_and_address(str(c[0]), "GM ADD PLAYER")),
     "gm_extend": lambda c: m.GmExtend(parse_duration(str(c[0]))),
     "gm_set_deadline": _deadline,
     "gm_process": lambda c: m.GmProcess(c[0] is not None),
     "gm_resume": lambda c: m.GmResume(c[0] is not None),
     "gm_rollback": lambda c: m.GmRollback(_phrase(c[0])),
-    "gm_replace": lambda c: m.GmReplace(str(c[0]), _address(str(c[1]))),
-    "gm_become": lambda c: m.GmBecome(str(c[0])),
+    "gm_replace": lambda c: m.GmReplace(*_power_and_address(str(c[0]), "GM REPLACE")),
+    "gm_become": lambda c: m.GmBecome(" ".join(str(c[0]).split())),
     "gm_rule": lambda c: m.GmRule(str(c[0]), _phrase(c[1])),
     "gm_announce": lambda c: m.GmAnnounce(""),
 }
@@ -281,6 +304,15 @@ def parse_line(line: str, n: int | None = None):
 
 
 # -- the whole mail --------------------------------------------------------------
+
+# Problems of a line whose words are a command's, with a value that is wrong.
+_VALUE_PROBLEMS = {"bad-date", "bad-time", "bad-address", "bad-option", "bad-duration", "empty-secret",
+                   "secret-too-long"}
+
+
+def _is_command(result) -> bool:
+    return not isinstance(result, Problem) or result.code in _VALUE_PROBLEMS
+
 
 def _strip_comment(raw: str) -> str:
     found = _COMMENT.search(raw)
@@ -402,9 +434,10 @@ class _Reader:
                 break
             # A keyword ends the block only when its line is a whole command and the block
             # is not closed further down: a game's order may well start with a word such as
-            # STATUS, or read like a command (JOIN WAR WITH France).
+            # STATUS, or read like a command (JOIN WAR WITH France).  A command with a
+            # bad value (an empty secret) still ends an unclosed block.
             if not closed and line and line.split()[0].upper() in TOP_KEYWORDS - _ORDER_WORDS and \
-                    not isinstance(parse_line(line), Problem):
+                    _is_command(parse_line(line)):
                 break
             if line:
                 found.append((self.i + 1, line))

@@ -7,20 +7,21 @@ import logging
 
 from .. import store
 from ..commands import model as m
-from ..identity import check_reply_token, verify_secret
-from . import announce, gm, player, treaty
+from ..identity import check_reply_token
+from . import addresses, announce, gm, player, secret_check, treaty
+from .guard import run_command
 from .session import Session
 
 log = logging.getLogger(__name__)
 
 # Commands that make sense before signing on (they carry their own proof or need none).
-_OPEN = (m.Help, m.Join, m.SignOff)
+_OPEN = (m.Help, m.Join, m.SignOff, m.Confirm)
 
 # Commands that act for a power: a GM mail needs GM BECOME <power> before them.
 _FOR_A_POWER = (m.Orders, m.Done, m.Clear, m.SetAddress, m.SetPassword, m.SetAbsence, m.SetZone, m.TreatyPropose, m.TreatySign,
                 m.TreatyRefuse, m.TreatyWithdraw, m.TreatyReveal, m.TreatyBreach)
 
-HANDLERS = {**player.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
+HANDLERS = {**player.HANDLERS, **addresses.HANDLERS, **treaty.HANDLERS, **gm.HANDLERS}
 
 
 def run(session: Session, parsed: m.ParsedMail) -> None:
@@ -35,9 +36,12 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
     # One "no-signon" per mail, at the first command refused for it; an incomplete
     # sign-on (GAME/POWER/PASSWORD) was reported by the parser and says the same.
     told = any(p.code == "incomplete-signon" for p in parsed.problems)
+    helped: set[str] = set()
     for cmd in parsed.commands:
         if isinstance(cmd, m.SignOff):
             break
+        if isinstance(cmd, m.Help) and not _first_help(session, cmd, helped):
+            continue
         if not signed_on and not isinstance(cmd, _OPEN) and not isinstance(cmd, m.GmCreate):
             if not told:
                 session.problem("no-signon", f"{cmd.canonical().splitlines()[0]}: sign on first with "
@@ -57,9 +61,25 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
             session.problem("no-power", f"{cmd.canonical().splitlines()[0]} acts for a power: "
                             "write GM BECOME <power> before it", cmd.line)
             continue
-        handler(session, cmd)
-        session.reload()
+        run_command(session, cmd, handler)
     announce.flush(session)
+
+
+def _first_help(session: Session, cmd: m.Help, helped: set[str]) -> bool:
+    """Each HELP topic is answered once a mail, and only the first few topics:
+    a mail of a thousand HELP lines gets one answer, not a thousand."""
+    topic = " ".join((cmd.topic or "").upper().split())
+    if topic in helped:
+        return False
+    limit = session.ctx.limits.max_help
+    if len(helped) >= limit:
+        if len(helped) == limit:
+            session.problem("too-much-help", f"only the first {limit} HELP topics of a mail are "
+                            "answered; ask for the others in another mail", cmd.line)
+            helped.add("\x00")  # say it once
+        return False
+    helped.add(topic)
+    return True
 
 
 def _suggest_game(session: Session, name: str) -> str | None:
@@ -72,16 +92,9 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
     ctx = session.ctx
     rec = store.find_game(ctx, signon.game)
     if signon.is_gm:
-        if not ctx.gm_secret_hash or not verify_secret(signon.secret, ctx.gm_secret_hash):
-            session.problem("wrong-secret", "the GM secret is wrong; nothing was done", signon.line)
-            session.outcome = "GM sign-on refused"
-            if rec and rec.row["gm_address"] and rec.row["gm_address"] != session.mail.sender:
-                session.notify(key=f"gm-forgery:{session.msg_id}", to=[rec.row["gm_address"]],
-                               subject=f"[{rec.name}] refused GM sign-on from {session.mail.sender}",
-                               text=f"A mail from {session.mail.sender} tried to sign on as GM of "
-                                    f"{rec.name} with a wrong secret. Nothing was done.")
+        if not secret_check.gm_secret(session, rec, signon):
             return False
-        session.is_gm = True
+        session.is_gm = session.signed_on = True
         session.game = rec  # may be None before GM CREATE
         session.outcome = "GM"
         return True
@@ -100,16 +113,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
         session.outcome = "unknown power"
         return False
     record = store.addresses(row)
-    if not verify_secret(signon.secret, row["secret_hash"]):
-        session.game = rec
-        session.problem("wrong-secret", f"the secret for {power} is wrong; nothing was changed",
-                        signon.line)
-        session.outcome = "wrong secret"
-        session.notify(key=f"forgery:{session.msg_id}", to=record[:1],
-                       subject=f"[{rec.name}] {power}: a mail with a wrong secret was refused",
-                       text=f"A mail from {session.mail.sender} signed on as {power} in game "
-                            f"{rec.name} with a wrong secret. Nothing was changed.\n"
-                            "If this was not you, tell your GM.")
+    if not secret_check.player_secret(session, rec, power, row, signon):
         return False
     opts = rec.options
     if (ctx.require_address_of_record or opts.get("address_of_record_only")) \
@@ -131,6 +135,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
                             signon.line)
             return False
     session.game, session.power = rec, power
+    session.signed_on = True
     session.outcome = f"signed on as {power}"
     if session.mail.sender not in record:
         session.cc = record[:1]

@@ -110,6 +110,7 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     _log(session, "add player", f"{power} {address}")
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you play {power}",
+                   kind="welcome", secrets=(secret,),
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
     session.section("Player added:", [f"{power}: {address} (their secret was mailed to them)"])
@@ -307,6 +308,7 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
     _log(session, "replace", f"{power}: {', '.join(old)} -> {address}")
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you now play {power}",
+                   kind="welcome", secrets=(secret,),
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
     sent = dossier.queue_dossier(ctx, rec, power, address, key=f"dossier:{session.msg_id}:{cmd.line}")

@@ -7,7 +7,7 @@ from ..commands.help import top_keywords as help_keywords
 from ..db import dumps, utcnow_iso
 from ..deadlines import format_moment
 from ..gameapi import NOT_AN_ORDER, Problem
-from ..identity import hash_secret, normalize_address
+from ..identity import hash_secret
 from . import guide
 from .session import Session
 
@@ -205,15 +205,6 @@ def resend(session: Session, cmd: m.Resend) -> None:
     session.section("Report sent again:", [snap["label"]])
 
 
-def set_address(session: Session, cmd: m.SetAddress) -> None:
-    row = store.player(session.ctx, session.game.name, session.power)
-    old = store.addresses(row)
-    new = [normalize_address(a) for a in cmd.addresses]
-    store.update_player(session.ctx, row["id"], addresses=new)
-    session.cc = sorted(set(old) | set(new))
-    session.section("Addresses of record changed:", [f"was {', '.join(old)}", f"now {', '.join(new)}"])
-
-
 def set_password(session: Session, cmd: m.SetPassword) -> None:
     row = store.player(session.ctx, session.game.name, session.power)
     store.update_player(session.ctx, row["id"], secret_hash=hash_secret(cmd.secret))
@@ -266,5 +257,5 @@ def join(session: Session, cmd: m.Join) -> None:
 
 
 HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
-            m.History: history, m.Resend: resend, m.SetAddress: set_address,
+            m.History: history, m.Resend: resend,
             m.SetPassword: set_password, m.SetAbsence: set_absence, m.SetZone: set_zone, m.Join: join}

@@ -24,6 +24,7 @@ class Session:
     game: store.GameRecord | None = None
     power: str | None = None          # the power this mail acts for (GM BECOME sets it)
     is_gm: bool = False
+    signed_on: bool = False           # a right secret was given (GM or player): not a stranger
     tokens: list[str] = field(default_factory=list)
     sections: list[tuple[str, list[str]]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -83,9 +84,14 @@ class Session:
             lines.append(f"  you wrote: {quoted}")
         return lines
 
-    def notify(self, *, key: str, to: list[str], subject: str, text: str, kind: str = "notice") -> None:
-        self.notices.append({"key": key, "to": to, "subject": subject, "text": text,
-                             "kind": kind, "game": self.game_name})
+    def notify(self, *, key: str, to: list[str], subject: str, text: str, kind: str = "notice",
+               secrets: tuple[str, ...] = ()) -> None:
+        """Queue a further mail with the reply; ``secrets`` it hands out are masked
+        in the stored copy once it is sent (a welcome mail)."""
+        notice = {"key": key, "to": to, "subject": subject, "text": text, "kind": kind, "game": self.game_name}
+        if secrets:
+            notice["secrets"] = tuple(secrets)
+        self.notices.append(notice)
 
     def subject(self) -> str:
         if self.game and self.game.state:

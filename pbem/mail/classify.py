@@ -6,7 +6,9 @@ so every inbound message is classified before anything else looks at it.
 Checks run from the most specific reason to the most general, and the first match wins:
 
 1. ``loop``: our own mail came back (From is one of our addresses, our ``X-PBEM-Loop`` header, or
-   a Message-ID in our domain).
+   a Message-ID we made).  A Message-ID is ours when ``own_message_id`` says pbem sent it; without
+   that check, when it has exactly the form pbem makes (32 hex digits at ``own_domain``).  Being in
+   our domain is not enough: a player's mail client on the same domain makes such IDs too.
 2. ``bounce``: a delivery status notification (``multipart/report; report-type=delivery-status``)
    or mail from ``MAILER-DAEMON`` / ``postmaster``.
 3. ``auto-submitted``: ``Auto-Submitted`` present with any value but ``no``.
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
@@ -46,10 +48,11 @@ _LIST_HEADERS = ("List-Id", "List-Unsubscribe", "List-Post")
 
 
 def automatic_reason(msg: Message, *, own_addresses: Iterable[str] = (),
-                     own_domain: str | None = None) -> str | None:
+                     own_domain: str | None = None,
+                     own_message_id: Callable[[str], bool] | None = None) -> str | None:
     """Why ``msg`` was sent by a machine, or None when a person wrote it."""
     checks = (
-        lambda: _loop(msg, own_addresses, own_domain),
+        lambda: _loop(msg, own_addresses, own_domain, own_message_id),
         lambda: _bounce(msg),
         lambda: _auto_submitted(msg),
         lambda: _auto_reply(msg),
@@ -80,17 +83,26 @@ def _addresses(msg: Message, name: str) -> list[str]:
     return [addr.lower() for _, addr in getaddresses(values) if addr]
 
 
-def _loop(msg: Message, own_addresses: Iterable[str], own_domain: str | None) -> str | None:
+def _loop(msg: Message, own_addresses: Iterable[str], own_domain: str | None,
+          own_message_id: Callable[[str], bool] | None) -> str | None:
     if msg.get(LOOP_HEADER) is not None:
         return "loop"
     own = {a.strip().lower() for a in own_addresses if a}
     if own and any(addr in own for addr in _addresses(msg, "From")):
         return "loop"
-    message_id = _header(msg, "Message-ID") or ""
-    match = re.search(r"@([^>\s]+)>?\s*$", message_id)
+    message_id = (_header(msg, "Message-ID") or "").strip()
+    if not message_id:
+        return None
+    if own_message_id is not None:
+        return "loop" if own_message_id(message_id) else None
+    match = _OWN_FORM.fullmatch(message_id)
     if own_domain and match and match.group(1).lower() == own_domain.strip().lower():
         return "loop"
     return None
+
+
+# The form of pbem.mail.compose.make_message_id.
+_OWN_FORM = re.compile(r"<[0-9a-f]{32}@([^>\s]+)>")
 
 
 def _bounce(msg: Message) -> str | None:

@@ -153,7 +153,10 @@ class ImapSource:
             log.debug("fetched %d message(s) from %s", len(mails), self.mailbox)
             return mails
 
-    async def ack(self, key: str, outcome: str) -> None:
+    async def ack(self, key: str, outcome: str, replacement: bytes | None = None) -> None:
+        """Move the mail to its folder (or flag it \\Seen).  With ``replacement`` (the
+        stored copy with its secrets masked), that copy is filed instead and the
+        original is deleted from the intake mailbox."""
         folder = self.folders[check_outcome(outcome)]
         mailbox, validity, uid = parse_key(key)
         if mailbox != self.mailbox:
@@ -166,7 +169,9 @@ class ImapSource:
                 log.warning("not moving %s: UIDVALIDITY is now %s, the key is void",
                             key, self._uidvalidity)
                 return
-            if folder:
+            if replacement is not None:
+                await self._replace(uid, folder, replacement)
+            elif folder:
                 await self._move(uid, folder)
             else:
                 await self._call("UID STORE", self._client.uid(
@@ -350,6 +355,20 @@ class ImapSource:
         if "UIDPLUS" in self._capabilities:
             await self._call("UID EXPUNGE", self._client.uid("expunge", str(uid)))
         # Without UIDPLUS the copy stays flagged \Deleted; UID SEARCH UNDELETED skips it.
+
+    async def _replace(self, uid: int, folder: str, data: bytes) -> None:
+        """File ``data`` where the mail would have gone, then delete the original."""
+        target = folder or self.mailbox
+        flags = None if folder else r"(\Seen)"  # in the intake mailbox, \Seen marks it handled
+        answer = await self._call("APPEND", self._client.append(data, quote_mailbox(target), flags),
+                                  must_succeed=False)
+        if answer.result != "OK":
+            await self._create(target)
+            await self._call("APPEND", self._client.append(data, quote_mailbox(target), flags))
+        await self._call("UID STORE", self._client.uid(
+            "store", str(uid), "+FLAGS.SILENT", r"(\Deleted \Seen)"))
+        if "UIDPLUS" in self._capabilities:
+            await self._call("UID EXPUNGE", self._client.uid("expunge", str(uid)))
 
     def _key(self, uid: int) -> str:
         return f"imap:{self.mailbox}:{self._uidvalidity}:{uid}"

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
+from pbem.private_files import PRIVATE_DIR, create_private, make_dirs, open_private
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +29,10 @@ _ADDRESS = re.compile(r"^[^\s/\\@]+@[^\s/\\@]+$")
 
 
 def ensure_maildir(path: Path) -> Path:
-    """Create path/{tmp,new,cur} if missing; return path."""
+    """Create path/{tmp,new,cur} if missing (folders 0700: mail is private); return path."""
     path = Path(path)
     for sub in ("tmp", "new", "cur"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
+        make_dirs(path / sub, PRIVATE_DIR)
     return path
 
 
@@ -47,7 +48,7 @@ def deliver_to_maildir(maildir: Path, data: bytes, *, fsync: bool = True) -> str
     maildir = ensure_maildir(maildir)
     name = unique_name()
     tmp = maildir / "tmp" / name
-    with open(tmp, "xb") as f:
+    with open_private(tmp, "xb") as f:
         f.write(data)
         if fsync:
             f.flush()
@@ -100,6 +101,18 @@ def read_maildir(path: Path) -> list[bytes]:
     return messages
 
 
+def _write_in_place_of(original: Path, target: Path, data: bytes) -> None:
+    """Put ``data`` at ``target`` (written whole, then renamed) and remove ``original``."""
+    tmp = target.parent.parent / "tmp" / target.name.split(":", 1)[0]
+    with open_private(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    original.stat()  # FileNotFoundError when someone moved it meanwhile
+    os.rename(tmp, target)
+    os.unlink(original)
+
+
 class MaildirSource:
     """MailSource reading a Maildir; ``ack`` moves a message into a Maildir++ sub-folder."""
 
@@ -127,17 +140,19 @@ class MaildirSource:
                 continue
         return mails
 
-    async def ack(self, key: str, outcome: str) -> None:
+    async def ack(self, key: str, outcome: str, replacement: bytes | None = None) -> None:
+        """Move the mail into its folder; with ``replacement`` (the stored copy with
+        its secrets masked) that copy is filed there instead of the original."""
         folder = FOLDERS[check_outcome(outcome)]
         if not key.startswith("maildir:"):
             raise ValueError(f"not a Maildir key: {key!r}")
-        await asyncio.to_thread(self._move, key[len("maildir:"):], folder)
+        await asyncio.to_thread(self._move, key[len("maildir:"):], folder, replacement)
 
-    def _move(self, base: str, folder: str) -> None:
+    def _move(self, base: str, folder: str, replacement: bytes | None = None) -> None:
         if "/" in base or base.startswith("."):
             raise ValueError(f"not a Maildir file name: {base!r}")
         target = ensure_maildir(self.path / folder)
-        (target / "maildirfolder").touch()
+        create_private(target / "maildirfolder")
         for sub in ("new", "cur"):
             for name in os.listdir(self.path / sub):
                 if base_name(name) != base:
@@ -146,7 +161,11 @@ class MaildirSource:
                 if "S" not in flags:
                     flags = "".join(sorted(flags + "S"))
                 try:
-                    os.rename(self.path / sub / name, target / "cur" / f"{base}:2,{flags}")
+                    if replacement is not None:
+                        _write_in_place_of(self.path / sub / name, target / "cur" / f"{base}:2,{flags}",
+                                           unix_lines(replacement))
+                    else:
+                        os.rename(self.path / sub / name, target / "cur" / f"{base}:2,{flags}")
                 except FileNotFoundError:
                     continue
                 return

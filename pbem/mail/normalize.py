@@ -11,8 +11,9 @@ import codecs
 import hashlib
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+import email.policy
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
@@ -30,7 +31,7 @@ _INTERESTING_HEADERS = (
     "x-auto-response-suppress", "x-mailer", "user-agent", "authentication-results",
     "dkim-signature", "received-spf", "content-type",
 )
-_MAX_DEPTH = 12  # nested multiparts deeper than this are not worth reading, and could be a bomb
+MAX_DEPTH = 12  # nested multiparts deeper than this are not worth reading, and could be a bomb
 _MSG_ID = re.compile(r"<[^<>\s]+>")
 
 
@@ -53,11 +54,15 @@ class Inbound:
     too_large: bool = False
     size: int = 0
     headers: dict[str, str] = field(default_factory=dict)
+    too_deep: bool = False   # parts nested deeper than MAX_DEPTH were not read
 
 
 def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iterable[str] = (),
-                  own_domain: str | None = None) -> Inbound:
-    """Parse ``raw`` into an :class:`Inbound`; never raises on a malformed mail."""
+                  own_domain: str | None = None,
+                  own_message_id: Callable[[str], bool] | None = None) -> Inbound:
+    """Parse ``raw`` into an :class:`Inbound`; never raises on a malformed mail.
+    ``own_message_id`` tells whether a Message-ID is one pbem sent (see
+    :func:`pbem.mail.classify.automatic_reason`)."""
     size = len(raw)
     too_large = size > max_bytes
     # An oversized mail is answered with a refusal, which needs only its headers.
@@ -72,7 +77,8 @@ def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iter
     sender_name, sender = _address(msg, "From")
     reply_to = _address(msg, "Reply-To")[1] or None
     try:
-        automatic = automatic_reason(msg, own_addresses=own_addresses, own_domain=own_domain)
+        automatic = automatic_reason(msg, own_addresses=own_addresses, own_domain=own_domain,
+                                     own_message_id=own_message_id)
     except Exception:
         log.warning("could not classify mail", exc_info=True)
         automatic = None
@@ -84,7 +90,7 @@ def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iter
         references=_MSG_ID.findall(_header(msg, "References") or ""),
         text=_strip(full_text), full_text=full_text, attachments=body.attachments,
         html_only=body.html_only, automatic=automatic, too_large=too_large, size=size,
-        headers=_interesting_headers(msg),
+        headers=_interesting_headers(msg), too_deep=body.too_deep,
     )
 
 
@@ -133,17 +139,43 @@ def _header(msg: Message, name: str) -> str | None:
 
 
 def _address(msg: Message, name: str) -> tuple[str, str]:
-    """(display name, bare lower-case address) of the first address in header ``name``."""
+    """(display name, bare lower-case address) of the first usable address in header ``name``.
+
+    The library's address parser reads the header (it decodes RFC 2047 words after it has
+    split the list, so an encoded comma cannot split a name in two).  A display name with an
+    unbalanced parenthesis or quote swallows the address in a comment or a quoted string;
+    read that way the header has no address at all, so it is read once more with the
+    parentheses and quotes taken as spaces, which is what the writer meant.
+    """
     raw = _raw_header(msg, name)
     if not raw:
         return "", ""
-    # Parse before decoding RFC 2047 words, so an encoded comma cannot split a name in two.
-    pairs = getaddresses([raw])
-    real, addr = pairs[0] if pairs else parseaddr(raw)
-    addr = _decode_header(addr).lower()
-    if "@" not in addr:
-        addr = ""
-    return _decode_header(real).strip().strip('"'), addr
+    raw = _unfolded(raw)
+    for candidate in (raw, _UNBALANCED.sub(" ", raw)):
+        for real, addr in _library_addresses(candidate):
+            addr = addr.strip().lower()
+            if _USABLE.fullmatch(addr):
+                return " ".join(real.split()).strip('"'), addr
+    return "", ""
+
+
+_UNBALANCED = re.compile(r'[()"]')
+_USABLE = re.compile(r"[^\s@<>()\[\],;:\\\"]+@[^\s@<>()\[\],;:\\\"]+")
+
+
+def _unfolded(value: str) -> str:
+    if any("\udc80" <= ch <= "\udcff" for ch in value):
+        value = decode_bytes(value.encode("utf-8", "surrogateescape"), None)
+    return re.sub(r"\r?\n([ \t])", r"\1", value).replace("\r", " ").replace("\n", " ")
+
+
+def _library_addresses(value: str) -> list[tuple[str, str]]:
+    """(display name, address) pairs as the email package's header parser reads them."""
+    try:
+        header = email.policy.default.header_factory("From", value)
+        return [(a.display_name or "", a.addr_spec or "") for a in header.addresses]
+    except Exception:  # the header parser has known crashes on odd input; fall back to the old one
+        return [(real, addr) for real, addr in getaddresses([value]) if addr]
 
 
 def _return_path(msg: Message) -> str | None:
@@ -184,6 +216,7 @@ class _Body:
     attachments: list[str] = field(default_factory=list)
     text: str = ""
     html_only: bool = False
+    too_deep: bool = False
 
 
 def _read_body(msg: Message) -> _Body:
@@ -202,7 +235,7 @@ def _settle(body: _Body, depth: int = 0) -> None:
         body.text = "\n".join(body.plain)
     elif body.html:
         body.text, body.html_only = html_to_text("\n".join(body.html)), True
-    if body.forwards and not _strip(_clean_text(body.text)) and depth < _MAX_DEPTH:
+    if body.forwards and not _strip(_clean_text(body.text)) and depth < MAX_DEPTH:
         # The mail is only a forward: what was forwarded is the message.
         inner = _Body()
         try:
@@ -213,13 +246,15 @@ def _settle(body: _Body, depth: int = 0) -> None:
             log.warning("malformed forwarded message", exc_info=True)
         _settle(inner, depth + 1)
         body.text, body.html_only = inner.text, inner.html_only
+        body.too_deep = body.too_deep or inner.too_deep
         body.attachments.extend(inner.attachments)
         body.forwards = body.forwards[1:]
     body.attachments.extend(_name(f) for f in body.forwards)
 
 
 def _walk(part: Message, body: _Body, depth: int) -> None:
-    if depth > _MAX_DEPTH:
+    if depth > MAX_DEPTH:
+        body.too_deep = True
         return
     ctype = part.get_content_type()
     if ctype == "message/rfc822":
@@ -340,7 +375,7 @@ def _codec(charset: str | None) -> str | None:
         charset = "cp1252"
     try:
         return codecs.lookup(charset).name
-    except LookupError:
+    except (LookupError, ValueError):  # unknown, or not a name at all (a NUL in it)
         return None
 
 

@@ -96,10 +96,11 @@ class SmtpSender:
 
     @staticmethod
     def _raise_partial(msg, refused) -> None:
-        """Some recipients were accepted, others refused: report only the refused ones."""
+        """Some recipients were accepted, others refused: report every refused one with
+        its code (the caller retries those refused for now, alone)."""
         details = {rcpt: (resp.code, resp.message) for rcpt, resp in refused.items()}
         temporary = {r: d for r, d in details.items() if not 500 <= d[0] < 600}
         log.warning("%s refused for %s", msg.get("Message-ID", "(no id)"), details)
         if temporary:
-            raise TemporaryFailure(f"recipients refused for now: {temporary}", refused=temporary)
+            raise TemporaryFailure(f"recipients refused for now: {temporary}", refused=details)
         raise PermanentFailure(f"recipients refused: {details}", refused=details)

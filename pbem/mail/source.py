@@ -37,8 +37,10 @@ class MailSource(Protocol):
     async def fetch(self, limit: int = 100) -> list[RawMail]:
         """Not yet acknowledged mail, oldest first, at most ``limit``."""
 
-    async def ack(self, key: str, outcome: str) -> None:
-        """Move the mail to the folder for ``outcome`` ("processed" or "rejected")."""
+    async def ack(self, key: str, outcome: str, replacement: bytes | None = None) -> None:
+        """Move the mail to the folder for ``outcome`` ("processed" or "rejected");
+        with ``replacement``, file those bytes (the mail with its secrets masked) there
+        instead and delete the original."""
 
     async def wait(self, timeout: float) -> None:
         """Return when new mail may be there, or after ``timeout`` seconds."""

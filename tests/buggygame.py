@@ -1,0 +1,32 @@
+"""Beacon with three bugs a rules module might have, for the poison-mail tests:
+an order that never ends (SPIN), one that eats all memory (HOG) and one that
+kills the process outright (DIE, as a crash in C code would).  A test
+fixture, registered with PBEM_EXTRA_GAMES=tests.buggygame:GAME."""
+from __future__ import annotations
+
+import os
+import signal
+
+from tests.testgame import Beacon
+
+
+class Buggy(Beacon):
+    name = "buggygame"
+    title = "Beacon with bugs (test game)"
+
+    def parse_orders(self, state, power, lines):
+        for _, text in lines:
+            word = text.strip().upper()
+            if word == "SPIN":
+                while True:
+                    pass
+            if word == "HOG":
+                hoard = []
+                while True:
+                    hoard.append(bytearray(20_000_000))
+            if word == "DIE":
+                os.kill(os.getpid(), signal.SIGKILL)
+        return super().parse_orders(state, power, lines)
+
+
+GAME = Buggy()

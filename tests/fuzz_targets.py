@@ -1,0 +1,138 @@
+"""What the fuzzers throw inputs at, and the mutator the long run uses.
+
+Shared by the short run in the suite (tests/test_fuzz.py, with hypothesis)
+and the long run (bench/fuzz.py, at least a million inputs).  Each target
+takes one input and raises only when pbem broke a promise: an exception
+escaped, or a bad input went unanswered.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from pbem import registry
+from pbem.commands.parse import parse_mail
+from pbem.dice import SeededDice
+from pbem.gameapi import Problem
+from pbem.mail.normalize import parse_message
+from pbem.secrets_at_rest import find_secrets, mask_raw
+
+HERE = Path(__file__).parent
+SEED_FOLDERS = (HERE / "corpus", HERE / "hostile")
+
+
+# -- targets ----------------------------------------------------------------------------------
+
+def normaliser(data: bytes) -> None:
+    """Any bytes are a mail: parsed without an exception, into text."""
+    mail = parse_message(data, max_bytes=200_000)
+    assert isinstance(mail.text, str) and isinstance(mail.sender, str)
+    assert mail.sender == "" or "@" in mail.sender
+    assert "\n" not in mail.subject and "\r" not in mail.subject
+    secrets = find_secrets(mail.full_text, mail.subject)
+    masked = mask_raw(data, secrets)
+    assert isinstance(masked, bytes)
+
+
+def envelope(text: str) -> None:
+    """Any text is a mail body: every line is a command, part of a block, or a
+    problem with a stable code and a line number inside the mail."""
+    parsed = parse_mail(text)
+    lines = len(re.split(r"\r\n|\r|\n", text))
+    for problem in parsed.problems:
+        assert isinstance(problem, Problem) and re.fullmatch(r"[a-z][a-z-]*", problem.code), problem
+        assert problem.line is None or 1 <= problem.line <= lines, (problem, lines)
+        assert problem.message
+    for cmd in parsed.commands:
+        cmd.canonical(), cmd.echo()
+
+
+class OrderTarget:
+    """One game's order grammar (and its read-only validation) in a phase that
+    takes orders."""
+
+    def __init__(self, name: str):
+        self.game = registry.get(name)
+        self.name = name
+        self.state, self.power = _ordering_state(self.game)
+
+    def __call__(self, lines: list[str]) -> None:
+        numbered = list(enumerate(lines, 1))
+        result = self.game.parse_orders(self.state, self.power, numbered)
+        for problem in result.problems:
+            assert isinstance(problem, Problem) and problem.code, problem
+        self.game.validate(self.state, self.power, result.orders)
+
+
+def _ordering_state(game) -> tuple[dict, str]:
+    """A state of ``game`` in its first phase that owes orders, and a power that owes them."""
+    players, options = game.demo_setup()
+    state = game.setup(players, options, SeededDice(seed="fuzz", context="setup"))
+    for step in range(40):
+        phase = game.phase(state)
+        if phase.owes:
+            return state, sorted(phase.owes)[0]
+        orders = {p: game.defaults(state, p) for p in phase.owes}
+        state, _ = game.resolve(state, orders, SeededDice(seed="fuzz", context=f"{step}"))
+    raise AssertionError(f"{game.name}: no phase owes orders in the first 40")
+
+
+def order_targets() -> list[OrderTarget]:
+    registry.load_extra("tests.testgame:GAME")
+    return [OrderTarget(name) for name in registry.names()]
+
+
+# -- the mutator of the long run -------------------------------------------------------------
+
+TOKENS = [
+    b"SIGNON ", b"GM@", b"@pax1 ", b"ORDERS\n", b"ENDORDERS\n", b"PRESS TO ALL\n", b"ENDPRESS\n",
+    b"HELP\n", b"SET PASSWORD ", b"SET ADDRESS ", b"JOIN ", b"CONFIRM ", b"TREATY PROPOSE t WITH ",
+    b"GM CREATE g RULES testgame OPTION data=", b"../../etc/passwd", b"/dev/zero", b"\x00", b"\r\n",
+    b"\n.\n", b"=?utf-8?B?", b"?=", b"=?x-unknown?Q?=FF=FE?=", b"Content-Type: multipart/mixed; boundary=b\n",
+    b"--b\n", b"--b--\n", b"Content-Transfer-Encoding: base64\n", b"Content-Transfer-Encoding: quoted-printable\n",
+    b"charset=\"utf-7\"", b"<html><body>", b"</blockquote>", b"> ", b"-- \n", b"\xff\xfe", b"\xc3\x28",
+    b"\xed\xa0\x80", b"(", b")", b"\"", b"<", b">", b"From: ", b"Message-ID: <a@b>\n", b"Subject: ",
+    b"BID 99999999999999999999\n", b"BUY INFLUENCE ", b"MOVE ARMY 3 HOME TO ", b" VIA ", b"#", b"//",
+    b"A" * 300, b"\t", b"\x1b[31m", "\u202e".encode("utf-8"),
+]
+
+
+def seeds() -> list[bytes]:
+    found = []
+    for folder in SEED_FOLDERS:
+        if folder.is_dir():
+            found.extend(p.read_bytes() for p in sorted(folder.glob("*.eml")))
+    return found or [b"From: a@b.test\nSubject: s\n\nSIGNON North@g1 pw\nORDERS\nBID 3\n"]
+
+
+def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
+    """One to four random edits of ``data``: flipped, cut, repeated or inserted bytes,
+    a hostile token, or a slice of another seed."""
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.randrange(7)
+        at = rng.randint(0, len(data))
+        if kind == 0 and data:
+            data[min(at, len(data) - 1)] ^= 1 << rng.randrange(8)
+        elif kind == 1:
+            data[at:at] = rng.choice(TOKENS)
+        elif kind == 2 and data:
+            end = min(len(data), at + rng.randint(1, 64))
+            del data[at:end]
+        elif kind == 3 and data:
+            end = min(len(data), at + rng.randint(1, 80))
+            data[at:at] = data[at:end] * rng.randint(2, 20)
+        elif kind == 4:
+            data[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 16)))
+        elif kind == 5:
+            other = rng.choice(pool)
+            start = rng.randint(0, len(other))
+            data[at:at] = other[start:start + rng.randint(1, 400)]
+        else:
+            data[at:at] = b"\n" + rng.choice(TOKENS) + b"\n"
+    return bytes(data[:300_000])
+
+
+def as_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
