@@ -165,7 +165,7 @@ SAMPLES = {
     "spoils_squabble": {"kind": "spoils_squabble", "war": "W1", "area": "Kongo", "powers": ["Britain", "Germany"]},
     "reparations": {"kind": "reparations", "war": "W2", "agreed": True, "ceded": {"Britain": "Shan-Tung"}},
     "units_home": {"kind": "units_home", "war": "W1", "power": "Britain",
-                   "units": ["army (3) from at sea", "navy (10) from surrendered"]},
+                   "units": ["Army (3) from Indian Ocean (at sea)", "Navy (10) from Mediterranean Sea (surrendered there)"]},
     "natives_removed": {"kind": "natives_removed", "war": "W2", "power": "China", "count": 3},
     "minor_garrison": {"kind": "minor_garrison", "war": "W1", "power": "Spain", "areas": ["Cuba"],
                        "new_armies": 1},

@@ -294,7 +294,7 @@ def homecoming(state: dict, data, war: dict) -> list[dict]:
         unit = board.add_unit(state, saved["power"], saved["type"], saved["strength"],
                               board.home_name(data, saved["power"]) or saved["where"])
         unit["sea"] = home_box(data, saved["power"], saved["where"]) if unit["type"] == "navy" else None
-        back.setdefault(saved["power"], []).append(dict(unit, why="surrendered"))
+        back.setdefault(saved["power"], []).append(dict(unit, origin=saved["where"], why="surrendered there"))
     war["surrendered"] = []
     for unit in sorted(state.get("units", []), key=lambda u: u["id"]):
         power = unit["power"]
@@ -310,10 +310,12 @@ def homecoming(state: dict, data, war: dict) -> list[dict]:
             continue
         unit["sea"] = home_box(data, power, where) if unit["type"] == "navy" else None
         unit["where"] = board.home_name(data, power) or where
-        back.setdefault(power, []).append(dict(unit, why="at sea" if at_sea else "no Control marker there"))
+        back.setdefault(power, []).append(dict(unit, origin=where,
+                                               why="at sea" if at_sea else "no Control marker there"))
     for power, units in sorted(back.items()):
         events.append({"kind": "units_home", "war": war["id"], "power": power,
-                       "units": [f"{u['type']} ({u['strength']}) from {u.get('why')}" for u in units]})
+                       "units": [f"{u['type'].capitalize()} ({u['strength']}) from {u['origin']} ({u['why']})"
+                                 for u in units]})
     for native in [p for p in model.NATIVES if p in powers]:
         gone = board.units_of(state, native)
         for u in gone:
