@@ -169,6 +169,18 @@ def test_an_order_starting_with_a_keyword_stays_an_order():
     assert cmd.texts == ("Status Egypt protectorate", "Power projection into Sudan")
 
 
+def test_a_closed_orders_block_keeps_a_line_that_reads_like_a_command():
+    """JOIN WAR WITH France is a whole JOIN command's shape; inside ORDERS ... ENDORDERS it is
+    an order; an unclosed block ends at a whole command other than JOIN."""
+    parsed = parse_mail(SIGN + "ORDERS\nJOIN WAR WITH France\nENDORDERS\nSTATUS")
+    assert parsed.problems == []
+    assert parsed.commands == [m.Orders(((3, "JOIN WAR WITH France"),)), m.Status()]
+    parsed = parse_mail(SIGN + "ORDERS\nA Par H\nSTATUS\nORDERS\nF Bre H\nEND")
+    assert [type(c) for c in parsed.commands] == [m.Orders, m.Status, m.Orders]
+    parsed = parse_mail(SIGN + "ORDERS\nJOIN WAR WITH France\nSTATUS")
+    assert parsed.commands == [m.Orders(((3, "JOIN WAR WITH France"),)), m.Status()]
+
+
 def test_orders_echo():
     cmd = only("ORDERS 1884/movement\nA Par H # why not\n")
     assert cmd.canonical() == "ORDERS 1884/movement\nA Par H\nENDORDERS"

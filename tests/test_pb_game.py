@@ -146,15 +146,23 @@ def test_results_rank_the_players_when_the_game_ends():
     assert scores == sorted(scores, reverse=True) and results[0]["rank"] == 1
 
 
-def test_war_phase_passes_through_with_a_notice_for_the_gm():
+def test_war_phase_starts_a_pending_rebellion():
     s = GAME.setup(FOUR, {"setup": "empty"}, None)
     s = GAME.set_phase(s, "war", 1884)
     s["pending"]["chinese_rebellion"] = True
-    s, _ = GAME.gm_command(s, "SET CB France Britain AREA Egypt", None)
+    s, _ = GAME.gm_command(s, "SET MARKER Britain influence Manchuria", None)
     s, events = GAME.resolve(s, {}, SeededDice(seed="w"))
-    texts = [e["text"] for e in events if e["kind"] == "gm_notice"]
-    assert any("Chinese Rebellion" in t for t in texts) and any("Casus Belli" in t for t in texts)
-    assert s["phase"] == "victory_points" and "chinese_rebellion" not in s["pending"]
+    begun = [e for e in events if e["kind"] == "war_begins"]
+    assert begun and begun[0]["war_kind"] == "rebellion" and begun[0]["sides"] == [["China"], ["Britain"]]
+    assert 1 <= len([u for u in s["units"] if u["power"] == "China"]) <= 6
+    assert s["phase"] == "war_alliances"
+
+
+def test_war_phase_without_war_passes_through():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "war", 1884)
+    assert not GAME.phase(s).open
+    s, events = GAME.resolve(s, {}, SeededDice(seed="w"))
+    assert events == [] and s["phase"] == "victory_points"
 
 
 def test_negotiation_without_casus_belli_is_silent():

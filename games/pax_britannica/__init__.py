@@ -6,6 +6,7 @@ The phase sequence lives in :mod:`.state`, the rules of each phase in
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -18,12 +19,17 @@ PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", 
 #: Order windows shorter than a turn (Rules: NEGOTIATION; CONGRESS OF EUROPE); each Congress step
 #: has its own, so a GM may set each (OPTION congress_vote_duration=12h).
 WINDOWS = {"negotiation": "48h", "congress_attend": "24h", "congress_propose": "48h",
-           "congress_vote": "24h", "congress_sign": "24h", "congress_decide": "24h"}
+           "congress_vote": "24h", "congress_sign": "24h", "congress_decide": "24h",
+           # Rules: THE WAR SEQUENCE - every window of a War (declarations, Alliance
+           # Determination, each alliance's Maneuver and Attack, the Resolution) is short.
+           "war": "24h"}
 DIPLOMACY = ("negotiation", "congress")
+WAR = ("war", *st.WAR_PHASES)
 DIPLOMACY_VERBS = {"CODOMINION", "CALL", "DECLARE", "DEFEND", "ATTEND", "DECLINE", "INVITE", "VOTE",
                    "SIGN", "REFUSE", "PROPOSE", "ENDPROPOSE"}
 MOVEMENT_VERBS = {"BUY", "B", "PURCHASE", "BUILD", "MOVE", "M", "PLACE", "SUPPRESS", "REMOVE",
                   "ELIMINATE"}
+WAR_VERBS = {"ATTACK", "DENY", "GRANT", "JOIN", "SUPPORT", "END", "DELAY", "DEMAND"}
 
 
 def load_data(state_or_options: Mapping[str, Any] | None = None):
@@ -124,6 +130,9 @@ class PaxBritannica(Game):
                              done=DONE_EXPLICIT)
         if phase == "congress":
             return self._congress_phase(state)
+        if phase in WAR:
+            from .war import sequence
+            return sequence.info(state)
         owes = tuple(state["players"]) if phase == "movement" and not state.get("game_over") else ()
         return PhaseInfo(key=f"{turn}/{phase}", name=phase, turn=turn, owes=owes,
                          label=f"{turn} {st.label(phase)}")
@@ -153,8 +162,11 @@ class PaxBritannica(Game):
     def parse_orders(self, state: State, power: str,
                      lines: Sequence[tuple[int, str]]) -> ParseResult:
         from . import diplomacy_orders, orders
+        from .war import orders as war_orders
         if state.get("phase") in DIPLOMACY:
             result = diplomacy_orders.parse_orders(state, power, lines, load_data(state))
+        elif state.get("phase") in WAR:
+            result = war_orders.parse_orders(state, power, lines, load_data(state))
         else:
             result = orders.parse_orders(state, power, lines, load_data(state))
         result.problems = [self._other_phase(state, p, dict(lines)) for p in result.problems]
@@ -168,7 +180,9 @@ class PaxBritannica(Game):
             return problem
         verb = (lines[problem.line].split() or [""])[0].upper()
         here = st.label(state.get("phase", ""))
-        if state.get("phase") not in DIPLOMACY and verb in DIPLOMACY_VERBS:
+        if state.get("phase") not in WAR and verb in WAR_VERBS:
+            where = "a War (HELP WAR lists the war orders)"
+        elif state.get("phase") not in DIPLOMACY and state.get("phase") not in WAR and verb in DIPLOMACY_VERBS:
             where = "the Negotiation Phase" if verb in ("CODOMINION", "CALL", "DECLARE", "DEFEND") \
                 else "the Congress of Europe"
         elif state.get("phase") in DIPLOMACY and verb in MOVEMENT_VERBS:
@@ -184,6 +198,9 @@ class PaxBritannica(Game):
         data, phase = load_data(state), state.get("phase")
         if phase == "negotiation":
             problems = negotiation.validate(state, power, list(orders), data)
+        elif phase in WAR:
+            from .war import checks
+            return checks.validate(state, power, list(orders), data)
         elif phase == "congress":
             problems = congress.validate(state, power, list(orders), data)
         else:
@@ -196,7 +213,9 @@ class PaxBritannica(Game):
 
     def defaults(self, state: State, power: str) -> list[Order]:
         # Rules: MOVEMENT/STATUS CHANGE - a power that sends nothing buys and moves nothing;
-        # in a Congress, phases/congress.py says what silence means.
+        # in a Congress, phases/congress.py says what silence means.  In a War silence is no
+        # order at all: units hold, nothing attacks, nobody declares; a treaty duty nobody
+        # answered is refused (Austria-Hungary's is kept) when the window resolves (war/declare.py).
         if state.get("phase") == "congress":
             from .phases import congress
             return congress.defaults(state, power)
@@ -206,6 +225,9 @@ class PaxBritannica(Game):
         if state.get("phase") in DIPLOMACY:
             from . import report_diplomacy
             return report_diplomacy.describe_defaults(state, power)
+        if state.get("phase") in WAR:
+            from . import report_war
+            return report_war.describe_defaults(state, power)
         text = "no orders: nothing is bought, nothing moves"
         deficit = state.get("pending", {}).get("deficit", {})
         owed = {p: n for p, n in deficit.items() if p == power
@@ -217,7 +239,7 @@ class PaxBritannica(Game):
 
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice) -> tuple[State, list[Event]]:
         from . import phases
-        new = copy.deepcopy(state)
+        new = json.loads(json.dumps(state))   # state is plain JSON; much faster than deepcopy
         if new.get("game_over"):
             raise GMError("the game is over")
         data = load_data(new)
@@ -346,6 +368,10 @@ class PaxBritannica(Game):
             return ("Congress of Europe orders, by step (attendance, proposals, votes, "
                     "signatures):\n" + "\n".join("  " + f for f in dip.CONGRESS_FORMS)
                     + "\n  DECLARE WAR ON <power>[,<power>...] (in any step, with a Casus Belli)")
+        if key in ("war", "wars", "rebellion"):
+            from .war import orders as war_orders
+            return ("War orders, one a line (each window takes some of them; the report says which "
+                    "you may send now):\n" + "\n".join("  " + f for f in war_orders.FORMS))
         if key in ("clauses", "treaty", "treaties", "propose"):
             return ("Treaty clauses the moderator checks, one a line in a treaty's text or a "
                     "proposal, each optionally after '<power>:' naming the power bound:\n"
@@ -374,7 +400,9 @@ class PaxBritannica(Game):
 
     def order_forms(self) -> list[str]:
         from . import diplomacy_orders, orders
-        return list(orders.FORMS) + [f for f in diplomacy_orders.FORMS if f not in orders.FORMS]
+        from .war import orders as war_orders
+        forms = list(orders.FORMS) + [f for f in diplomacy_orders.FORMS if f not in orders.FORMS]
+        return forms + [f for f in war_orders.FORMS if f not in forms]
 
     # -- GM, treaties and scenarios ------------------------------------------
     def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
@@ -450,9 +478,11 @@ class PaxBritannica(Game):
         return list(PLAYABLE), {"last_turn": last}
 
     def bot_orders(self, state: State, power: str, rng) -> list[str]:
-        from . import bot, bot_diplomacy
+        from . import bot, bot_diplomacy, bot_war
         if state.get("phase") in DIPLOMACY:
             return bot_diplomacy.bot_orders(state, power, rng)
+        if state.get("phase") in WAR:
+            return bot_war.bot_orders(state, power, rng)
         return bot.bot_orders(state, power, rng)
 
 

@@ -22,13 +22,20 @@ KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED
             "TREATY", "SECRET", "CANAL", "POOL", "DEFICIT", "HEADLINE", "PERMISSION",
             "SPENDCAP", "FORCED", "NAVAL", "ONCE", "STATUS", "MAX", "LAST", "TURN", "ADD", "BLAME", "STEP",
             "CONGRESS", "CALLER", "OPTION", "SIGN", "REFUSE", "WITHDRAW", "REVEAL",
-            "BREACH"} | STATUS_WORDS
+            "BREACH", "ASSIGN", "TO", "REBELLION", "DEFEATED", "CONQUERED", "AT", "SEA"} | STATUS_WORDS
 #: GM TREATY <Power> <action> <id> acts for a party, as its TREATY command would
 TREATY_ACTIONS = ("SIGN", "REFUSE", "WITHDRAW", "REVEAL", "BREACH")
 _CLAUSES = re.compile(r"\s+CLAUSES\s+", re.I)
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
 NATIVE_ARMIES = ("China", "Ottoman Empire")
+#: the names players and GMs use for the native armies' powers
+NATIVE_ALIASES = {"china": "China", "chinese": "China", "ottoman empire": "Ottoman Empire",
+                  "ottoman": "Ottoman Empire", "ottomans": "Ottoman Empire"}
+
+
+def native_name(text: str) -> str | None:
+    return NATIVE_ALIASES.get(text.lower())
 
 
 class _Args:
@@ -70,11 +77,8 @@ class _Args:
 
     def power(self, natives: bool = False) -> str:
         text = self.name()
-        if natives:
-            for n in NATIVE_ARMIES:
-                if text.lower() in (n.lower(), n.split()[0].lower(), n.split()[0].lower() + "s",
-                                    "chinese" if n == "China" else n.lower()):
-                    return n
+        if natives and native_name(text):
+            return native_name(text)
         power = self.data.resolve_power(text)
         if power is None:
             hint = self.data.suggest(text, "power")
@@ -85,7 +89,7 @@ class _Args:
         text = self.name()
         found = self.data.resolve_place(text, home_power)
         ok = found and (found in self.data.areas or "home" in kinds and self.data.home_of(found)
-                        or "sea" in kinds and found in self.data.seas)
+                        or "sea" in kinds and (found in self.data.seas or found in self.data.capes))
         if not ok:
             hint = self.data.suggest(text, "area" if kinds == "area" else "sea" if kinds == "sea" else "place")
             raise GMError(f"unknown {kinds.replace('|', ' or ')} {text!r}"
@@ -109,6 +113,11 @@ def apply(state: dict, text: str, dice, data) -> list[dict]:
     if a.peek_kw("TREATY"):
         a.kw("TREATY")
         return [e for e in _treaty_action(state, a, data) if e]
+    if a.peek_kw("ASSIGN"):
+        a.kw("ASSIGN")
+        events = _assign(state, a, data)
+        a.end()
+        return events
     verb = a.kw("SET", "REMOVE", "CLEAR", "ADD")
     whats = sorted(w for v, w in _HANDLERS if v == verb)
     if not a.peek_kw(*whats):
@@ -179,12 +188,23 @@ def _set_unit(kind):
             raise GMError(f"strength must be one of {allowed}, not {strength}")
         if p in NATIVE_ARMIES:
             where, sea = a.place("area"), None
+        elif kind == "army":
+            _home_aware(a, p)
+            where, sea = a.place("area|home|sea", p), None
         else:
             where, sea = _unit_where(state, a, data, p)
+            if a.opt("AT"):
+                # ``... <Sea> AT SEA``: at sea in a War, not in the Home Area box of that sea
+                a.kw("SEA")
+                where, sea = sea or where, None
+                if where not in data.seas and where not in data.capes:
+                    raise GMError("AT SEA follows a Sea Zone or Cape Zone")
         if kind == "navy" and sea is None and where == board.home_name(data, p):
             sea = sorted(data.homes[p].seas)[0] if data.homes[p].seas else None
-        if kind == "army" and where in data.seas:
-            raise GMError("an army cannot stand in a Sea Zone")
+        if kind == "army" and where in data.seas and p not in state.get("merchants", {}).get(where, []):
+            # Rules: Army Unit Movement - an army stands at sea only on its own Merchant Fleet.
+            raise GMError(f"an army stands in a Sea Zone only with its own Merchant Fleet there "
+                          f"(SET MERCHANT {p} {where} first)")
         unit = board.add_unit(state, p, kind, strength, where, sea)
         return [{"kind": "gm", "text": f"{kind} {p} {strength} at {where}", "unit": unit["id"]}]
     return handler
@@ -194,7 +214,13 @@ def _remove_unit(kind):
     def handler(state, a, data):
         p = a.power(natives=(kind == "army"))
         strength = a.num()
-        where, sea = (a.place("area"), None) if p in NATIVE_ARMIES else _unit_where(state, a, data, p)
+        if p in NATIVE_ARMIES:
+            where = a.place("area")
+        elif kind == "army":
+            _home_aware(a, p)
+            where = a.place("area|home|sea", p)
+        else:
+            where = _unit_where(state, a, data, p)[0]
         unit = board.find_unit(state, p, kind, strength, where)
         if unit is None:
             raise GMError(f"{p} has no {kind} of strength {strength} at {where}")
@@ -205,6 +231,8 @@ def _remove_unit(kind):
 
 def _set_merchant(state, a, data):
     p, sea = a.power(), a.place("sea")
+    if sea in data.capes:
+        raise GMError("the Cape Zones cannot hold Merchant Fleets")
     fleets = state.setdefault("merchants", {}).setdefault(sea, [])
     if p not in fleets:
         fleets.append(p)
@@ -251,18 +279,76 @@ def _set_cb(state, a, data):
 
 
 def _set_war(state, a, data):
-    sides: list[list[str]] = [[], []]
-    side = 0
+    """``SET WAR <Power> ... VS <Power> ... [VS <Power> ...]``: a war under way, the first side
+    the First Alliance (a third side makes a three-cornered war); its first power started it."""
+    from .war import model
+    sides: list[list[str]] = [[]]
     while a.more():
         if a.opt("VS"):
-            side = 1
+            sides.append([])
             continue
-        sides[side].append(a.power(natives=True))
-    if not sides[0] or not sides[1]:
+        sides[-1].append(a.power(natives=True))
+    if len(sides) < 2 or not all(sides):
         raise GMError("SET WAR needs powers on both sides of VS")
-    war_id = f"W{len(state.setdefault('wars', [])) + 1}"
-    state["wars"].append({"id": war_id, "sides": sides, "status": "active", "conquered": {}})
-    return [{"kind": "war_declared", "war": war_id, "sides": sides}]
+    for p in (p for s in sides for p in s):
+        if model.war_of(state, p, model.open_wars(state)):
+            raise GMError(f"{p} is already in a war")
+    kind = model.kind_for(sides)
+    firsts = [] if kind == "rebellion" else [p for p in sides[0] if not model.is_native(p)][:1] \
+        or [p for p in sides[1] if not model.is_native(p)][:1]
+    war = model.new_war(state, sides, kind, firsts=firsts)
+    if kind == "ottoman":
+        war["placer"] = firsts[0] if firsts else None
+    state.setdefault("war_cb_from", state.get("next_cb", 1))
+    return [{"kind": "war_declared", "war": war["id"], "sides": sides}]
+
+
+def _assign(state, a, data):
+    """``ASSIGN <Minor Power> TO <Power>``: the player who moves a Minor Power's units in its
+    War (Rules: WAR AGAINST MINOR POWERS - "choose one neutral player to control its forces")."""
+    from .war import model
+    minor = a.power(natives=True)
+    a.kw("TO")
+    player = a.power()
+    if player not in state.get("players", []):
+        raise GMError(f"{player} is not played")
+    if board.is_great(state, minor):
+        raise GMError(f"{minor} is a Great Power: its player moves it")
+    war = model.war_of(state, minor, model.open_wars(state))
+    if war is None:
+        raise GMError(f"{minor} is not at War")
+    war.setdefault("assigned", {})[minor] = player
+    return [{"kind": "gm", "text": f"{minor}'s units in War {war['id']} are moved by {player}"}]
+
+
+def _set_rebellion(state, a, data):
+    """``SET REBELLION``: a Chinese Rebellion occurs in this turn's War Phase."""
+    state.setdefault("pending", {})["chinese_rebellion"] = True
+    return [{"kind": "gm", "text": "a Chinese Rebellion occurs in this War Phase"}]
+
+
+def _set_defeated(state, a, data):
+    """``SET DEFEATED <Area>``: the Area has lost its own Combat Strength in the Rebellion or
+    the Ottoman war under way."""
+    from .war import model
+    area = a.place("area")
+    war = next((w for w in model.open_wars(state) if w.get("kind") in ("rebellion", "ottoman")), None)
+    if war is None:
+        raise GMError("no Chinese Rebellion or Ottoman war is under way")
+    if area not in war["defeated"]:
+        war["defeated"].append(area)
+    return [{"kind": "gm", "text": f"{area} defeated in War {war['id']}"}]
+
+
+def _set_conquered(state, a, data):
+    """``SET CONQUERED <Area> <Power>``: the Area is held by the Power's alliance in its war."""
+    from .war import model
+    area, power = a.place("area"), a.power()
+    war = model.war_of(state, power, model.open_wars(state))
+    if war is None:
+        raise GMError(f"{power} is not at War")
+    war["conquered"][area] = sorted(war["sides"][model.side_index(war, power)])
+    return [{"kind": "gm", "text": f"{area} conquered by {power}'s alliance"}]
 
 
 def _set_treaty(state, a, data):
@@ -451,8 +537,9 @@ _HANDLERS = {
     ("SET", "SPENDCAP"): _set_spendcap, ("SET", "FORCED"): _set_forced,
     ("SET", "LAST"): _set_last_turn,
     ("ADD", "ETI"): _add_eti, ("SET", "CONGRESS"): _set_congress, ("SET", "STEP"): _set_step,
-    ("SET", "OPTION"): _set_option,
+    ("SET", "OPTION"): _set_option, ("SET", "REBELLION"): _set_rebellion,
+    ("SET", "DEFEATED"): _set_defeated, ("SET", "CONQUERED"): _set_conquered,
 }
 
 #: every command, for the help text and the documentation test
-COMMANDS = sorted([f"{v} {w}" + (" TURN" if w == "LAST" else "") for v, w in _HANDLERS] + ["TREATY"])
+COMMANDS = sorted([f"{v} {w}" + (" TURN" if w == "LAST" else "") for v, w in _HANDLERS] + ["TREATY", "ASSIGN"])

@@ -39,12 +39,16 @@ def _some(items: list[str]) -> tuple[str, ...]:
 def options_now(state: dict, data, power: str) -> list[OrderOption]:
     """Rules: MOVEMENT/STATUS CHANGE - what ``power`` (and Austria-Hungary for the
     German player) may order in this phase; in the Negotiation Phase and the Congress
-    of Europe, what it may send there (report_diplomacy.options)."""
+    of Europe, what it may send there (report_diplomacy.options); in a War, what the window
+    now open takes from it (report_war.options)."""
     if power not in state.get("players", []):
         return []
     if state.get("phase") in ("negotiation", "congress"):
         from .report_diplomacy import options
         return options(state, power)
+    if state.get("phase") == "war" or str(state.get("phase", "")).startswith("war_"):
+        from . import report_war
+        return report_war.options(state, data, power)
     if state.get("phase") != "movement":
         return []
     out: list[OrderOption] = []

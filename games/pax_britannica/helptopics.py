@@ -1,5 +1,5 @@
 """HELP topics of Pax Britannica: each order, the prices, the map, one place
-(the Negotiation, Congress and treaty-clause forms are the game's help_text).
+(the Negotiation, Congress, treaty-clause and War forms are the game's help_text).
 
 ``HELP BUY`` explains an order with its forms and an example; ``HELP PRICES``
 gives the tables a player needs to plan a turn; ``HELP MAP`` says how the map
@@ -58,7 +58,7 @@ ORDERS = {
             "its orders, until FOR Germany (Rules: AUSTRIA-HUNGARY).", "FOR Austria-Hungary"),
 }
 #: every topic of the game (the diplomacy ones are answered by the game's help_text)
-TOPICS = ("PRICES", "MAP", *ORDERS, "NEGOTIATION", "CONGRESS", "CLAUSES", "<place>")
+TOPICS = ("PRICES", "MAP", *ORDERS, "NEGOTIATION", "CONGRESS", "CLAUSES", "WAR", "<place>")
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:

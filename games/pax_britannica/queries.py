@@ -6,14 +6,15 @@ from typing import Any
 from pbem.gameapi import GMError
 
 from . import board
-from .gm import NATIVE_ARMIES
+from .gm import native_name
 from .orders import Tok, tokenize
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
                "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
                "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS",
                "BREACH", "CONGRESS_SITE", "CONGRESS_MEMBERS", "PROPOSAL", "DECLARED", "STEP",
-               "CB_CAUSE", "OWES", "MAY"}
+               "CB_CAUSE", "OWES", "MAY", "ALLIANCE", "SUPPLY", "COALING", "DEFEATED", "SURRENDERED",
+               "DENIED", "WAR_STATUS"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -35,9 +36,8 @@ def _names(args: list[Tok], n: int, text: str) -> list[str]:
 
 
 def _power(data, name: str) -> str:
-    for native in NATIVE_ARMIES:
-        if name.lower() in (native.lower(), native.split()[0].lower()):
-            return native
+    if native_name(name):
+        return native_name(name)
     p = data.resolve_power(name)
     if p is None:
         raise GMError(f"unknown power {name!r}" + _hint(data, name))
@@ -116,19 +116,69 @@ def q_cb(state, args, data, text):
 
 
 def q_war(state, args, data, text):
-    """At War: an active war, or a declaration of War made this turn (the War is played in
-    the War Phase)."""
+    """At War: enemies in a war not yet over, or a declaration of War made this turn that is not
+    yet in a war (the War is played in the War Phase)."""
     a, b = (_power(data, n) for n in _names(args, 2, text))
-    from .disputes import at_war
-    if at_war(state, a, b):
-        return True
+    from .war import model
     for w in state.get("wars", []):
-        if w.get("status", "active") != "active":
-            continue
-        s0, s1 = w["sides"]
-        if (a in s0 and b in s1) or (a in s1 and b in s0):
+        if w.get("status") in model.OPEN and model.enemies_in(w, a, b):
             return True
-    return False
+    return any(not d.get("war") and d["by"] in (a, b) and ({a, b} - {d["by"]}) <= set(d["against"])
+               for d in state.get("declarations", []) if d.get("turn") == state.get("turn"))
+
+
+def q_alliance(state, args, data, text):
+    """first, second, third or none: the power's alliance in the war under way."""
+    from .war import model
+    power = _power(data, _names(args, 1, text)[0])
+    war = model.war_of(state, power) or model.war_of(state, power, model.open_wars(state))
+    return model.alliance_label(war, power) if war else "none"
+
+
+def q_supply(state, args, data, text):
+    """Whether a unit or Area of the power at that place is in supply now (Rules: SUPPLY)."""
+    from .war import geo
+    place, power = _place_power(state, args, data, text)
+    return geo.in_supply(state, data, power, place)
+
+
+def q_coaling(state, args, data, text):
+    """Whether the power has Coaling Rights in that Sea or Cape Zone now."""
+    from .war import geo
+    sea, power = _place_power(state, args, data, text)
+    return sea in geo.coaling_seas(state, data, power)
+
+
+def q_defeated(state, args, data, text):
+    """Whether the Area has lost its own Combat Strength in the Rebellion or Ottoman war."""
+    area = _area(data, _names(args, 1, text)[0])
+    return any(area in w.get("defeated", []) for w in state.get("wars", [])
+               if w.get("status") in ("active", "ended"))
+
+
+def q_surrendered(state, args, data, text):
+    """Strength points of the power's units surrendered in the wars under way."""
+    power = _power(data, _names(args, 1, text)[0])
+    return sum(u["strength"] for w in state.get("wars", []) for u in w.get("surrendered", [])
+               if u["power"] == power)
+
+
+def q_denied(state, args, data, text):
+    """Whether the power is denied the passage of that canal or straits Area now."""
+    from .war import geo, model
+    area, power = _names(args, 2, text)
+    power = _power(data, power)
+    return geo.denied(state, model.war_of(state, power), power, _area(data, area))
+
+
+def q_war_status(state, args, data, text):
+    """A war's status (active, ended, resolved) and how it ended: ``war_status W1``."""
+    wid = _names(args, 1, text)[0]
+    war = next((w for w in state.get("wars", []) if w["id"].lower() == wid.lower()), None)
+    if war is None:
+        return "none"
+    how = (war.get("result") or {}).get("how")
+    return f"{war['status']}" + (f" {how}" if how else "")
 
 
 def q_controller(state, args, data, text):
@@ -139,7 +189,8 @@ def q_conquered(state, args, data, text):
     area = _area(data, _names(args, 1, text)[0])
     holders: set[str] = set()
     for w in state.get("wars", []):
-        holders |= set(w.get("conquered", {}).get(area, []))
+        if w.get("status") in ("active", "ended"):
+            holders |= set(w.get("conquered", {}).get(area, []))
     return sorted(holders)
 
 
@@ -242,7 +293,9 @@ _QUERIES = {
     "TREATY": q_treaty, "ORDERS": q_orders, "POOL": q_pool, "DEFICIT": q_deficit,
     "FORCED": q_forced, "BREACH": q_breach, "CONGRESS_SITE": q_congress_site,
     "CONGRESS_MEMBERS": q_congress_members, "PROPOSAL": q_proposal, "DECLARED": q_declared,
-    "STEP": q_step, "CB_CAUSE": q_cb_cause,
+    "STEP": q_step, "CB_CAUSE": q_cb_cause, "ALLIANCE": q_alliance, "SUPPLY": q_supply,
+    "COALING": q_coaling, "DEFEATED": q_defeated, "SURRENDERED": q_surrendered,
+    "DENIED": q_denied, "WAR_STATUS": q_war_status,
     "OWES": lambda s, a, d, t: list(_game().phase(s).owes),
     "MAY": lambda s, a, d, t: list(_game().phase(s).may),
     "ETI": lambda s, a, d, t: s.get("eti", 0),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any, Sequence
 
-from . import board, report_diplomacy
+from . import board, report_diplomacy, report_war
 from . import report_events as say
 from . import report_phases
 from .state import label
@@ -18,7 +18,7 @@ PRIVATE_KINDS = {"money", "order_failed", "income", "deficit"}
 POWER_FIELDS = ("power", "holder", "against", "to", "from", "blamed", "blame")
 #: Further fields naming the powers an event is about (for "what concerns you" only;
 #: privacy is decided by ``concerns`` alone).
-INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls")
+INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls", "victors", "defeated", "ally")
 WIDTH = 78
 
 
@@ -73,6 +73,7 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
                     for p, m in sorted(ms.items())}
                 for a, ms in sorted(state.get("markers", {}).items())},
         "game_over": bool(state.get("game_over")),
+        "wars": report_war.data(state),
     }
     if power is None:
         out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS]
@@ -98,6 +99,8 @@ def involves(event: dict, powers: set[str]) -> bool:
             value = value.split("+")
         if isinstance(value, dict):
             value = list(value)
+        if not isinstance(value, list):   # a flag such as a combat's "defeated": true
+            continue
         flat = {str(x) for v in (value or []) for x in (v if isinstance(v, list) else [v])}
         if powers & flat:
             return True
@@ -190,7 +193,7 @@ def position_label(d: dict, events: Sequence[dict]) -> str:
     keys = [e["phase_key"] for e in events if isinstance(e.get("phase_key"), str) and "/" in e["phase_key"]]
     if keys:
         turn, phase = keys[-1].split("/", 1)
-        return f"after {turn} {label(phase)}"
+        return f"after {turn} {label(phase.split('/')[0])}"
     return f"{d['turn']} {d['phase_label']}"
 
 
@@ -290,6 +293,7 @@ def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
     else:
         lines += board_lines(state, power)
     lines += report_diplomacy.lines(state, power, mine, wrap)
+    lines += report_war.lines(state, power, wrap)
     if d["unrest"]:
         lines += [""] + listing("Unrest", d["unrest"])
     groups = combined(state, list(events), d["events"])

@@ -72,7 +72,7 @@ def lines(state: dict, power: str | None, mine: set[str], wrap) -> list[str]:
             if power is None or mine & (set(bad) | set(board.controllers(state, area))):
                 out += wrap(f"{area}: " + "; ".join(f"{p}'s {why}" for p, why in sorted(bad.items()))
                             + " - to be settled this turn", "  ", "    ")
-    if d["declarations"]:
+    if d["declarations"] and state.get("phase") in ("negotiation", "congress", "chinese_resentment"):
         out += ["", "Declarations of War this turn (the War is played in the War Phase):"]
         out += [f"  {x['by']} on {', '.join(x['against'])}" for x in d["declarations"]]
     if d["treaties"]:

@@ -435,6 +435,14 @@ SENTENCES: dict[str, Callable[[dict, Viewer], str]] = {
 SENTENCES.update(report_congress.SENTENCES)
 
 
+def _war_sentences() -> None:
+    from . import report_war
+    SENTENCES.update(report_war.SENTENCES)
+
+
+_war_sentences()
+
+
 def sentence(e: dict, viewer: Viewer = frozenset()) -> str:
     render = SENTENCES.get(str(e.get("kind")), generic)
     try:

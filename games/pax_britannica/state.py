@@ -13,9 +13,10 @@ from . import board
 PHASES = ["random_events", "administrative", "minor_powers", "movement", "colonial_combat",
           "marker_adjustment", "negotiation", "congress", "chinese_resentment", "war",
           "victory_points", "final_record"]
-#: Rules: THE WAR SEQUENCE.
+#: Rules: THE WAR SEQUENCE (a third alliance's phases "as necessary").
 WAR_PHASES = ["war_alliances", "war_initiative", "war_maneuver_1", "war_attack_1",
-              "war_supply_1", "war_maneuver_2", "war_attack_2", "war_supply_2", "war_end"]
+              "war_supply_1", "war_maneuver_2", "war_attack_2", "war_supply_2",
+              "war_maneuver_3", "war_attack_3", "war_supply_3", "war_end", "war_resolution"]
 ALL_PHASES = PHASES + WAR_PHASES
 
 #: Rules: PLAYING PIECES - the twelve sets, in the order the rules list them.
@@ -29,7 +30,14 @@ LABELS = {"random_events": "Random Events", "administrative": "Administrative Re
           "colonial_combat": "Colonial Combat", "marker_adjustment": "Marker Adjustment",
           "negotiation": "Negotiation", "congress": "Congress of Europe",
           "chinese_resentment": "Chinese Resentment", "war": "War",
-          "victory_points": "Victory Point Record", "final_record": "Final Record"}
+          "victory_points": "Victory Point Record", "final_record": "Final Record",
+          "war_alliances": "War: Alliance Determination", "war_initiative": "War: Initiative",
+          "war_maneuver_1": "War: First Alliance Maneuver", "war_attack_1": "War: First Alliance Attack",
+          "war_supply_1": "War: First Alliance Supply", "war_maneuver_2": "War: Second Alliance Maneuver",
+          "war_attack_2": "War: Second Alliance Attack", "war_supply_2": "War: Second Alliance Supply",
+          "war_maneuver_3": "War: Third Alliance Maneuver", "war_attack_3": "War: Third Alliance Attack",
+          "war_supply_3": "War: Third Alliance Supply", "war_end": "War End Determination",
+          "war_resolution": "War: Resolution"}
 
 
 def label(phase: str) -> str:
@@ -172,20 +180,12 @@ def next_phase(state: dict) -> tuple[str, int]:
     phase, turn = state["phase"], state["turn"]
     if phase == "final_record":
         return "random_events", turn + TURN_LENGTH
-    if phase == "war":
-        # Choice: the war sub-phases run only while state["wars"] holds an active war.
-        return ("war_alliances", turn) if active_wars(state) else ("victory_points", turn)
-    if phase == "war_end":
-        # Rules: GAME TERMS (Phase Tracks) - once the War is completed, play resumes at
-        # the Victory Point Record Phase.
-        return "victory_points", turn
-    if phase in WAR_PHASES:
-        return WAR_PHASES[WAR_PHASES.index(phase) + 1], turn
+    if phase == "war" or phase in WAR_PHASES:
+        # Rules: THE WAR SEQUENCE; GAME TERMS (Phase Tracks) - once the War is completed, play
+        # resumes at the Victory Point Record Phase (war/sequence.py).
+        from .war import sequence
+        return sequence.next_phase(state), turn
     return PHASES[PHASES.index(phase) + 1], turn
-
-
-def active_wars(state: dict) -> list[dict]:
-    return [w for w in state.get("wars", []) if w.get("status", "active") == "active"]
 
 
 def last_turn(state: dict) -> int:

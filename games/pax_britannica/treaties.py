@@ -322,9 +322,9 @@ def on_declaration(state: dict, declarer: str, targets: list[str]) -> list[dict]
     Belli - a defensive treaty gives the attacked power's co-signers a Casus Belli against the
     declarer, an offensive one the declarer's co-signers a Casus Belli against his enemy
     (clarification: "A power cannot extend a CB by Treaty to another power unless he himself
-    is at War" - so it comes with the declaration, not before).  Choice: the duty to join the
-    War is recorded in ``state["obligations"]`` and told to the GM in the War Phase; whether it
-    was met is for the war sequence (Alliance Determination) or a party's breach claim."""
+    is at War" - so it comes with the declaration, not before).  The duty to join the War is
+    recorded in ``state["obligations"]`` with the ally it binds to; the War Phase's Alliance
+    Determination asks for it (war/declare.py)."""
     events: list[dict] = []
     for record in in_force(state):
         if declarer in record["parties"] and set(targets) & set(record["parties"]):
@@ -356,9 +356,10 @@ def on_declaration(state: dict, declarer: str, targets: list[str]) -> list[dict]
                 if ev:
                     events.append(ev)
                 if kind in ("defensive", "offensive"):
+                    ally = target if kind == "defensive" else declarer
                     state.setdefault("obligations", []).append(
                         {"treaty": record["id"], "power": holder, "against": enemy, "kind": kind,
-                         "turn": state["turn"]})
+                         "ally": ally, "turn": state["turn"], "status": "pending"})
     return events
 
 

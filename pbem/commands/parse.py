@@ -35,6 +35,9 @@ _BLOCK_ENDS = {"ORDERS": {"END", "ENDORDERS", "END ORDERS"},
                "TREATY": {"ENDTREATY", "END TREATY"},
                "ANNOUNCE": {"ENDANNOUNCE", "END ANNOUNCE"}}
 _ANY_END = set().union(*_BLOCK_ENDS.values())
+#: Commands that never end an ORDERS block: JOIN is a newcomer's first mail, never written
+#: after orders, while a game's order may start with the word (JOIN WAR WITH France).
+_ORDER_WORDS = {"JOIN"}
 _COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _END_TOKENS = {"$END", "<END-OF-FILE>"}
@@ -411,17 +414,30 @@ class _Reader:
         else:
             self.parts[part.kind] = part
 
+    def _closed_later(self) -> bool:
+        """Whether the ORDERS block being read is closed by its own end line."""
+        for raw in self.lines[self.i:]:
+            line = _clean(raw)
+            if line and _is_end(line, "ORDERS"):
+                return True
+            if line and line.split()[0].upper() == "ORDERS":
+                return False
+        return False
+
     def order_lines(self) -> tuple[tuple[int, str], ...]:
         found = []
+        closed = self._closed_later()
         while self.i < len(self.lines):
             line = _clean(self.lines[self.i])
             if line and _is_end(line, "ORDERS"):
                 self.i += 1
                 break
-            # A keyword ends the block only when its line is a whole command (perhaps
-            # with a bad value, such as an empty secret): a game's order may well
-            # start with a word such as STATUS.
-            if line and line.split()[0].upper() in TOP_KEYWORDS and _is_command(parse_line(line)):
+            # A keyword ends the block only when its line is a whole command and the block
+            # is not closed further down: a game's order may well start with a word such as
+            # STATUS, or read like a command (JOIN WAR WITH France).  A command with a
+            # bad value (an empty secret) still ends an unclosed block.
+            if not closed and line and line.split()[0].upper() in TOP_KEYWORDS - _ORDER_WORDS and \
+                    _is_command(parse_line(line)):
                 break
             if line:
                 found.append((self.i + 1, line))
