@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from . import state as st
 from . import victory as vc
+from .peace import HOW, TERM_WORDS
 
 STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
             "total": "your Total Victory", "partial": "your Partial Victory", "inconclusive": "inconclusive",
             "none": "at peace"}
+CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
+             "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
 FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
 
 
@@ -59,10 +62,12 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k in ("occupied", "returned"):
         return f"  {e['province']} {'is occupied by ' + e['by'] if k == 'occupied' else 'returns to ' + str(e['owner'])}."
     if k == "peace":
-        return (f"Peace: {e['victor']} and {e['loser']} ({e['condition'].replace('_', ' ')}), "
-                f"{e['term'].replace('_', ' ')}" + (f", treaty {e['treaty']}" if e.get("treaty") else "") + ".")
+        return (f"Peace between {e['victor']} and {e['loser']}: {TERM_WORDS.get(e['term'], e['term'])}, "
+                f"{HOW.get(e.get('how', ''), e.get('how') or 'concluded')} ({CONDITION.get(e['condition'], '{}').format(e['victor'])})"
+                + (f"; treaty record {e['treaty']}" if e.get("treaty") else "") + ".")
     if k == "truce":
-        return f"Truce between {e['a']} and {e['b']}."
+        return f"Truce between {e['a']} and {e['b']}" + (
+            f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
     if k in ("prestige", "stability", "ducats", "manpower"):
         sign = "+" if e["delta"] > 0 else ""
         return f"{e['realm']}: {sign}{e['delta']} {k} ({e['reason']})."
