@@ -19,6 +19,7 @@ from . import state as st
 from . import validate as vd
 
 RULES = ("pre-1.2", "1.2")
+DECISIONS = {"cta": "Call to Arms", "retreat": "retreat", "leader": "leader"}
 
 
 def _on(value) -> bool:
@@ -103,7 +104,7 @@ class EuropaUniversalis(Game):
             p = state["pending"]
             return PhaseInfo(f"{rnd}/action/{state['action_no']}/{state.get('pending_seq', 0)}", "reaction", rnd,
                              (p["realm"],), f"Round {rnd} action {state['action_no']}: {p['realm']} decides "
-                             f"({'Call to Arms' if p['kind'] == 'cta' else 'retreat'})",
+                             f"({DECISIONS[p['kind']]})",
                              may=tuple(r for r in others if r != p["realm"]), window="reaction")
         step = state["step"]
         owes = tuple(resolution.owes(state)) if step == "D" else ()

@@ -336,6 +336,8 @@ def answer_pending(state: dict, orders: list, events: list) -> None:
             item["answer"] = o.kind
             if o.kind == "accept":
                 item["active"] = o.args.get("active", True)
+    elif pending["kind"] == "leader":
+        combat.answer_leader(state, item, pending, next((o for o in orders if o.kind == "leader"), None), events)
     else:
         o = next((o for o in orders if o.kind in ("retreat", "fight")), None)
         if o is None:

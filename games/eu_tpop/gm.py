@@ -299,9 +299,9 @@ def _set_ruler(state, r):
 
 def _set_leader(state, r):
     realm = r.name("realm")
-    name = r.new_name("AT")
-    r.expect("AT")
-    at = r.name("area", "sea", "province")
+    name = r.new_name("AT", "DICE", "RULER")
+    # Without AT the leader is a card in hand, appointed later (APPOINT, or as a battle begins).
+    at = r.name("area", "sea", "province") if r.keyword("AT") else None
     dice = []
     if r.keyword("DICE"):
         for word in ",".join(r.words).split(","):

@@ -42,7 +42,9 @@ def event_line(e: dict, reader: str | None) -> str | None:
         return f"Battle {'at sea ' if e['naval'] else ''}in {e['area']}: {e['attacker']} attacks ({e['why']})."
     if k == "battle_round":
         d = e["dice"]
-        return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
+        led = "".join(f" {e[side]} led by {e[side + '_leader']}." for side in ("attacker", "defender")
+                      if e.get(side + "_leader", "none") != "none" and e["round"] == 1)
+        return (f"  Round {e['round']}:{led} {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
                 f"({_n(e['hits']['attacker'], 'hit')}); {e['defender']} rolled {' '.join(FACE[f] for f in d['defender'])} "
                 f"({_n(e['hits']['defender'], 'hit')}). {_lost(e['casualties'])}."
                 + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else ""))
@@ -127,13 +129,15 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k == "relocated":
         return f"{e['realm']} brings its units home from {e['from']} to {e['to']}."
     if k == "decision_needed":
-        what = "a Call to Arms" if e["decision"] == "cta" else "whether to retreat"
+        what = {"cta": "a Call to Arms", "retreat": "whether to retreat",
+                "leader": "which leader commands in the battle"}[e["decision"]]
         return f"{e['realm']} is asked by mail about {what} (no answer: {e['default']})."
     if k == "ships_left_port":
         return f"{e['realm']}'s ships leave the port of {e['port']}, no longer friendly: " + (
             "disbanded." if e["to"] == "disbanded" else f"to {e['to']}.")
     if k == "appointed":
-        return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}."
+        return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}" + (
+            " as the battle begins." if e.get("battle") else ".")
     if k == "gm_edit":
         return f"GM: {e['text']}"
     return None
@@ -193,6 +197,11 @@ def next_steps(state: dict, realm: str | None) -> list[str]:
             if p["kind"] == "cta":
                 return [f"{p['caller']} calls you to arms against {', '.join(p['enemies'])}: send ACCEPT [ACTIVE|INACTIVE] "
                         f"or REFUSE (no answer: {p['default']})."]
+            if p["kind"] == "leader":
+                side = "you attack" if p["attacker"] else "you defend"
+                return [f"Battle in {p['loc']} ({side}): which leader commands? Send LEADER <name>, BEST or NONE; "
+                        f"you may choose {', '.join(p['choices'])} (9.7 step 1: a leader not yet with your "
+                        f"forces is appointed now, 1 or 2 military power, a Ruler free). No answer: {p['default']}."]
             return [f"Battle in {p['loc']} after round {p['round']}: send RETREAT [TO <area>] or FIGHT "
                     f"(no answer: {p['default']})."]
         return [f"Waiting for {p['realm']}'s decision."]

@@ -9,7 +9,7 @@ from . import state as st
 from . import victory as vc
 from . import war
 
-REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight")}
+REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight"), "leader": ("leader",)}
 PEACE = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
 
 
@@ -18,7 +18,7 @@ def _p(code: str, message: str, o, suggestion: str | None = None, kind: str = "i
 
 
 def validate(state: dict, power: str, given: list) -> list[Problem]:
-    problems: list[Problem] = []
+    problems: list[Problem] = _standing(state, power, given)
     phase = state["phase"]
     rest = [o for o in given if o.kind != "standing"]
     if state.get("over"):
@@ -40,6 +40,20 @@ def validate(state: dict, power: str, given: list) -> list[Problem]:
         problems += [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
                      for o in rest]
     return problems
+
+
+def _standing(state: dict, power: str, given: list) -> list[Problem]:
+    """STANDING LEADER <name> must name one of the realm's leaders (9.4)."""
+    out = []
+    mine = [ld["name"] for ld in state["leaders"].get(power, [])]
+    for o in given:
+        if o.kind == "standing" and o.args["topic"] == "leader" and o.args["value"] not in ("ASK", "BEST", "NONE") \
+                and o.args["value"].lower() not in [n.lower() for n in mine]:
+            from pbem.names import nearest
+            out.append(_p("unknown-leader", f"you have no leader {o.args['value']!r} (yours: "
+                          f"{', '.join(mine) or 'none; the GM adds them with SET LEADER'})", o,
+                          nearest(o.args["value"], mine) if mine else None))
+    return out
 
 
 def _action(state: dict, power: str, given: list) -> list[Problem]:
@@ -119,6 +133,12 @@ def _reaction(state: dict, power: str, given: list) -> list[Problem]:
             what = (f"{pending['realm']} is deciding" if power != pending["realm"] else
                     f"answer {' or '.join(a.upper() for a in allowed)}")
             out.append(_p("wrong-phase", f"{o.canonical} is not taken now: {what}", o))
+        elif o.kind == "leader" and o.args["leader"] not in ("BEST", "NONE"):
+            choices = pending.get("choices", [])
+            if o.args["leader"].lower() not in [c.lower() for c in choices]:
+                from pbem.names import nearest
+                out.append(_p("unknown-leader", f"{o.args['leader']} cannot lead in {pending['loc']}; you may "
+                              f"name {', '.join(choices)}, BEST or NONE", o, nearest(o.args["leader"], choices)))
         elif o.kind == "retreat" and o.args.get("to"):
             from . import combat
             options = combat.retreat_options(state, state["queue"][0], power)
