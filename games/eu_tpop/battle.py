@@ -49,7 +49,7 @@ def hostile_before(state: dict, npr: str, loc: str) -> bool:
     return False
 
 
-def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int]:
+def _npr_defenders(state: dict, item: dict, peek: bool = False, reserve: bool = False) -> dict[str, int]:
     """Enemy NPRs defending their own provinces (land) or ports (sea) with
     their capacity, halved for an Active Ally; none when units hostile to
     that NPR were there before this turn (9.7, 9.9)."""
@@ -67,6 +67,8 @@ def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int
         if hostile_before(state, npr, loc):
             continue
         used = state["npr_used"]["nc" if item["naval"] else "mc"]
+        if reserve:
+            used = used + _reserved(state, item, npr)
         if item["naval"]:
             n = capacity.nc(state, npr, loc, used=used, npr_defence=True)
         else:
@@ -78,17 +80,45 @@ def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int
     return out
 
 
+def _capacity_provinces(state: dict, npr: str, item: dict, used: list[str]) -> list[str]:
+    if item["naval"]:
+        return capacity.nc_provinces(state, npr, item["loc"], used=used)
+    return capacity.mc_provinces(state, npr, item["loc"], used=used)
+
+
+def _reserved(state: dict, item: dict, npr: str) -> list[str]:
+    """Provinces an NPR keeps for a battle against it still waiting this turn that comes first
+    (9.2, 13.4 as summarised in NOTES 3.7): a battle in its capital Area (at sea: a Sea Zone of
+    its capital Area), then the one against the largest enemy force, then the first fought.
+    Choice: only battles already waiting when this one starts are weighed (a declaration's
+    battles); one triggered later in the turn gets what is left."""
+    waiting = [b for b in state.get("queue", []) if b.get("kind") == "battle" and b is not item
+               and not b.get("begun") and b["naval"] == item["naval"] and b["loc"] != item["loc"]]
+    if not waiting:
+        return []
+    cap = st.capital_area(state, npr)
+
+    def rank(b: dict, index: int) -> tuple:
+        at_capital = bool(cap) and (b["loc"] in state["areas"][cap]["seas"] if b["naval"] else b["loc"] == cap)
+        return (not at_capital, -strength(factions(state, b, "attacker"), b["naval"]), index)
+
+    mine, out = rank(item, -1), []
+    used = state["npr_used"]["nc" if item["naval"] else "mc"]
+    for i, b in enumerate(waiting):
+        if rank(b, i) < mine and npr in _npr_defenders(state, b, peek=True):
+            out += _capacity_provinces(state, npr, b, used)
+    return out
+
+
 def _claim_npr(state: dict, item: dict) -> None:
     if item.get("npr_set"):
         return
-    item["npr"] = _npr_defenders(state, item, peek=True)
+    item["npr"] = _npr_defenders(state, item, peek=True, reserve=True)
     item["npr_set"] = True
     key = "nc" if item["naval"] else "mc"
     for npr in item["npr"]:
-        if item["naval"]:
-            provs = capacity.nc_provinces(state, npr, item["loc"], used=state["npr_used"][key])
-        else:
-            provs = capacity.mc_provinces(state, npr, item["loc"], used=state["npr_used"][key])
+        kept = _reserved(state, item, npr)
+        provs = _capacity_provinces(state, npr, item, state["npr_used"][key] + kept)
         state["npr_used"][key].extend(provs)   # 9.2: each province's MC/NC once per turn
 
 

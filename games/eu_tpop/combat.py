@@ -15,7 +15,8 @@ def run(state: dict, item: dict, dice, events: list):
         bt._claim_npr(state, item)
         item["rounds"] = []
         events.append({"kind": "battle_start", "area": item["loc"], "attacker": item["attacker"],
-                       "naval": item["naval"], "why": item.get("why", "")})
+                       "naval": item["naval"], "why": item.get("why", ""),
+                       "npr_defence": sum(item["npr"].values())})
     if item["round"] == 0:
         pending = _preparations(state, item, events)
         if pending:
