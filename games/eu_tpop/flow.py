@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.gameapi import Refused
 
 from . import battle as bt
-from . import combat, diplomacy, leaders, moves
+from . import combat, diplomacy, hre, leaders, moves
 from . import state as st
 from . import war
 
@@ -185,12 +185,10 @@ def _declare(state: dict, realm: str, first, orders: list, events: list) -> None
         if o.kind == "cta":
             queue += _calls(state, realm, o.args["realm"], targets, False, events)
     # 3.2 the Emperor defends the HRE
-    emperor = state.get("emperor")
     for t in targets:
-        if emperor and emperor not in (realm, t) and st.hre_member(state, t) and not st.hre_member(state, realm) \
-                and st.is_player(state, emperor) and not st.at_war(state, emperor, t):
-            queue.append({"kind": "cta", "caller": t, "ally": emperor, "enemies": [realm], "defensive": True,
-                          "source": "hre"})
+        if hre.defends(state, realm, t):
+            queue.append({"kind": "cta", "caller": t, "ally": hre.emperor(state), "enemies": [realm],
+                          "defensive": True, "source": "hre"})
     # 3.3 targeted NPRs call their allies; 3.4 targeted PRs may call theirs
     for t in targets:
         for ally in st.allies(state, t):
@@ -279,7 +277,10 @@ def _cta(state: dict, item: dict, events: list):
     else:
         why = war.can_accept(state, item["ally"], item["enemies"], item["defensive"])
         if why:
-            war.refuse(state, item, why, events)
+            if item.get("source") == "hre":
+                hre.refuse_defence(state, item, events)
+            else:
+                war.refuse(state, item, why, events)
             return None
         answer = war.decide_cta(state, item)
         if answer == "ask":
@@ -287,6 +288,8 @@ def _cta(state: dict, item: dict, events: list):
                     "defensive": item["defensive"], "default": "ACCEPT" if item["defensive"] else "REFUSE"}
     if answer == "accept":
         war.accept(state, item, item.get("active", war.standing_active(state, item["ally"])), events)
+    elif item.get("source") == "hre":
+        hre.refuse_defence(state, item, events)
     else:
         war.refuse(state, item, "refused", events)
     return None

@@ -16,7 +16,7 @@ COMMANDS = (
     "MAP AREA", "MAP ADJACENT", "MAP SEA", "MAP PROVINCE", "SET REALM", "SET PROVINCE", "SET UNITS",
     "SET SHIPS", "SET WAR", "SET TRUCE", "SET ALLIANCE", "SET MARRIAGE", "SET INFLUENCE", "SET VASSAL",
     "SET CB", "SET CLAIM", "SET PRESTIGE", "SET STABILITY", "SET DUCATS", "SET MANPOWER", "SET EXHAUSTED",
-    "SET ALLIED", "SET UNREST", "SET REBELS", "SET RULER", "SET LEADER", "SET IDEA", "SET EMPEROR",
+    "SET ALLIED", "SET UNREST", "SET REBELS", "SET RULER", "SET LEADER", "SET IDEA", "SET EMPEROR", "SET AUTHORITY",
     "SET DISCOVERED", "SET BONUS", "SET STEP", "SET ACTIVE", "SET PASSED", "SET STANDING", "SURRENDER",
     "REMOVE UNITS", "REMOVE WAR", "REMOVE TRUCE", "REMOVE ALLIANCE", "REMOVE MARRIAGE", "REMOVE CB",
     "REMOVE CLAIM", "REMOVE LEADER", "SET RULES", "SET OPTION",
@@ -327,6 +327,10 @@ def _set_emperor(state, r):
     state["emperor"] = None if r.keyword("NONE") else r.name("realm")
 
 
+def _set_authority(state, r):
+    state["imperial_authority"] = r.number("Imperial Authority")
+
+
 def _set_discovered(state, r):
     a, b = _two(r)
     if b not in state["realms"][a]["discovered"]:
@@ -440,7 +444,7 @@ _HANDLERS = {
     ("SET", "MANPOWER"): _numeric("manpower"), ("SET", "EXHAUSTED"): _numeric("exhausted"),
     ("SET", "ALLIED"): _numeric("allied"), ("SET", "UNREST"): _set_unrest, ("SET", "REBELS"): _set_rebels,
     ("SET", "RULER"): _set_ruler, ("SET", "LEADER"): _set_leader, ("SET", "IDEA"): _set_idea,
-    ("SET", "EMPEROR"): _set_emperor, ("SET", "DISCOVERED"): _set_discovered, ("SET", "BONUS"): _set_bonus,
+    ("SET", "EMPEROR"): _set_emperor, ("SET", "AUTHORITY"): _set_authority, ("SET", "DISCOVERED"): _set_discovered, ("SET", "BONUS"): _set_bonus,
     ("SET", "STEP"): _set_step, ("SET", "ACTIVE"): _set_active, ("SET", "PASSED"): _set_passed,
     ("SET", "STANDING"): _set_standing, ("REMOVE", "UNITS"): _remove_units,
     ("REMOVE", "WAR"): _remove_pair("wars"), ("REMOVE", "TRUCE"): _remove_pair("truces"),

@@ -7,7 +7,7 @@ import textwrap
 from pbem import treatybook
 from pbem.gameapi import Refused
 
-from . import diplomacy
+from . import diplomacy, hre
 from . import state as st
 from . import victory as vc
 from . import war
@@ -63,6 +63,7 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
     ally_rec = dict(st.alliance(state, ally_pr, loser) or {}) if ally_pr else {}
     side_v, side_l = vc.group(state, v), vc.group(state, loser)
     lines = []
+    imperial = hre.before_peace(state, loser)
     active_l = st.active_allies(state, loser) if st.is_player(state, loser) else []
     if term == "white_peace":
         back = _return(state, _between(state, side_v, side_l))
@@ -119,6 +120,7 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
         n = ally_rec.get("strength", 0) // 2
         war.lose_allied_units(state, ally_pr, n, events)
         lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied units.")
+    hre.after_peace(state, v, loser, term, imperial, events)
     return conclude(state, v, loser, term, cond, how, lines, events, active_l)
 
 

@@ -138,6 +138,12 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k == "appointed":
         return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}" + (
             " as the battle begins." if e.get("battle") else ".")
+    if k == "imperial_authority":
+        return f"Imperial Authority {e['delta']:+d}, now {e['value']} ({e['reason']})."
+    if k == "hre_dissolved":
+        return f"{e['by']} annexes the Emperor's realm: the Holy Roman Empire is dissolved."
+    if k == "cb" and e.get("reason"):
+        return f"{e['holder']} gains a CB token against {e['against']} ({e['reason']})."
     if k == "gm_edit":
         return f"GM: {e['text']}"
     return None

@@ -141,6 +141,8 @@ def load(state: dict, data: dict) -> dict:
                 raise GMError(f"province {prov}: no realm {who!r}", "bad-data-file")
     state["order"] = [r for r in sc.get("turn_order", [r for r, d in realms.items() if d.get("kind") in ("PR", "BOT")])]
     state["emperor"] = sc.get("emperor") or None
+    if "imperial_authority" in sc:
+        state["imperial_authority"] = int(sc["imperial_authority"])
     for area, n in data.get("rebels", {}).items():
         _need(state["areas"], area, "area", "rebels")
         state["rebels"][area] = int(n)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.gameapi import Refused
 
+from . import hre
 from . import state as st
 
 NO_CB_STABILITY = 2        # 9.1 Casus Belli: -2 stability per target without a CB
@@ -56,7 +57,8 @@ def held_cbs(state: dict, realm: str, target: str) -> list[str]:
     if claim_cb(state, realm, target):
         out.append("claim")
     for kind in ("excommunication", "holy_war", "imperial_liberation"):
-        if token_cb(state, realm, target, kind):
+        if token_cb(state, realm, target, kind) or (kind == "imperial_liberation"
+                                                    and hre.liberation_cb(state, realm, target)):
             out.append(kind)
     return out
 
@@ -146,6 +148,7 @@ def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, e
             events.append({"kind": "alliance_ended", "a": realm, "b": target, "reason": "disputed succession"})
         add_war(state, realm, target, "declared")
         events.append({"kind": "war", "aggressor": realm, "target": target, "cb": cb or "none"})
+        hre.declared(state, realm, target, cb, events)
         loss = 0
         if cb is None:
             loss += NO_CB_STABILITY
