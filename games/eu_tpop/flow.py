@@ -46,6 +46,7 @@ def next_realm(state: dict) -> str | None:
 def advance(state: dict, events: list) -> None:
     """After an action: the next realm that has not passed, or Phase 3."""
     state["pending"] = None
+    moves.repair_in_port(state, events)   # the turn ends
     nxt = next_realm(state)
     if nxt is None:
         state["phase"], state["step"], state["active"] = "p3", "A", None
@@ -54,6 +55,21 @@ def advance(state: dict, events: list) -> None:
     state["active"] = nxt
     state["action_no"] += 1
     begin_turn(state)
+
+
+def refresh_manpower(state: dict, events: list) -> None:
+    """9.3 Exhausted Manpower is not available "until Refreshed"; the refresh belongs to a
+    phase the seeded sections do not give (Phase 5).  Choice (option refresh_manpower, on by
+    default): at the end of each round every realm's exhausted manpower becomes available
+    again, the total never above 20 (9.3)."""
+    for realm in state["order"]:
+        rd = state["realms"][realm]
+        n = min(rd["exhausted"], max(0, st.MAX_MANPOWER - rd["manpower"]))
+        if rd["exhausted"]:
+            rd["manpower"] += n
+            rd["exhausted"] = 0
+            events.append({"kind": "manpower_refreshed", "realm": realm, "n": n,
+                           "reason": "end of the round: the table's Phase 5"})
 
 
 def start_round(state: dict) -> None:

@@ -12,7 +12,7 @@ QUERIES = ("prestige", "stability", "ducats", "manpower", "exhausted", "allied",
            "war", "truce", "alliance", "active_ally", "marriage", "vassal", "influence", "cb", "units", "ships",
            "rebels", "unrest", "mc", "nc", "victory", "terms", "religion", "phase", "step", "round", "active",
            "passed", "claim", "ruler", "leader", "treaty", "treaties", "pending", "game_over", "realm", "cores",
-           "loans", "treaty_concluded", "treaty_says", "authority", "emperor")
+           "loans", "treaty_concluded", "treaty_says", "authority", "emperor", "colonists")
 
 
 def answer(state: dict, text: str):
@@ -178,7 +178,7 @@ _Q = {
     "step": lambda s, r: s.get("step") or "none", "round": lambda s, r: s["round"],
     "active": lambda s, r: s.get("active") or "none", "passed": lambda s, r: sorted(s["passed"]),
     "claim": _claim, "leader": _leader, "treaty": _treaty, "treaties": _treaties,
-    "authority": lambda s, r: hre.authority(s), "emperor": lambda s, r: hre.emperor(s) or "none",
+    "colonists": _realm_value("colonists"), "authority": lambda s, r: hre.authority(s), "emperor": lambda s, r: hre.emperor(s) or "none",
     "treaty_concluded": _treaty_concluded, "treaty_says": _treaty_says, "pending": _pending,
     "game_over": lambda s, r: bool(s.get("over")), "realm": _realm, "cores": _cores,
 }

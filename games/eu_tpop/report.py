@@ -138,6 +138,10 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k == "appointed":
         return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}" + (
             " as the battle begins." if e.get("battle") else ".")
+    if k == "repaired":
+        return f"{e['realm']}: {_n(e['ships'], 'damaged Heavy Ship')} repaired in the port of {e['port']}."
+    if k == "manpower_refreshed":
+        return f"{e['realm']}: {e['n']} exhausted manpower refreshed ({e['reason']})."
     if k == "imperial_authority":
         return f"Imperial Authority {e['delta']:+d}, now {e['value']} ({e['reason']})."
     if k == "hre_dissolved":

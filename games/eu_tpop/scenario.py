@@ -122,7 +122,8 @@ def load(state: dict, data: dict) -> dict:
             "area": d["area"], "tax": int(d.get("tax", 1)), "port": d.get("port"),
             "large": bool(d.get("large", int(d.get("tax", 1)) >= 2)), "owner": owner,
             "controller": d.get("controller", owner), "cores": list(d.get("core", [owner] if owner else [])),
-            "unrest": int(d.get("unrest", 0)), "inactive": bool(d.get("inactive_port", False))}
+            "unrest": int(d.get("unrest", 0)), "inactive": bool(d.get("inactive_port", False)),
+            "island": bool(d.get("island", False))}
     sc = data.get("scenario", {})
     realms = data.get("realms", {})
     for name, d in realms.items():

@@ -191,6 +191,10 @@ def cta_influence_cost(state: dict, caller: str, npr: str, defensive: bool) -> i
 
 
 def npr_influence(state: dict, realm: str, npr: str) -> int:
+    """Influence in the NPR's Areas; for a Distant NPR, the Colonists in the realm's pool,
+    which count as Influence in any Distant Area (11.1, 11.3 Alliances with Distant NPRs)."""
+    if st.is_distant_realm(state, npr):
+        return state["realms"][realm].get("colonists", 0)
     return sum(st.influence(state, a, realm) for a in st.areas_of(state, npr))
 
 
@@ -203,11 +207,18 @@ def check_call_npr(state: dict, caller: str, npr: str, enemies: list[str], defen
         raise Refused(f"{npr} is adjacent neither to you nor to the new enemy", "cta-not-adjacent")
     cost = cta_influence_cost(state, caller, npr, defensive)
     if npr_influence(state, caller, npr) < cost:
-        raise Refused(f"calling {npr} costs {cost} Influence in its Areas; you have "
+        what = "Colonists from your pool (it is Distant)" if st.is_distant_realm(state, npr) else \
+            "Influence in its Areas"
+        raise Refused(f"calling {npr} costs {cost} {what}; you have "
                       f"{npr_influence(state, caller, npr)}", "cta-influence")
 
 
 def pay_influence(state: dict, realm: str, npr: str, cost: int) -> None:
+    if st.is_distant_realm(state, npr):
+        # 11.3: a CtA to a Distant NPR ally discards Colonists instead of Influence.
+        rd = state["realms"][realm]
+        rd["colonists"] = max(0, rd.get("colonists", 0) - cost)
+        return
     for area in st.areas_of(state, npr):
         while cost and st.influence(state, area, realm):
             st.set_influence(state, area, realm, st.influence(state, area, realm) - 1)
