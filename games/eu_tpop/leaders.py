@@ -116,6 +116,6 @@ def take_command(state: dict, realm: str, name: str | None, loc: str, naval: boo
                        "battle": True})
         if not leader.get("ruler"):
             events.append({"kind": "monarch_power", "realm": realm, "delta": -1, "type": "military",
-                           "reason": f"Appoint Leader {leader['name']} at the start of the battle in {loc} "
-                                     "(1 or 2, as the card shows)"})
+                           "reason": f"Appoint Leader {leader['name']} as the battle in {loc} begins; "
+                                     "the card shows 1 or 2"})
     return leader["name"]

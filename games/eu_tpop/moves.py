@@ -396,7 +396,7 @@ def check_siege(state: dict, realm: str, area: str, provinces: list[str]) -> dic
                 total += state["provinces"][p]["tax"]
     need = sum(state["provinces"][p]["tax"] for p in chosen)
     if not chosen or need > strength:
-        raise Refused(f"siege strength {strength} is less than the tax value {need or min(state['provinces'][p]['tax'] for p in targets)} "
+        raise Refused(f"siege strength {strength} (infantry 1, cavalry 1/2 rounded down, artillery 2) is less than the tax value {need or min(state['provinces'][p]['tax'] for p in targets)} "
                       "of the provinces to siege", "siege-too-weak")
     return {"provinces": chosen, "strength": strength, "extra_c": max(0, _units_needed(units, need) - 1)}
 

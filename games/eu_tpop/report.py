@@ -37,7 +37,7 @@ def event_line(e: dict, reader: str | None) -> str | None:
         kind = "Defensive" if e["defensive"] else "Offensive"
         return f"{kind} Call to Arms from {e['from']} to {e['to']}: {e['answer']}{why}."
     if k == "active_ally":
-        return f"{e['npr']} becomes {e['pr']}'s Active Ally ({e['allied_units']} allied units)."
+        return f"{e['npr']} becomes {e['pr']}'s Active Ally ({_n(e['allied_units'], 'allied unit')})."
     if k == "battle_start":
         return f"Battle {'at sea ' if e['naval'] else ''}in {e['area']}: {e['attacker']} attacks ({e['why']})."
     if k == "battle_round":
@@ -157,7 +157,7 @@ def status(state: dict, realm: str) -> list[str]:
     rd = state["realms"][realm]
     out = [f"{realm}: prestige {rd['prestige']}, stability {rd['stability']:+d}, {rd['ducats']} Ducats, "
            f"manpower {rd['manpower']} available / {rd['exhausted']} exhausted"
-           + (f", {rd['allied']} allied units" if rd["allied"] else "")
+           + (f", {_n(rd['allied'], 'allied unit')}" if rd["allied"] else "")
            + ("" if rd["ruler"] else ", INTERREGNUM")]
     wars = st.enemies(state, realm)
     if wars:
@@ -187,6 +187,12 @@ def status(state: dict, realm: str) -> list[str]:
         if u:
             units.append(f"{st.place_name(loc)} " + " ".join(f"{k.replace('_', ' ')} {n}" for k, n in sorted(u.items()) if n))
     out.append("Units: " + ("; ".join(units) or "none"))
+    leaders = [f"{ld['name']} ({', '.join(ld['dice']) or 'no dice'}"
+               + (", ruler" if ld.get("ruler") else "") + (f", {ld['wounds']} wound" if ld.get("wounds") else "")
+               + f") {'with your forces in ' + st.place_name(ld['at']) if ld.get('at') else 'in hand'}"
+               for ld in state["leaders"].get(realm, [])]
+    if leaders:
+        out.append("Leaders: " + "; ".join(leaders))
     vs = st.vassals(state, realm)
     if vs:
         out.append("Vassals: " + ", ".join(vs))
@@ -209,9 +215,12 @@ def next_steps(state: dict, realm: str | None) -> list[str]:
                         f"or REFUSE (no answer: {p['default']})."]
             if p["kind"] == "leader":
                 side = "you attack" if p["attacker"] else "you defend"
+                where = {ld["name"]: ("with your forces there" if ld.get("at") == p["loc"] else "in hand")
+                         for ld in state["leaders"].get(realm, [])}
+                choices = ", ".join(f"{c} ({where.get(c, 'in hand')})" for c in p["choices"])
                 return [f"Battle in {p['loc']} ({side}): which leader commands? Send LEADER <name>, BEST or NONE; "
-                        f"you may choose {', '.join(p['choices'])} (9.7 step 1: a leader not yet with your "
-                        f"forces is appointed now, 1 or 2 military power, a Ruler free). No answer: {p['default']}."]
+                        f"you may choose {choices}. A leader in hand is appointed now (9.7 step 1: 1 or 2 "
+                        f"military power, a Ruler free). No answer: {p['default']}."]
             return [f"Battle in {p['loc']} after round {p['round']}: send RETREAT [TO <area>] or FIGHT "
                     f"(no answer: {p['default']})."]
         return [f"Waiting for {p['realm']}'s decision."]

@@ -10,6 +10,7 @@ from . import victory as vc
 from . import war
 
 REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight"), "leader": ("leader",)}
+ANSWERS = ("accept", "refuse", "retreat", "fight", "leader")
 PEACE = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
 
 
@@ -66,13 +67,21 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
                     diplomacy.check_deal(state, power, o.args["realm"], o.args["lines"])
                 except Refused as exc:
                     out.append(_p(exc.code, str(exc), o))
+            elif o.kind in ANSWERS:
+                out.append(_p("no-open-decision", f"{o.canonical} answers a question, and none is open for you "
+                              f"now: it was settled when its window closed (the report says which default "
+                              f"applied). It is {active}'s turn; STANDING orders decide the next one", o))
             else:
                 out.append(_p("not-your-turn", f"it is {active}'s turn: now you may send only STANDING orders "
                               "and DIPLOMACY offers", o))
         return out
     main = [o for o in given if o.kind in flow.MAIN]
     for o in given:
-        if o.kind not in flow.MAIN and o.kind != "cta":
+        if o.kind in ANSWERS:
+            out.append(_p("no-open-decision", f"{o.canonical} answers a question, and none is open for you now: "
+                          "it was settled when its window closed (the report says which default applied). It is "
+                          "your turn: send one action (or PASS)", o))
+        elif o.kind not in flow.MAIN and o.kind != "cta":
             out.append(_p("wrong-phase", f"{o.canonical} is not an action; it belongs to "
                           + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
     declare = main[0] if main and main[0].kind == "declare" else None
