@@ -42,12 +42,13 @@ def event_line(e: dict, reader: str | None) -> str | None:
         return f"Battle {'at sea ' if e['naval'] else ''}in {e['area']}: {e['attacker']} attacks ({e['why']})."
     if k == "battle_round":
         d = e["dice"]
-        led = "".join(f" {e[side]} led by {e[side + '_leader']}." for side in ("attacker", "defender")
-                      if e.get(side + "_leader", "none") != "none" and e["round"] == 1)
-        return (f"  Round {e['round']}:{led} {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
+        led = [f"{e[side]}'s {e[side + '_leader']}" for side in ("attacker", "defender")
+               if e.get(side + "_leader", "none") != "none" and e["round"] == 1]
+        return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
                 f"({_n(e['hits']['attacker'], 'hit')}); {e['defender']} rolled {' '.join(FACE[f] for f in d['defender'])} "
                 f"({_n(e['hits']['defender'], 'hit')}). {_lost(e['casualties'])}."
-                + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else ""))
+                + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else "")
+                + (f" Leading: {' and '.join(led)}." if led else ""))
     if k == "battle":
         return f"Battle in {e['area']} over after {_n(e['round'], 'round')}: winner {e['winner']}."
     if k == "retreat":
