@@ -334,7 +334,7 @@ TERM_WORDS = {"white_peace": "White Peace", "negotiated_peace": "Negotiated Peac
               "keep_current_board_state": "Keep Current Board State", "humiliation": "Humiliation",
               "vassalization": "Vassalization", "force_conversion": "Force Conversion",
               "secure_desired_succession": "Secure Desired Succession", "full_annexation": "Full Annexation"}
-HOW = {"enforced": "enforced by the victor", "automatic": "automatic White Peace",
+HOW = {"enforced": "enforced by the victor", "automatic": "automatic, nothing being occupied",
        "negotiated": "negotiated by both sides", "offered and accepted": "White Peace offered and accepted"}
 
 
