@@ -133,7 +133,8 @@ def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
                     "parties": list(t.get("parties", [])), "status": t.get("status") or "",
                     "signatures": sorted(dict(t.get("signatures") or {}).items()),
                     "refusals": sorted(dict(t.get("refusals") or {}).items()),
-                    "text": t.get("text") or "", "created": history[0]["at"] if history else ""})
+                    "text": t.get("text") or "", "created": history[0]["at"] if history else "",
+                    "concluded": t.get("concluded") or ""})
     return out
 
 

@@ -40,7 +40,9 @@ def treaty_lines(rec: store.GameRecord, power: str) -> list[str]:
         status = STATUS_WORDS.get(t["status"], str(t["status"]).replace("_", " "))
         lines.append(f"{t['id']}: {status}; parties {', '.join(t['parties'])}"
                      + ("; secret (parties only)" if t.get("secret") else "; public"))
-        for p in t["parties"]:
+        if t.get("concluded"):
+            lines.append(f"  concluded by the game: {t['concluded']}")
+        for p in [] if t.get("concluded") else t["parties"]:
             signed = t.get("signatures", {}).get(p)
             lines.append(f"  {p}: " + (f"signed {format_moment(signed, zone)}" if signed else "not signed"))
         lines += _wrap(t.get("text", ""), "  | ")

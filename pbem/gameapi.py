@@ -392,7 +392,9 @@ class Game:
         """The treaties ``power`` may see (None: the public; ``gm``: every one), as records:
         ``id, proposer, parties, text, secret, status, signatures, refusals,
         history``, plus whatever the game adds (clauses, breaches; ``answer_with``: how a
-        party answers a proposal when it is not with TREATY SIGN/REFUSE)."""
+        party answers a proposal when it is not with TREATY SIGN/REFUSE; ``concluded``: the
+        game concluded the record itself, nobody signs it and TREATY commands are refused,
+        see :func:`pbem.treatybook.concluded_record`)."""
         return []
 
     # -- what people see ---------------------------------------------------

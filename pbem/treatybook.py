@@ -14,6 +14,10 @@ proposer's withdrawal withdraws the proposal.  A treaty in force lapses only
 by mutual agreement: when every party has withdrawn.  A secret treaty is
 shown only to its parties until one of them reveals it.  A party may claim a
 breach; the claim is recorded for the GM to rule on.
+
+A game may also conclude a record itself (:func:`concluded_record`), e.g. a
+peace its rules enforced: such a record carries ``concluded`` (how and when,
+in words), asks nobody to sign, and takes no treaty action.
 """
 from __future__ import annotations
 
@@ -45,6 +49,16 @@ def new_record(treaty_id: str, proposer: str, parties: list[str], text: str, sec
             "refusals": {}, "withdrawals": {}, "breaches": [], "history": []}
 
 
+def concluded_record(treaty_id: str, parties: list[str], text: str, concluded: str,
+                     secret: bool = False) -> dict[str, Any]:
+    """A record the game itself concluded (its rules made it; nobody signs):
+    in force at once, with ``concluded`` saying how and when in words
+    ("enforced in Peace Resolution, round 2")."""
+    record = new_record(treaty_id, "", parties, text, secret, "", IN_FORCE)
+    record["concluded"] = concluded
+    return record
+
+
 def act(state: State, action: TreatyAction, seated: list[str]) -> tuple[dict[str, Any], list[Event]]:
     """Apply one treaty action to ``state`` (mutated: the caller holds a copy).
     ``seated`` are the powers that may be parties.  Returns the record and
@@ -55,6 +69,9 @@ def act(state: State, action: TreatyAction, seated: list[str]) -> tuple[dict[str
         record = find(state, action.treaty)
         if record is None or action.power not in record["parties"]:
             raise Refused(f"you are not a party to a treaty {action.treaty!r}", "unknown-treaty")
+        if record.get("concluded"):
+            raise Refused(f"treaty {record['id']} was concluded by the game ({record['concluded']}): it is not "
+                          "signed, withdrawn, revealed or claimed broken by TREATY commands", "treaty-concluded")
         record = _STEPS[action.action](record, action)
     record["history"].append({"at": action.at, "who": action.power, "action": action.action})
     event = {"kind": "treaty", "id": record["id"], "action": action.action, "power": action.power,

@@ -109,7 +109,13 @@ def test_war_peace_and_treaty_by_mail(table):
         mails = table.new_mail(user)
         record = table.text(_find(mails, f"treaty {record_id}"))
         assert "Keep Current Board State" in record and "Truce between Valmont and Corvia" in record
-        assert "Peace: Valmont and Corvia" in table.text(_find(mails, "turn report"))
+        assert "until Phase 3 (Peace & Rebels) of round 2" in record and "Concluded:" in record
+        assert "TREATY SIGN" not in record and "TREATY WITHDRAW" not in record and "not signed" not in record
+        assert "Peace between Valmont and Corvia: Keep Current Board State" in table.text(_find(mails, "turn report"))
+
+    # A peace the rules concluded takes no TREATY command.
+    send("bob", f"TREATY WITHDRAW {record_id}\n")
+    assert "[treaty-concluded]" in table.text(_find(table.new_mail("bob"), "received"))
 
     result = verify(table.ctx, "eu1")
     assert result.ok, result.problems

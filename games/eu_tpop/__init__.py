@@ -19,6 +19,7 @@ from . import state as st
 from . import validate as vd
 
 RULES = ("pre-1.2", "1.2")
+DECISIONS = {"cta": "Call to Arms", "retreat": "retreat", "leader": "leader"}
 
 
 def _on(value) -> bool:
@@ -52,6 +53,8 @@ class EuropaUniversalis(Game):
                                "secure desired succession, negotiated peace)"),
             "npr_invasions": (True, "NPR invasions in Phase 3 step B (an advanced rule)"),
             "no_surrender": (False, "Optional Rule 3: No Surrender!"),
+            "refresh_manpower": (True, "exhausted manpower is refreshed at the end of each round (the unseeded "
+                                       "Phase 5 does it on the table); off: the GM refreshes it with edits"),
         }
 
     def windows(self):
@@ -69,6 +72,7 @@ class EuropaUniversalis(Game):
                                _on(options.get("advanced", True)))
         state["npr_invasions"] = _on(options.get("npr_invasions", True))
         state["no_surrender"] = _on(options.get("no_surrender", False))
+        state["refresh_manpower"] = _on(options.get("refresh_manpower", True))
         data = scenario.scenario_data(options)
         if data:
             scenario.load(state, data)
@@ -103,7 +107,7 @@ class EuropaUniversalis(Game):
             p = state["pending"]
             return PhaseInfo(f"{rnd}/action/{state['action_no']}/{state.get('pending_seq', 0)}", "reaction", rnd,
                              (p["realm"],), f"Round {rnd} action {state['action_no']}: {p['realm']} decides "
-                             f"({'Call to Arms' if p['kind'] == 'cta' else 'retreat'})",
+                             f"({DECISIONS[p['kind']]})",
                              may=tuple(r for r in others if r != p["realm"]), window="reaction")
         step = state["step"]
         owes = tuple(resolution.owes(state)) if step == "D" else ()
@@ -173,6 +177,8 @@ class EuropaUniversalis(Game):
             flow.advance(state, events)
 
     def _end_round(self, state, events):
+        if state.get("refresh_manpower"):
+            flow.refresh_manpower(state, events)
         state["history"].append({"round": state["round"], "prestige": {r: state["realms"][r]["prestige"]
                                                                       for r in state["order"]}})
         if state["round"] >= state["rounds"]:

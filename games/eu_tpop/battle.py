@@ -7,7 +7,7 @@ fixed order each round: the attacker's dice, then the defender's.
 """
 from __future__ import annotations
 
-from . import capacity
+from . import capacity, leaders
 from . import state as st
 
 DIE_FOR = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
@@ -49,7 +49,7 @@ def hostile_before(state: dict, npr: str, loc: str) -> bool:
     return False
 
 
-def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int]:
+def _npr_defenders(state: dict, item: dict, peek: bool = False, reserve: bool = False) -> dict[str, int]:
     """Enemy NPRs defending their own provinces (land) or ports (sea) with
     their capacity, halved for an Active Ally; none when units hostile to
     that NPR were there before this turn (9.7, 9.9)."""
@@ -67,6 +67,8 @@ def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int
         if hostile_before(state, npr, loc):
             continue
         used = state["npr_used"]["nc" if item["naval"] else "mc"]
+        if reserve:
+            used = used + _reserved(state, item, npr)
         if item["naval"]:
             n = capacity.nc(state, npr, loc, used=used, npr_defence=True)
         else:
@@ -78,17 +80,45 @@ def _npr_defenders(state: dict, item: dict, peek: bool = False) -> dict[str, int
     return out
 
 
+def _capacity_provinces(state: dict, npr: str, item: dict, used: list[str]) -> list[str]:
+    if item["naval"]:
+        return capacity.nc_provinces(state, npr, item["loc"], used=used)
+    return capacity.mc_provinces(state, npr, item["loc"], used=used)
+
+
+def _reserved(state: dict, item: dict, npr: str) -> list[str]:
+    """Provinces an NPR keeps for a battle against it still waiting this turn that comes first
+    (9.2, 13.4 as summarised in NOTES 3.7): a battle in its capital Area (at sea: a Sea Zone of
+    its capital Area), then the one against the largest enemy force, then the first fought.
+    Choice: only battles already waiting when this one starts are weighed (a declaration's
+    battles); one triggered later in the turn gets what is left."""
+    waiting = [b for b in state.get("queue", []) if b.get("kind") == "battle" and b is not item
+               and not b.get("begun") and b["naval"] == item["naval"] and b["loc"] != item["loc"]]
+    if not waiting:
+        return []
+    cap = st.capital_area(state, npr)
+
+    def rank(b: dict, index: int) -> tuple:
+        at_capital = bool(cap) and (b["loc"] in state["areas"][cap]["seas"] if b["naval"] else b["loc"] == cap)
+        return (not at_capital, -strength(factions(state, b, "attacker"), b["naval"]), index)
+
+    mine, out = rank(item, -1), []
+    used = state["npr_used"]["nc" if item["naval"] else "mc"]
+    for i, b in enumerate(waiting):
+        if rank(b, i) < mine and npr in _npr_defenders(state, b, peek=True):
+            out += _capacity_provinces(state, npr, b, used)
+    return out
+
+
 def _claim_npr(state: dict, item: dict) -> None:
     if item.get("npr_set"):
         return
-    item["npr"] = _npr_defenders(state, item, peek=True)
+    item["npr"] = _npr_defenders(state, item, peek=True, reserve=True)
     item["npr_set"] = True
     key = "nc" if item["naval"] else "mc"
     for npr in item["npr"]:
-        if item["naval"]:
-            provs = capacity.nc_provinces(state, npr, item["loc"], used=state["npr_used"][key])
-        else:
-            provs = capacity.mc_provinces(state, npr, item["loc"], used=state["npr_used"][key])
+        kept = _reserved(state, item, npr)
+        provs = _capacity_provinces(state, npr, item, state["npr_used"][key] + kept)
         state["npr_used"][key].extend(provs)   # 9.2: each province's MC/NC once per turn
 
 
@@ -125,6 +155,10 @@ def _types(units: dict, naval: bool) -> dict[str, int]:
     return out
 
 
+def main_defender(state: dict, item: dict) -> str | None:
+    return _main(state, factions(state, item, "defender"), item["naval"])
+
+
 def _main(state: dict, forces: list[tuple[str, dict]], naval: bool) -> str | None:
     """The Main Defender: the realm with most units (9.7 Fighting multiple Enemies)."""
     real = [(r, u) for r, u in forces if not r.startswith("npr:")]
@@ -133,15 +167,20 @@ def _main(state: dict, forces: list[tuple[str, dict]], naval: bool) -> str | Non
     return max(real, key=lambda f: ((st.ship_count(f[1]) if naval else st.land_count(f[1])), f[0]))[0]
 
 
-def _leader(state: dict, realm: str | None, loc: str, naval: bool) -> dict | None:
+def _leader(state: dict, realm: str | None, loc: str, naval: bool, item: dict | None = None) -> dict | None:
+    """The leader adding dice for ``realm``: the one chosen at the battle's start (9.7 step 1),
+    else (a realm that became Main Defender later) its best leader there."""
     if realm is None or realm == st.REBELS:
         return None
+    if item is not None and realm in item.get("leaders", {}):
+        ld = leaders.find(state, realm, item["leaders"][realm]) if item["leaders"][realm] else None
+        return ld if ld and ld.get("at") == loc else None
     here = [ld for ld in state["leaders"].get(realm, []) if ld.get("at") == loc
             and not (naval and ld.get("ruler"))]   # 9.4: a Ruler is never an Admiral
     return max(here, key=lambda ld: (len(ld["dice"]), ld["name"])) if here else None
 
 
-def _dice_kinds(state: dict, realm: str | None, forces, naval: bool, loc: str) -> list[str]:
+def _dice_kinds(state: dict, realm: str | None, forces, naval: bool, loc: str, item: dict | None = None) -> list[str]:
     if naval:
         kinds = ["artillery"] * 3
     else:
@@ -151,7 +190,7 @@ def _dice_kinds(state: dict, realm: str | None, forces, naval: bool, loc: str) -
         # NOTES 3.11: Muslim PRs may roll 3 cavalry dice instead (Choice: when they field cavalry).
         if rd.get("religion") == "muslim" and _types(units, False)["cav"] > 0:
             kinds = ["cavalry"] * 3
-    leader = _leader(state, realm, loc, naval)
+    leader = _leader(state, realm, loc, naval, item)
     if leader:
         kinds += leader["dice"]
     if realm in state["bonus"]:
@@ -267,10 +306,14 @@ def roll_round(state: dict, item: dict, dice, events: list) -> None:
     item["round"] += 1
     naval, loc = item["naval"], item["loc"]
     att_f, def_f = factions(state, item, "attacker"), factions(state, item, "defender")
-    att_main, def_main = item["attacker"], _main(state, def_f, naval)
+    fixed = item.get("main_fixed")
+    # 9.6 step 1: the Main Defender is named once, in the first round's preparations.
+    def_main = fixed if fixed and strength([f for f in def_f if f[0] == fixed], naval) else _main(state, def_f, naval)
+    att_main = item["attacker"]
     item["main_defender"] = def_main
-    att_kinds = _dice_kinds(state, att_main, att_f, naval, loc)
-    def_kinds = _dice_kinds(state, def_main, def_f, naval, loc) if def_main != st.REBELS else ["infantry"] * 3
+    att_kinds = _dice_kinds(state, att_main, att_f, naval, loc, item)
+    def_kinds = _dice_kinds(state, def_main, def_f, naval, loc, item) if def_main != st.REBELS else ["infantry"] * 3
+    commanders = (_name(_leader(state, att_main, loc, naval, item)), _name(_leader(state, def_main, loc, naval, item)))
     why = f"battle {loc} round {item['round']}"
     att_faces = _roll(state, dice, att_kinds, why + " attacker")
     def_faces = _roll(state, dice, def_kinds, why + " defender")
@@ -280,15 +323,20 @@ def roll_round(state: dict, item: dict, dice, events: list) -> None:
     att_lost = apply_casualties(state, item, att_f, def_hits, lost)
     item["npr"] = {r.removeprefix("npr:"): st.ship_count(u) if naval else st.land_count(u)
                    for r, u in def_f if r.startswith("npr:")}
-    wounds = _wounds(state, loc, naval, att_faces, def_main, def_lost, events)
-    wounds += _wounds(state, loc, naval, def_faces, att_main, att_lost, events)
+    wounds = _wounds(state, loc, naval, att_faces, def_main, def_lost, events, item)
+    wounds += _wounds(state, loc, naval, def_faces, att_main, att_lost, events, item)
     item["last_faces"] = {"attacker": att_faces, "defender": def_faces}
     item["last_lost"] = {"attacker": att_lost, "defender": def_lost}
     events.append({"kind": "battle_round", "area": loc, "round": item["round"], "attacker": att_main,
                    "defender": def_main or _npr_name(item), "naval": naval,
                    "dice": {"attacker": att_faces, "defender": def_faces},
                    "hits": {"attacker": att_hits, "defender": def_hits},
-                   "casualties": lost, "wounds": wounds})
+                   "casualties": lost, "wounds": wounds,
+                   "attacker_leader": commanders[0], "defender_leader": commanders[1]})
+
+
+def _name(leader: dict | None) -> str:
+    return leader["name"] if leader else "none"
 
 
 def _npr_name(item: dict) -> str:
@@ -296,10 +344,10 @@ def _npr_name(item: dict) -> str:
 
 
 def _wounds(state: dict, loc: str, naval: bool, faces: list[str], enemy_main: str | None, enemy_lost: int,
-            events: list) -> list[str]:
+            events: list, item: dict | None = None) -> list[str]:
     """9.7 step 5: every pair of g wounds the enemy leader in use, when the
     enemy lost at least one unit; a second wound kills him."""
-    leader = _leader(state, enemy_main, loc, naval)
+    leader = _leader(state, enemy_main, loc, naval, item)
     pairs = faces.count("g") // 2
     if not leader or not pairs or not enemy_lost:
         return []

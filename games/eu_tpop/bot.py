@@ -20,6 +20,8 @@ def orders_for(state: dict, realm: str, rng) -> list[str]:
             return []
         if p["kind"] == "cta":
             return ["ACCEPT" if rng.random() < 0.7 else "REFUSE"]
+        if p["kind"] == "leader":
+            return [f"LEADER {rng.choice(p['choices'] + ['BEST', 'NONE'])}"]
         return ["RETREAT" if rng.random() < 0.5 else "FIGHT"]
     if phase == "p3":
         return _peace(state, realm, rng) if state["step"] == "D" else []

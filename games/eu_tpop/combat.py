@@ -4,6 +4,7 @@ mail), retreats with their extra casualty, and the winner (9.6, 9.7 steps
 from __future__ import annotations
 
 from . import battle as bt
+from . import leaders
 from . import state as st
 
 
@@ -14,7 +15,12 @@ def run(state: dict, item: dict, dice, events: list):
         bt._claim_npr(state, item)
         item["rounds"] = []
         events.append({"kind": "battle_start", "area": item["loc"], "attacker": item["attacker"],
-                       "naval": item["naval"], "why": item.get("why", "")})
+                       "naval": item["naval"], "why": item.get("why", ""),
+                       "npr_defence": sum(item["npr"].values())})
+    if item["round"] == 0:
+        pending = _preparations(state, item, events)
+        if pending:
+            return pending
     while True:
         att = bt.factions(state, item, "attacker")
         dfn = bt.factions(state, item, "defender")
@@ -48,6 +54,43 @@ def run(state: dict, item: dict, dice, events: list):
             if not bt.strength(att, item["naval"]) or not bt.strength(dfn, item["naval"]):
                 return _finish(state, item, events)
         item["rolled"] = False
+
+
+def _preparations(state: dict, item: dict, events: list) -> dict | None:
+    """9.7 step 1 (9.9 step 1 at sea): the Main Defender is named, then the attacker and
+    then the Main Defender choose their leader: from standing orders, or asked by mail.
+    Returns the question to ask, or None when both sides are settled."""
+    loc, naval = item["loc"], item["naval"]
+    item.setdefault("leaders", {})
+    if "main_fixed" not in item:
+        item["main_fixed"] = bt.main_defender(state, item)
+    for realm, attacker in ((item["attacker"], True), (item["main_fixed"], False)):
+        if realm is None or realm == st.REBELS or realm in item["leaders"] or st.kind(state, realm) == "NPR":
+            continue
+        pick = leaders.standing_pick(state, realm, loc, naval, attacker)
+        if pick == "ask" and state["phase"] != "p3":
+            choices = [ld["name"] for ld in leaders.candidates(state, realm, loc, naval, attacker)]
+            default = leaders.default_pick(state, realm, loc, naval)
+            return {"kind": "leader", "realm": realm, "loc": loc, "naval": naval, "attacker": attacker,
+                    "choices": choices, "default": f"LEADER {default or 'NONE'}"}
+        if pick == "ask":   # Choice: battles of Phase 3 are not paused; the unanswered default applies
+            pick = leaders.default_pick(state, realm, loc, naval)
+        item["leaders"][realm] = leaders.take_command(state, realm, pick, loc, naval, events)
+    return None
+
+
+def answer_leader(state: dict, item: dict, pending: dict, order, events: list) -> None:
+    """The leader a realm named by mail (LEADER <name>|BEST|NONE), or the default."""
+    realm, loc, naval = pending["realm"], pending["loc"], pending["naval"]
+    if order is None:
+        name = pending["default"].removeprefix("LEADER ")
+        events.append({"kind": "default_decision", "realm": realm, "decision": pending["default"]})
+    else:
+        name = order.args["leader"]
+        if name == "BEST":
+            name = pending["choices"][0] if pending["choices"] else "NONE"
+    pick = None if name == "NONE" else name
+    item.setdefault("leaders", {})[realm] = leaders.take_command(state, realm, pick, loc, naval, events)
 
 
 def answer(item: dict, realm: str, order) -> None:

@@ -92,6 +92,10 @@ def check_forge(state: dict, realm: str, target: str) -> str | None:
     if st.is_distant_realm(state, target):
         if not any(st.has_claim(state, realm, a) for a in st.areas_of(state, target)):
             raise Refused(f"{target} is Distant: you need a Claim on one of its Areas", "forge-distant")
+        if mine < 2:
+            # 11.1: no Influence in Distant Areas; Colonists in the pool count as Influence there.
+            raise Refused(f"{target} is Distant: you need 2 Colonists in your pool, which count as Influence "
+                          f"there (11.1); you have {mine}", "forge-influence")
     elif mine < 2:
         raise Refused(f"you need at least 2 Influence in {target}'s Areas; you have {mine}", "forge-influence")
     rival = next((r for r in st.allies(state, target) if st.is_player(state, r)), None)

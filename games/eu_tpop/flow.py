@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.gameapi import Refused
 
 from . import battle as bt
-from . import combat, diplomacy, leaders, moves
+from . import combat, diplomacy, hre, leaders, moves
 from . import state as st
 from . import war
 
@@ -46,6 +46,7 @@ def next_realm(state: dict) -> str | None:
 def advance(state: dict, events: list) -> None:
     """After an action: the next realm that has not passed, or Phase 3."""
     state["pending"] = None
+    moves.repair_in_port(state, events)   # the turn ends
     nxt = next_realm(state)
     if nxt is None:
         state["phase"], state["step"], state["active"] = "p3", "A", None
@@ -54,6 +55,21 @@ def advance(state: dict, events: list) -> None:
     state["active"] = nxt
     state["action_no"] += 1
     begin_turn(state)
+
+
+def refresh_manpower(state: dict, events: list) -> None:
+    """9.3 Exhausted Manpower is not available "until Refreshed"; the refresh belongs to a
+    phase the seeded sections do not give (Phase 5).  Choice (option refresh_manpower, on by
+    default): at the end of each round every realm's exhausted manpower becomes available
+    again, the total never above 20 (9.3)."""
+    for realm in state["order"]:
+        rd = state["realms"][realm]
+        n = min(rd["exhausted"], max(0, st.MAX_MANPOWER - rd["manpower"]))
+        if rd["exhausted"]:
+            rd["manpower"] += n
+            rd["exhausted"] = 0
+            events.append({"kind": "manpower_refreshed", "realm": realm, "n": n,
+                           "reason": "end of the round: the table's Phase 5"})
 
 
 def start_round(state: dict) -> None:
@@ -185,12 +201,10 @@ def _declare(state: dict, realm: str, first, orders: list, events: list) -> None
         if o.kind == "cta":
             queue += _calls(state, realm, o.args["realm"], targets, False, events)
     # 3.2 the Emperor defends the HRE
-    emperor = state.get("emperor")
     for t in targets:
-        if emperor and emperor not in (realm, t) and st.hre_member(state, t) and not st.hre_member(state, realm) \
-                and st.is_player(state, emperor) and not st.at_war(state, emperor, t):
-            queue.append({"kind": "cta", "caller": t, "ally": emperor, "enemies": [realm], "defensive": True,
-                          "source": "hre"})
+        if hre.defends(state, realm, t):
+            queue.append({"kind": "cta", "caller": t, "ally": hre.emperor(state), "enemies": [realm],
+                          "defensive": True, "source": "hre"})
     # 3.3 targeted NPRs call their allies; 3.4 targeted PRs may call theirs
     for t in targets:
         for ally in st.allies(state, t):
@@ -279,7 +293,10 @@ def _cta(state: dict, item: dict, events: list):
     else:
         why = war.can_accept(state, item["ally"], item["enemies"], item["defensive"])
         if why:
-            war.refuse(state, item, why, events)
+            if item.get("source") == "hre":
+                hre.refuse_defence(state, item, events)
+            else:
+                war.refuse(state, item, why, events)
             return None
         answer = war.decide_cta(state, item)
         if answer == "ask":
@@ -287,6 +304,8 @@ def _cta(state: dict, item: dict, events: list):
                     "defensive": item["defensive"], "default": "ACCEPT" if item["defensive"] else "REFUSE"}
     if answer == "accept":
         war.accept(state, item, item.get("active", war.standing_active(state, item["ally"])), events)
+    elif item.get("source") == "hre":
+        hre.refuse_defence(state, item, events)
     else:
         war.refuse(state, item, "refused", events)
     return None
@@ -336,6 +355,8 @@ def answer_pending(state: dict, orders: list, events: list) -> None:
             item["answer"] = o.kind
             if o.kind == "accept":
                 item["active"] = o.args.get("active", True)
+    elif pending["kind"] == "leader":
+        combat.answer_leader(state, item, pending, next((o for o in orders if o.kind == "leader"), None), events)
     else:
         o = next((o for o in orders if o.kind in ("retreat", "fight")), None)
         if o is None:

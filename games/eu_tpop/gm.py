@@ -15,8 +15,8 @@ RELIGIONS = ("catholic", "protestant", "orthodox", "christian", "muslim", "revol
 COMMANDS = (
     "MAP AREA", "MAP ADJACENT", "MAP SEA", "MAP PROVINCE", "SET REALM", "SET PROVINCE", "SET UNITS",
     "SET SHIPS", "SET WAR", "SET TRUCE", "SET ALLIANCE", "SET MARRIAGE", "SET INFLUENCE", "SET VASSAL",
-    "SET CB", "SET CLAIM", "SET PRESTIGE", "SET STABILITY", "SET DUCATS", "SET MANPOWER", "SET EXHAUSTED",
-    "SET ALLIED", "SET UNREST", "SET REBELS", "SET RULER", "SET LEADER", "SET IDEA", "SET EMPEROR",
+    "SET CB", "SET CLAIM", "SET PRESTIGE", "SET STABILITY", "SET DUCATS", "SET MANPOWER", "SET EXHAUSTED", "SET COLONISTS",
+    "SET ALLIED", "SET UNREST", "SET REBELS", "SET RULER", "SET LEADER", "SET IDEA", "SET EMPEROR", "SET AUTHORITY",
     "SET DISCOVERED", "SET BONUS", "SET STEP", "SET ACTIVE", "SET PASSED", "SET STANDING", "SURRENDER",
     "REMOVE UNITS", "REMOVE WAR", "REMOVE TRUCE", "REMOVE ALLIANCE", "REMOVE MARRIAGE", "REMOVE CB",
     "REMOVE CLAIM", "REMOVE LEADER", "SET RULES", "SET OPTION",
@@ -107,11 +107,13 @@ def _map_province(state, r):
     prov = {"area": area, "tax": tax, "port": None, "large": tax >= 2, "owner": None, "controller": None,
             "cores": [], "unrest": 0, "inactive": False}
     while r:
-        kw = r.expect("PORT", "LARGE", "SMALL", "INACTIVE")
+        kw = r.expect("PORT", "LARGE", "SMALL", "INACTIVE", "ISLAND")
         if kw == "PORT":
             prov["port"] = r.name("sea")
         elif kw == "INACTIVE":
             prov["inactive"] = True
+        elif kw == "ISLAND":
+            prov["island"] = True   # 9.8 step 3: a blue Port, sieged only with ships off it
         else:
             prov["large"] = kw == "LARGE"
     old = state["provinces"].get(name)
@@ -299,9 +301,9 @@ def _set_ruler(state, r):
 
 def _set_leader(state, r):
     realm = r.name("realm")
-    name = r.new_name("AT")
-    r.expect("AT")
-    at = r.name("area", "sea", "province")
+    name = r.new_name("AT", "DICE", "RULER")
+    # Without AT the leader is a card in hand, appointed later (APPOINT, or as a battle begins).
+    at = r.name("area", "sea", "province") if r.keyword("AT") else None
     dice = []
     if r.keyword("DICE"):
         for word in ",".join(r.words).split(","):
@@ -325,6 +327,10 @@ def _set_idea(state, r):
 
 def _set_emperor(state, r):
     state["emperor"] = None if r.keyword("NONE") else r.name("realm")
+
+
+def _set_authority(state, r):
+    state["imperial_authority"] = r.number("Imperial Authority")
 
 
 def _set_discovered(state, r):
@@ -377,7 +383,8 @@ def _set_rules(state, r):
     state["version"] = word
 
 
-_OPTIONS = {"ADVANCED": "advanced", "NPR_INVASIONS": "npr_invasions", "NO_SURRENDER": "no_surrender"}
+_OPTIONS = {"ADVANCED": "advanced", "NPR_INVASIONS": "npr_invasions", "NO_SURRENDER": "no_surrender",
+            "REFRESH_MANPOWER": "refresh_manpower"}
 
 
 def _set_option(state, r):
@@ -438,9 +445,9 @@ _HANDLERS = {
     ("SET", "CLAIM"): _set_claim, ("SET", "PRESTIGE"): _numeric("prestige"),
     ("SET", "STABILITY"): _numeric("stability"), ("SET", "DUCATS"): _numeric("ducats"),
     ("SET", "MANPOWER"): _numeric("manpower"), ("SET", "EXHAUSTED"): _numeric("exhausted"),
-    ("SET", "ALLIED"): _numeric("allied"), ("SET", "UNREST"): _set_unrest, ("SET", "REBELS"): _set_rebels,
+    ("SET", "ALLIED"): _numeric("allied"), ("SET", "COLONISTS"): _numeric("colonists"), ("SET", "UNREST"): _set_unrest, ("SET", "REBELS"): _set_rebels,
     ("SET", "RULER"): _set_ruler, ("SET", "LEADER"): _set_leader, ("SET", "IDEA"): _set_idea,
-    ("SET", "EMPEROR"): _set_emperor, ("SET", "DISCOVERED"): _set_discovered, ("SET", "BONUS"): _set_bonus,
+    ("SET", "EMPEROR"): _set_emperor, ("SET", "AUTHORITY"): _set_authority, ("SET", "DISCOVERED"): _set_discovered, ("SET", "BONUS"): _set_bonus,
     ("SET", "STEP"): _set_step, ("SET", "ACTIVE"): _set_active, ("SET", "PASSED"): _set_passed,
     ("SET", "STANDING"): _set_standing, ("REMOVE", "UNITS"): _remove_units,
     ("REMOVE", "WAR"): _remove_pair("wars"), ("REMOVE", "TRUCE"): _remove_pair("truces"),

@@ -41,6 +41,7 @@ NOTES = {
     "REFUSE": "stay out of the war you are called to",
     "RETREAT": "leave the battle you are asked about",
     "FIGHT": "fight on in the battle you are asked about",
+    "LEADER": "name the leader who commands your side in the battle you are asked about",
     "ENFORCE": "impose a peace term on a realm you are at war with",
     "OFFER": "offer a white peace",
     "SURRENDER": "give in to a realm you are at war with",
@@ -62,7 +63,8 @@ STANDING = tuple(f for f in orders.FORMS if f.startswith("STANDING"))
 STANDING_NOTES = {"CTA": "how you answer a Call to Arms (default ASK)",
                   "RETREAT": "when you retreat from a battle (default IF OUTNUMBERED)",
                   "CASUALTIES": "the order your units are lost in",
-                  "CALL": "which allies you call when attacked (default ALL)"}
+                  "CALL": "which allies you call when attacked (default ALL)",
+                  "LEADER": "which leader commands your side as a battle begins (default ASK)"}
 
 
 def _note(form: str) -> str:
@@ -120,6 +122,8 @@ def reaction(state: dict, power: str) -> list[OrderOption]:
     pending = state["pending"]
     if pending["kind"] == "cta":
         return [OrderOption("ACCEPT [ACTIVE|INACTIVE]", _note("ACCEPT")), OrderOption("REFUSE", _note("REFUSE"))]
+    if pending["kind"] == "leader":
+        return [OrderOption("LEADER <leader>|BEST|NONE", _note("LEADER"), tuple(pending["choices"]) + ("NONE",))]
     from . import combat
     places = tuple(combat.retreat_options(state, state["queue"][0], power)) if state.get("queue") else ()
     return [OrderOption("RETREAT [TO <area>]", _note("RETREAT"), places), OrderOption("FIGHT", _note("FIGHT"))]

@@ -340,6 +340,28 @@ def siegeable(state: dict, realm: str, area: str) -> list[str]:
             if state["provinces"][p]["controller"] and st.hostile(state, realm, state["provinces"][p]["controller"])]
 
 
+def island_reachable(state: dict, realm: str, prov: str) -> bool:
+    """9.8 step 3: sieging an Island Province (blue Port) needs 1+ of your Ships in a Sea
+    Zone its Port faces."""
+    d = state["provinces"][prov]
+    if not d.get("island"):
+        return True
+    return bool(d.get("port") and st.ship_count(st.units_at(state, d["port"]).get(realm, {})))
+
+
+def repair_in_port(state: dict, events: list) -> None:
+    """9.5 Ships in Port / 9.9 step 4: damaged Heavy Ships that end a Turn or Round in a
+    Port are repaired."""
+    for loc in sorted(state["units"]):
+        if not loc.startswith(st.PORT):
+            continue
+        for realm, units in sorted(state["units"][loc].items()):
+            if units.get("damaged"):
+                events.append({"kind": "repaired", "realm": realm, "port": loc.removeprefix(st.PORT),
+                               "ships": units["damaged"]})
+                units["damaged"] = 0
+
+
 def check_siege(state: dict, realm: str, area: str, provinces: list[str]) -> dict:
     units = land_units(state, realm, area)
     if not st.land_count(units):
@@ -349,6 +371,15 @@ def check_siege(state: dict, realm: str, area: str, provinces: list[str]) -> dic
     targets = siegeable(state, realm, area)
     if not targets:
         raise Refused(f"{area} has no province controlled by an enemy of yours or by rebels", "nothing-to-siege")
+    cut_off = [p for p in targets if not island_reachable(state, realm, p)]
+    if provinces and any(p in cut_off for p in provinces):
+        p = next(p for p in provinces if p in cut_off)
+        raise Refused(f"{p} is an island province: you need a ship in {state['provinces'][p]['port']}, the sea "
+                      "its port faces, to siege it (9.8 step 3)", "island-needs-ships")
+    targets = [p for p in targets if p not in cut_off]
+    if not targets:
+        raise Refused(f"the provinces to siege in {area} are island provinces: you need a ship in the sea their "
+                      "ports face (9.8 step 3)", "island-needs-ships")
     strength = siege_strength(units)
     if provinces:
         bad = [p for p in provinces if p not in targets]
@@ -365,7 +396,7 @@ def check_siege(state: dict, realm: str, area: str, provinces: list[str]) -> dic
                 total += state["provinces"][p]["tax"]
     need = sum(state["provinces"][p]["tax"] for p in chosen)
     if not chosen or need > strength:
-        raise Refused(f"siege strength {strength} is less than the tax value {need or min(state['provinces'][p]['tax'] for p in targets)} "
+        raise Refused(f"siege strength {strength} (infantry 1, cavalry 1/2 rounded down, artillery 2) is less than the tax value {need or min(state['provinces'][p]['tax'] for p in targets)} "
                       "of the provinces to siege", "siege-too-weak")
     return {"provinces": chosen, "strength": strength, "extra_c": max(0, _units_needed(units, need) - 1)}
 

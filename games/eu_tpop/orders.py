@@ -46,10 +46,12 @@ FORMS = (
     "STANDING RETREAT IF OUTNUMBERED|NEVER|ASK",
     "STANDING CASUALTIES MERC,REGULAR,ALLIED [INF,CAV,ART]",
     "STANDING CALL ALL|PLAYERS|NONE",
+    "STANDING LEADER ASK|BEST|NONE|<leader>",
     "ACCEPT [ACTIVE|INACTIVE]",
     "REFUSE",
     "RETREAT [TO <area>]",
     "FIGHT",
+    "LEADER <leader>|BEST|NONE",
     "ENFORCE <term> ON <realm> [details]",
     "OFFER WHITE PEACE TO <realm>",
     "SURRENDER TO <realm>",
@@ -58,7 +60,7 @@ FORMS = (
 )
 VERBS = ("DECLARE", "CALL", "ACTIVATE", "NAVAL", "RECRUIT", "SIEGE", "APPOINT", "FORGE", "INFLUENCE", "CUT", "SUBJUGATE",
          "ROYAL", "DIPLOMACY", "PASS", "STANDING", "ACCEPT", "REFUSE", "RETREAT", "FIGHT", "ENFORCE", "OFFER",
-         "SURRENDER", "NEGOTIATE", "KEEP")
+         "SURRENDER", "NEGOTIATE", "KEEP", "LEADER")
 _ALIAS_VERBS = {"DOW": "DECLARE WAR ON", "CTA": "CALL TO ARMS", "MOVE": "ACTIVATE", "SAIL": "NAVAL",
                 "ALLY": "FORGE ALLIANCE", "MARRY": "ROYAL MARRIAGE", "MARRIAGE": "ROYAL MARRIAGE",
                 "WHITE": "OFFER WHITE", "CONTINUE": "KEEP WAR"}
@@ -267,7 +269,7 @@ def _pass(r):
 
 
 def _standing(r):
-    topic = r.expect("CTA", "RETREAT", "CASUALTIES", "CALL")
+    topic = r.expect("CTA", "RETREAT", "CASUALTIES", "CALL", "LEADER")
     if topic == "CTA":
         value = r.expect("ACCEPT", "REFUSE", "ASK")
         extra = r.keyword("ACTIVE", "INACTIVE")
@@ -281,6 +283,8 @@ def _standing(r):
             value = "IF OUTNUMBERED" if value == "OUTNUMBERED" else value
     elif topic == "CALL":
         value = r.expect("ALL", "PLAYERS", "NONE")
+    elif topic == "LEADER":
+        value = _leader_word(r)
     else:
         items = [w.strip().upper() for w in ",".join(r.rest()).split(",") if w.strip()]
         allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART"}
@@ -305,6 +309,19 @@ def _retreat(r):
     if r.keyword("TO"):
         to = r.name("area", "sea", "province")
     return "retreat", {"to": to}, "RETREAT" + (f" TO {to}" if to else "")
+
+
+def _leader_word(r) -> str:
+    """BEST, NONE, ASK or a leader's name as written (validation checks the name)."""
+    name = r.new_name()
+    return name.upper() if name.upper() in ("BEST", "NONE", "ASK") else name
+
+
+def _leader(r):
+    name = _leader_word(r)
+    if name == "ASK":
+        raise GMError("LEADER names a leader, BEST or NONE (ASK is for STANDING LEADER)", "invalid-order")
+    return "leader", {"leader": name}, f"LEADER {name}"
 
 
 def _fight(r):
@@ -370,5 +387,5 @@ def _keep(r):
 _PARSERS = {"DECLARE": _declare, "CALL": _call, "ACTIVATE": _activate, "NAVAL": _naval, "RECRUIT": _recruit,
             "SIEGE": _siege, "APPOINT": _appoint, "FORGE": _forge, "INFLUENCE": _influence, "CUT": _cut, "SUBJUGATE": _subjugate,
             "ROYAL": _royal, "PASS": _pass, "STANDING": _standing, "ACCEPT": _accept, "REFUSE": _refuse,
-            "RETREAT": _retreat, "FIGHT": _fight, "ENFORCE": _enforce, "OFFER": _offer,
+            "RETREAT": _retreat, "FIGHT": _fight, "LEADER": _leader, "ENFORCE": _enforce, "OFFER": _offer,
             "SURRENDER": _surrender, "KEEP": _keep}

@@ -2,10 +2,12 @@
 (10.3) and truces (10.4 Truces).  Every concluded peace is a treaty record."""
 from __future__ import annotations
 
+import textwrap
+
 from pbem import treatybook
 from pbem.gameapi import Refused
 
-from . import diplomacy
+from . import diplomacy, hre
 from . import state as st
 from . import victory as vc
 from . import war
@@ -61,6 +63,7 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
     ally_rec = dict(st.alliance(state, ally_pr, loser) or {}) if ally_pr else {}
     side_v, side_l = vc.group(state, v), vc.group(state, loser)
     lines = []
+    imperial = hre.before_peace(state, loser)
     active_l = st.active_allies(state, loser) if st.is_player(state, loser) else []
     if term == "white_peace":
         back = _return(state, _between(state, side_v, side_l))
@@ -117,6 +120,7 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
         n = ally_rec.get("strength", 0) // 2
         war.lose_allied_units(state, ally_pr, n, events)
         lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied units.")
+    hre.after_peace(state, v, loser, term, imperial, events)
     return conclude(state, v, loser, term, cond, how, lines, events, active_l)
 
 
@@ -202,7 +206,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     cap = 2 * st.tax_income(state, loser)   # after the returns
     pay = min(ducats_due, cap)
     if pay:
-        _pay(state, loser, v, pay, events, "peace (returned provinces and ransom)")
+        _pay(state, loser, v, pay, events, "peace: returned provinces and ransom")
         lines.append(f"{loser} pays {v} {pay} Ducats" + (f" (capped at twice its tax income, {cap})"
                                                           if pay < ducats_due else "") + ".")
     if returned:
@@ -222,7 +226,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
                     _add_influence(state, v, area, 2)
                     break
                 lines.append(f"{v} allies with the liberated {target}.")
-    return ["Keep Current Board State.", *lines]
+    return lines or ["Nothing changes hands."]
 
 
 def _discard_claims(state: dict, v: str, term: str, details: list) -> list[str]:
@@ -326,11 +330,40 @@ def _succession(state, v, loser, side_v, side_l, events) -> list[str]:
 
 # -- concluding ----------------------------------------------------------------------------------
 
+TERM_WORDS = {"white_peace": "White Peace", "negotiated_peace": "Negotiated Peace",
+              "keep_current_board_state": "Keep Current Board State", "humiliation": "Humiliation",
+              "vassalization": "Vassalization", "force_conversion": "Force Conversion",
+              "secure_desired_succession": "Secure Desired Succession", "full_annexation": "Full Annexation"}
+HOW = {"enforced": "enforced by the victor", "automatic": "automatic, nothing being occupied",
+       "negotiated": "negotiated by both sides", "offered and accepted": "White Peace offered and accepted"}
+
+
+def peace_text(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
+               surrendered: bool = False) -> str:
+    """The peace as its parties read it (10.1, 10.4): the war's result, the term and
+    what it did, in words, then the truce and when it ends."""
+    rnd = state["round"]
+    result = {"total": f"{v} won a Total Victory over {loser}",
+              "partial": f"{v} won a Partial Victory over {loser}",
+              "inconclusive": "neither side was victorious (inconclusive)",
+              "white_peace": "neither side occupied any province of the other (automatic White Peace)"
+              }.get(cond, cond)
+    if surrendered:
+        result = f"{loser} surrendered to {v}"
+    truce = (f"Truce between {v} and {loser} until Phase 3 (Peace & Rebels) of round {rnd + 1}: neither may "
+             "declare war on the other before then (10.4)." if st.pair(v, loser) in state["truces"] else
+             "No truce follows (10.4: never with a vassal or an annexed realm).")
+    paras = [f"Peace between {v} and {loser}, round {rnd}.", f"The war: {result}.",
+             f"Peace term: {TERM_WORDS.get(term, term)}, {HOW.get(how, how)}.", *lines, truce]
+    return "\n".join(textwrap.fill(p, 76, subsequent_indent="  ") for p in paras)
+
+
 def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
              events: list, active_l: list[str] | None = None) -> dict:
     """End the war(s), place truces (10.4 Truces) and write the treaty record."""
     side_v = [v, *(st.active_allies(state, v) if st.is_player(state, v) else [])]
     side_l = [loser, *(active_l or [])]
+    surrendered = [loser, v] in state["surrendered"]
     for a in side_v:
         for b in side_l:
             state["wars"] = [w for w in state["wars"] if w["pair"] != st.pair(a, b)]
@@ -339,16 +372,12 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
             not st.overlord(state, loser) and st.pair(v, loser) not in state["truces"]:
         # never with vassals; not with former enemies' active allies
         state["truces"].append(st.pair(v, loser))
-        events.append({"kind": "truce", "a": v, "b": loser})
+        events.append({"kind": "truce", "a": v, "b": loser, "until": state["round"] + 1})
     tid = st.new_treaty_id(state, v, loser)
-    result = {"total": "Total Victory", "partial": "Partial Victory", "inconclusive": "inconclusive",
-              "white_peace": "nothing occupied (automatic white peace)"}.get(cond, cond)
-    text = "\n".join([f"Peace between {v} and {loser} (round {state['round']}).",
-                      f"Result of the war: {result}; term: {term.replace('_', ' ')} ({how}).",
-                      *lines, f"Truce between {v} and {loser} until Phase 3 of the next round."
-                      if st.pair(v, loser) in state["truces"] else "No truce."])
-    record = treatybook.new_record(tid, v, [v, loser], text, False, f"round {state['round']}", treatybook.IN_FORCE)
-    record["signatures"] = {v: f"round {state['round']}", loser: f"round {state['round']}"}
+    rnd = state["round"]
+    record = treatybook.concluded_record(tid, [v, loser], peace_text(state, v, loser, term, cond, how, lines,
+                                                                                  surrendered),
+                                         f"{HOW.get(how, how)} in Peace Resolution, round {rnd}")
     record.update({"term": term, "condition": cond, "victor": v, "loser": loser, "how": how})
     state["treaties"][tid] = record
     events.append({"kind": "peace", "victor": v, "loser": loser, "condition": cond, "term": term, "how": how,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pbem.gameapi import GMError
 
-from . import capacity
+from . import capacity, hre
 from . import state as st
 from . import victory as vc
 from .names import Reader, tokens
@@ -12,7 +12,7 @@ QUERIES = ("prestige", "stability", "ducats", "manpower", "exhausted", "allied",
            "war", "truce", "alliance", "active_ally", "marriage", "vassal", "influence", "cb", "units", "ships",
            "rebels", "unrest", "mc", "nc", "victory", "terms", "religion", "phase", "step", "round", "active",
            "passed", "claim", "ruler", "leader", "treaty", "treaties", "pending", "game_over", "realm", "cores",
-           "loans")
+           "loans", "treaty_concluded", "treaty_says", "authority", "emperor", "colonists")
 
 
 def answer(state: dict, text: str):
@@ -135,6 +135,19 @@ def _treaty(state, r):
     return rec["term"] if rec else "none"
 
 
+def _treaty_concluded(state, r):
+    """yes when the game concluded the record itself (nobody signs it)."""
+    rec = state["treaties"].get(r.words.pop(0) if r.words else "")
+    return bool(rec and rec.get("concluded"))
+
+
+def _treaty_says(state, r):
+    """yes when the record's text holds the words that follow its id (spaces and case aside)."""
+    rec = state["treaties"].get(r.words.pop(0) if r.words else "")
+    wanted = " ".join(r.rest()).lower()
+    return bool(rec) and wanted in " ".join(rec["text"].split()).lower()
+
+
 def _treaties(state, r):
     return sorted(state["treaties"])
 
@@ -164,6 +177,8 @@ _Q = {
     "victory": _pairq(vc.condition), "terms": _pairq(vc.terms), "phase": _phase,
     "step": lambda s, r: s.get("step") or "none", "round": lambda s, r: s["round"],
     "active": lambda s, r: s.get("active") or "none", "passed": lambda s, r: sorted(s["passed"]),
-    "claim": _claim, "leader": _leader, "treaty": _treaty, "treaties": _treaties, "pending": _pending,
+    "claim": _claim, "leader": _leader, "treaty": _treaty, "treaties": _treaties,
+    "colonists": _realm_value("colonists"), "authority": lambda s, r: hre.authority(s), "emperor": lambda s, r: hre.emperor(s) or "none",
+    "treaty_concluded": _treaty_concluded, "treaty_says": _treaty_says, "pending": _pending,
     "game_over": lambda s, r: bool(s.get("over")), "realm": _realm, "cores": _cores,
 }

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from . import state as st
 from . import victory as vc
+from .peace import HOW, TERM_WORDS
 
 STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
             "total": "your Total Victory", "partial": "your Partial Victory", "inconclusive": "inconclusive",
             "none": "at peace"}
+CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
+             "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
 FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
 
 
@@ -34,15 +37,18 @@ def event_line(e: dict, reader: str | None) -> str | None:
         kind = "Defensive" if e["defensive"] else "Offensive"
         return f"{kind} Call to Arms from {e['from']} to {e['to']}: {e['answer']}{why}."
     if k == "active_ally":
-        return f"{e['npr']} becomes {e['pr']}'s Active Ally ({e['allied_units']} allied units)."
+        return f"{e['npr']} becomes {e['pr']}'s Active Ally ({_n(e['allied_units'], 'allied unit')})."
     if k == "battle_start":
         return f"Battle {'at sea ' if e['naval'] else ''}in {e['area']}: {e['attacker']} attacks ({e['why']})."
     if k == "battle_round":
         d = e["dice"]
+        led = [f"{e[side]}'s {e[side + '_leader']}" for side in ("attacker", "defender")
+               if e.get(side + "_leader", "none") != "none" and e["round"] == 1]
         return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
                 f"({_n(e['hits']['attacker'], 'hit')}); {e['defender']} rolled {' '.join(FACE[f] for f in d['defender'])} "
                 f"({_n(e['hits']['defender'], 'hit')}). {_lost(e['casualties'])}."
-                + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else ""))
+                + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else "")
+                + (f" Leading: {' and '.join(led)}." if led else ""))
     if k == "battle":
         return f"Battle in {e['area']} over after {_n(e['round'], 'round')}: winner {e['winner']}."
     if k == "retreat":
@@ -59,10 +65,12 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k in ("occupied", "returned"):
         return f"  {e['province']} {'is occupied by ' + e['by'] if k == 'occupied' else 'returns to ' + str(e['owner'])}."
     if k == "peace":
-        return (f"Peace: {e['victor']} and {e['loser']} ({e['condition'].replace('_', ' ')}), "
-                f"{e['term'].replace('_', ' ')}" + (f", treaty {e['treaty']}" if e.get("treaty") else "") + ".")
+        return (f"Peace between {e['victor']} and {e['loser']}: {TERM_WORDS.get(e['term'], e['term'])}, "
+                f"{HOW.get(e.get('how', ''), e.get('how') or 'concluded')} ({CONDITION.get(e['condition'], '{}').format(e['victor'])})"
+                + (f"; treaty record {e['treaty']}" if e.get("treaty") else "") + ".")
     if k == "truce":
-        return f"Truce between {e['a']} and {e['b']}."
+        return f"Truce between {e['a']} and {e['b']}" + (
+            f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
     if k in ("prestige", "stability", "ducats", "manpower"):
         sign = "+" if e["delta"] > 0 else ""
         return f"{e['realm']}: {sign}{e['delta']} {k} ({e['reason']})."
@@ -122,13 +130,25 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k == "relocated":
         return f"{e['realm']} brings its units home from {e['from']} to {e['to']}."
     if k == "decision_needed":
-        what = "a Call to Arms" if e["decision"] == "cta" else "whether to retreat"
+        what = {"cta": "a Call to Arms", "retreat": "whether to retreat",
+                "leader": "which leader commands in the battle"}[e["decision"]]
         return f"{e['realm']} is asked by mail about {what} (no answer: {e['default']})."
     if k == "ships_left_port":
         return f"{e['realm']}'s ships leave the port of {e['port']}, no longer friendly: " + (
             "disbanded." if e["to"] == "disbanded" else f"to {e['to']}.")
     if k == "appointed":
-        return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}."
+        return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}" + (
+            " as the battle begins." if e.get("battle") else ".")
+    if k == "repaired":
+        return f"{e['realm']}: {_n(e['ships'], 'damaged Heavy Ship')} repaired in the port of {e['port']}."
+    if k == "manpower_refreshed":
+        return f"{e['realm']}: {e['n']} exhausted manpower refreshed ({e['reason']})."
+    if k == "imperial_authority":
+        return f"Imperial Authority {e['delta']:+d}, now {e['value']} ({e['reason']})."
+    if k == "hre_dissolved":
+        return f"{e['by']} annexes the Emperor's realm: the Holy Roman Empire is dissolved."
+    if k == "cb" and e.get("reason"):
+        return f"{e['holder']} gains a CB token against {e['against']} ({e['reason']})."
     if k == "gm_edit":
         return f"GM: {e['text']}"
     return None
@@ -138,7 +158,7 @@ def status(state: dict, realm: str) -> list[str]:
     rd = state["realms"][realm]
     out = [f"{realm}: prestige {rd['prestige']}, stability {rd['stability']:+d}, {rd['ducats']} Ducats, "
            f"manpower {rd['manpower']} available / {rd['exhausted']} exhausted"
-           + (f", {rd['allied']} allied units" if rd["allied"] else "")
+           + (f", {_n(rd['allied'], 'allied unit')}" if rd["allied"] else "")
            + ("" if rd["ruler"] else ", INTERREGNUM")]
     wars = st.enemies(state, realm)
     if wars:
@@ -168,6 +188,12 @@ def status(state: dict, realm: str) -> list[str]:
         if u:
             units.append(f"{st.place_name(loc)} " + " ".join(f"{k.replace('_', ' ')} {n}" for k, n in sorted(u.items()) if n))
     out.append("Units: " + ("; ".join(units) or "none"))
+    leaders = [f"{ld['name']} ({', '.join(ld['dice']) or 'no dice'}"
+               + (", ruler" if ld.get("ruler") else "") + (f", {ld['wounds']} wound" if ld.get("wounds") else "")
+               + f") {'with your forces in ' + st.place_name(ld['at']) if ld.get('at') else 'in hand'}"
+               for ld in state["leaders"].get(realm, [])]
+    if leaders:
+        out.append("Leaders: " + "; ".join(leaders))
     vs = st.vassals(state, realm)
     if vs:
         out.append("Vassals: " + ", ".join(vs))
@@ -188,6 +214,14 @@ def next_steps(state: dict, realm: str | None) -> list[str]:
             if p["kind"] == "cta":
                 return [f"{p['caller']} calls you to arms against {', '.join(p['enemies'])}: send ACCEPT [ACTIVE|INACTIVE] "
                         f"or REFUSE (no answer: {p['default']})."]
+            if p["kind"] == "leader":
+                side = "you attack" if p["attacker"] else "you defend"
+                where = {ld["name"]: ("with your forces there" if ld.get("at") == p["loc"] else "in hand")
+                         for ld in state["leaders"].get(realm, [])}
+                choices = ", ".join(f"{c} ({where.get(c, 'in hand')})" for c in p["choices"])
+                return [f"Battle in {p['loc']} ({side}): which leader commands? Send LEADER <name>, BEST or NONE; "
+                        f"you may choose {choices}. A leader in hand is appointed now (9.7 step 1: 1 or 2 "
+                        f"military power, a Ruler free). No answer: {p['default']}."]
             return [f"Battle in {p['loc']} after round {p['round']}: send RETREAT [TO <area>] or FIGHT "
                     f"(no answer: {p['default']})."]
         return [f"Waiting for {p['realm']}'s decision."]

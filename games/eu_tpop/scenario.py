@@ -122,7 +122,8 @@ def load(state: dict, data: dict) -> dict:
             "area": d["area"], "tax": int(d.get("tax", 1)), "port": d.get("port"),
             "large": bool(d.get("large", int(d.get("tax", 1)) >= 2)), "owner": owner,
             "controller": d.get("controller", owner), "cores": list(d.get("core", [owner] if owner else [])),
-            "unrest": int(d.get("unrest", 0)), "inactive": bool(d.get("inactive_port", False))}
+            "unrest": int(d.get("unrest", 0)), "inactive": bool(d.get("inactive_port", False)),
+            "island": bool(d.get("island", False))}
     sc = data.get("scenario", {})
     realms = data.get("realms", {})
     for name, d in realms.items():
@@ -141,6 +142,8 @@ def load(state: dict, data: dict) -> dict:
                 raise GMError(f"province {prov}: no realm {who!r}", "bad-data-file")
     state["order"] = [r for r in sc.get("turn_order", [r for r, d in realms.items() if d.get("kind") in ("PR", "BOT")])]
     state["emperor"] = sc.get("emperor") or None
+    if "imperial_authority" in sc:
+        state["imperial_authority"] = int(sc["imperial_authority"])
     for area, n in data.get("rebels", {}).items():
         _need(state["areas"], area, "area", "rebels")
         state["rebels"][area] = int(n)

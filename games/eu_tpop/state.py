@@ -50,7 +50,7 @@ def new_realm(kind: str = "PR", religion: str = "catholic", capital: str | None 
     return {"kind": kind, "religion": religion, "capital": capital, "overlord": None,
             "prestige": 0, "stability": 0, "ducats": 0, "manpower": 0, "exhausted": 0,
             "allied": 0, "ruler": True, "ideas": [], "standing": {}, "mercs_this_turn": 0,
-            "discovered": [], "loans": 0}
+            "discovered": [], "loans": 0, "colonists": 0}
 
 
 # -- pairs -------------------------------------------------------------------

@@ -9,7 +9,8 @@ from . import state as st
 from . import victory as vc
 from . import war
 
-REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight")}
+REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight"), "leader": ("leader",)}
+ANSWERS = ("accept", "refuse", "retreat", "fight", "leader")
 PEACE = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
 
 
@@ -18,7 +19,7 @@ def _p(code: str, message: str, o, suggestion: str | None = None, kind: str = "i
 
 
 def validate(state: dict, power: str, given: list) -> list[Problem]:
-    problems: list[Problem] = []
+    problems: list[Problem] = _standing(state, power, given)
     phase = state["phase"]
     rest = [o for o in given if o.kind != "standing"]
     if state.get("over"):
@@ -42,6 +43,20 @@ def validate(state: dict, power: str, given: list) -> list[Problem]:
     return problems
 
 
+def _standing(state: dict, power: str, given: list) -> list[Problem]:
+    """STANDING LEADER <name> must name one of the realm's leaders (9.4)."""
+    out = []
+    mine = [ld["name"] for ld in state["leaders"].get(power, [])]
+    for o in given:
+        if o.kind == "standing" and o.args["topic"] == "leader" and o.args["value"] not in ("ASK", "BEST", "NONE") \
+                and o.args["value"].lower() not in [n.lower() for n in mine]:
+            from pbem.names import nearest
+            out.append(_p("unknown-leader", f"you have no leader {o.args['value']!r} (yours: "
+                          f"{', '.join(mine) or 'none; the GM adds them with SET LEADER'})", o,
+                          nearest(o.args["value"], mine) if mine else None))
+    return out
+
+
 def _action(state: dict, power: str, given: list) -> list[Problem]:
     out = []
     active = state["active"]
@@ -52,13 +67,21 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
                     diplomacy.check_deal(state, power, o.args["realm"], o.args["lines"])
                 except Refused as exc:
                     out.append(_p(exc.code, str(exc), o))
+            elif o.kind in ANSWERS:
+                out.append(_p("no-open-decision", f"{o.canonical} answers a question, and none is open for you "
+                              f"now: it was settled when its window closed (the report says which default "
+                              f"applied). It is {active}'s turn; STANDING orders decide the next one", o))
             else:
                 out.append(_p("not-your-turn", f"it is {active}'s turn: now you may send only STANDING orders "
                               "and DIPLOMACY offers", o))
         return out
     main = [o for o in given if o.kind in flow.MAIN]
     for o in given:
-        if o.kind not in flow.MAIN and o.kind != "cta":
+        if o.kind in ANSWERS:
+            out.append(_p("no-open-decision", f"{o.canonical} answers a question, and none is open for you now: "
+                          "it was settled when its window closed (the report says which default applied). It is "
+                          "your turn: send one action (or PASS)", o))
+        elif o.kind not in flow.MAIN and o.kind != "cta":
             out.append(_p("wrong-phase", f"{o.canonical} is not an action; it belongs to "
                           + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
     declare = main[0] if main and main[0].kind == "declare" else None
@@ -119,6 +142,12 @@ def _reaction(state: dict, power: str, given: list) -> list[Problem]:
             what = (f"{pending['realm']} is deciding" if power != pending["realm"] else
                     f"answer {' or '.join(a.upper() for a in allowed)}")
             out.append(_p("wrong-phase", f"{o.canonical} is not taken now: {what}", o))
+        elif o.kind == "leader" and o.args["leader"] not in ("BEST", "NONE"):
+            choices = pending.get("choices", [])
+            if o.args["leader"].lower() not in [c.lower() for c in choices]:
+                from pbem.names import nearest
+                out.append(_p("unknown-leader", f"{o.args['leader']} cannot lead in {pending['loc']}; you may "
+                              f"name {', '.join(choices)}, BEST or NONE", o, nearest(o.args["leader"], choices)))
         elif o.kind == "retreat" and o.args.get("to"):
             from . import combat
             options = combat.retreat_options(state, state["queue"][0], power)

@@ -137,6 +137,8 @@ def requirement(state: dict, v: str, loser: str, term: str) -> str | None:
     elif term == "vassalization":
         if st.kind(state, loser) != "NPR":
             return "the loser must be an NPR"
+        if loser == state.get("emperor") or "papal" in loser.lower():
+            return "the Papal States and the Emperor can never be vassalized (11.4)"
         if not occupies_capital(state, v, loser):
             return "the victor must occupy the loser's capital"
         cap_area = st.capital_area(state, loser)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.gameapi import Refused
 
+from . import hre
 from . import state as st
 
 NO_CB_STABILITY = 2        # 9.1 Casus Belli: -2 stability per target without a CB
@@ -56,7 +57,8 @@ def held_cbs(state: dict, realm: str, target: str) -> list[str]:
     if claim_cb(state, realm, target):
         out.append("claim")
     for kind in ("excommunication", "holy_war", "imperial_liberation"):
-        if token_cb(state, realm, target, kind):
+        if token_cb(state, realm, target, kind) or (kind == "imperial_liberation"
+                                                    and hre.liberation_cb(state, realm, target)):
             out.append(kind)
     return out
 
@@ -146,6 +148,7 @@ def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, e
             events.append({"kind": "alliance_ended", "a": realm, "b": target, "reason": "disputed succession"})
         add_war(state, realm, target, "declared")
         events.append({"kind": "war", "aggressor": realm, "target": target, "cb": cb or "none"})
+        hre.declared(state, realm, target, cb, events)
         loss = 0
         if cb is None:
             loss += NO_CB_STABILITY
@@ -188,6 +191,10 @@ def cta_influence_cost(state: dict, caller: str, npr: str, defensive: bool) -> i
 
 
 def npr_influence(state: dict, realm: str, npr: str) -> int:
+    """Influence in the NPR's Areas; for a Distant NPR, the Colonists in the realm's pool,
+    which count as Influence in any Distant Area (11.1, 11.3 Alliances with Distant NPRs)."""
+    if st.is_distant_realm(state, npr):
+        return state["realms"][realm].get("colonists", 0)
     return sum(st.influence(state, a, realm) for a in st.areas_of(state, npr))
 
 
@@ -200,11 +207,18 @@ def check_call_npr(state: dict, caller: str, npr: str, enemies: list[str], defen
         raise Refused(f"{npr} is adjacent neither to you nor to the new enemy", "cta-not-adjacent")
     cost = cta_influence_cost(state, caller, npr, defensive)
     if npr_influence(state, caller, npr) < cost:
-        raise Refused(f"calling {npr} costs {cost} Influence in its Areas; you have "
+        what = "Colonists from your pool (it is Distant)" if st.is_distant_realm(state, npr) else \
+            "Influence in its Areas"
+        raise Refused(f"calling {npr} costs {cost} {what}; you have "
                       f"{npr_influence(state, caller, npr)}", "cta-influence")
 
 
 def pay_influence(state: dict, realm: str, npr: str, cost: int) -> None:
+    if st.is_distant_realm(state, npr):
+        # 11.3: a CtA to a Distant NPR ally discards Colonists instead of Influence.
+        rd = state["realms"][realm]
+        rd["colonists"] = max(0, rd.get("colonists", 0) - cost)
+        return
     for area in st.areas_of(state, npr):
         while cost and st.influence(state, area, realm):
             st.set_influence(state, area, realm, st.influence(state, area, realm) - 1)
