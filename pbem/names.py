@@ -56,3 +56,23 @@ def nearest(text: str, names: Iterable[str], normalise: Callable[[str], str] = k
         if d <= tolerance(len(wanted)) and (best is None or d < best[0]):
             best = (d, name)
     return best[1] if best else None
+
+
+def join_words(words: Iterable[str], resolve: Callable[[str], str], known: Iterable[str]) -> list[str]:
+    """Names a grammar split at spaces, put back together: ``TREATY PROPOSE t
+    WITH United States, France`` arrives as ``United``, ``States``, ``France``.
+    At each word the longest run of words that ``resolve`` turns into a
+    ``known`` name wins; a word that starts none stays as written (the caller
+    refuses it with a suggestion)."""
+    words, known = list(words), set(known)
+    out, i = [], 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            if j - i > 1 and resolve(" ".join(words[i:j])) in known:
+                out.append(" ".join(words[i:j]))
+                i = j
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out

@@ -89,3 +89,15 @@ def test_the_gm_names_a_power_of_several_words_as_the_reports_print_it(pax):
     assert "United States: now newus@example.test" in reply
     assert [m for m in pax.loop.inbox("newus@example.test") if "handover dossier" in m["Subject"]]
     assert "needs a power and an email address" in pax.gm("GM REPLACE newus@example.test")
+
+
+def test_press_and_treaties_name_a_power_of_several_words_as_printed(pax):
+    """"PRESS TO United States" and "TREATY PROPOSE ... WITH United States, France" were
+    refused ('United' is no power): the grammar splits names at spaces."""
+    reply = pax.say("Germany", "PRESS TO United States, France", "Hello both.", "ENDPRESS")
+    assert "Press sent:\n  to United States, France" in reply, reply
+    reply = pax.say("Germany", "TREATY PROPOSE triple WITH United States France", "We three.", "ENDTREATY")
+    assert "parties Germany, United States, France" in reply, reply
+    # an alias of several words too; a name that is no power is still refused
+    assert "to Britain" in pax.say("Germany", "PRESS TO United Kingdom", "Hi.", "ENDPRESS")
+    assert "unknown-power" in pax.say("Germany", "PRESS TO United Provinces", "Hi.", "ENDPRESS")

@@ -26,3 +26,15 @@ def test_nearest_offers_only_a_plausible_typo(typo, names, found):
 
 def test_tolerance_grows_with_the_length_of_the_word():
     assert [tolerance(n) for n in (3, 4, 8, 9, 20)] == [0, 1, 2, 3, 4]
+
+
+def test_words_a_grammar_split_are_joined_into_known_names():
+    from pbem.names import join_words
+
+    known = {"United States", "France", "Austria-Hungary"}
+    resolve = {"UNITED STATES": "United States", "FRANCE": "France",
+               "AUSTRIA HUNGARY": "Austria-Hungary"}.get
+    resolve_any = lambda name: resolve(name.upper(), name)  # noqa: E731
+    assert join_words(["United", "States", "France"], resolve_any, known) == ["United States", "France"]
+    assert join_words(["Austria", "Hungary"], resolve_any, known) == ["Austria Hungary"]
+    assert join_words(["Frnce", "United"], resolve_any, known) == ["Frnce", "United"]

@@ -128,7 +128,7 @@ def press(session: Session, cmd: m.Press) -> None:
         to = [p for p in everyone if p != session.power]
     else:
         to = []
-        for name in cmd.to:
+        for name in names.join_words(cmd.to, rec.resolve_power, everyone):
             power = rec.resolve_power(name)
             if power not in everyone:
                 session.problem("unknown-power", f"press to {name!r}: no such power in this game", cmd.line,

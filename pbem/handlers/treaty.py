@@ -8,7 +8,7 @@ moment it arrived, and mail the record to every player who may see it.
 """
 from __future__ import annotations
 
-from .. import render, store, turns
+from .. import names, render, store, turns
 from ..commands import model as m
 from ..db import utcnow_iso
 from ..gameapi import Refused, TreatyAction
@@ -51,7 +51,7 @@ def propose(session: Session, cmd: m.TreatyPropose) -> None:
     rec = session.game
     seated = {p["power"] for p in store.players(session.ctx, rec.name)}
     parties = []
-    for name in cmd.parties:
+    for name in names.join_words(cmd.parties, rec.resolve_power, seated):
         power = rec.resolve_power(name)
         if power not in seated:
             session.problem("unknown-power", f"treaty party {name!r} is not playing", cmd.line,
