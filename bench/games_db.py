@@ -67,7 +67,15 @@ def build(path: Path, games: int, *, wait_for_deadline: bool = True) -> list[Sea
     return everyone
 
 
+#: Tables whose rows belong to one game, by the column naming it.
+GAME_TABLES = {"players": "game", "snapshots": "game", "events": "game", "dice": "game",
+               "gm_log": "game", "orders": "game"}
+
+
 def _fill(path: Path, everyone: list[Seat], games: int, wait_for_deadline: bool) -> None:
+    """The first game is started through the platform; the others are copies of
+    it made in SQL (a game's start writes its reports, a second each), each
+    player with a secret and slow hash of its own."""
     with multiprocessing.get_context("fork").Pool() as pool:
         hashes = pool.map(_hash, [s.secret for s in everyone], chunksize=16)
     db = open_db(path)
@@ -75,22 +83,35 @@ def _fill(path: Path, everyone: list[Seat], games: int, wait_for_deadline: bool)
     defaults["process_early"] = not wait_for_deadline
     ctx = Context(db=db, clock=SystemClock(), deadline_defaults=defaults)
     policy = DeadlinePolicy.from_settings(defaults)
-    by_game: dict[str, list[tuple[Seat, str]]] = {}
-    for seat, hashed in zip(everyone, hashes):
-        by_game.setdefault(seat.game, []).append((seat, hashed))
+    first = everyone[0].game
     db.conn.execute("begin")
-    for name, table in by_game.items():
-        store.create_game(ctx, name, "pax_britannica", {}, policy, "gm@players.test")
-        for seat, hashed in table:
-            store.add_player(ctx, name, seat.power, [seat.address], hashed)
-        rec = turns.start_game(ctx, name)
-        while not rec.rules.phase(rec.state).open:  # what the first scheduler pass would do
-            turns.run_phase(ctx, name, reason="start")
-            rec = store.get_game(ctx, name)
+    store.create_game(ctx, first, "pax_britannica", {}, policy, "gm@players.test")
+    for seat in everyone[:len(POWERS)]:
+        store.add_player(ctx, first, seat.power, [seat.address], "to be set")
+    rec = turns.start_game(ctx, first)
+    while not rec.rules.phase(rec.state).open:  # what the first scheduler pass would do
+        turns.run_phase(ctx, first, reason="start")
+        rec = store.get_game(ctx, first)
+    for g in range(1, games):
+        name = game_name(g)
+        _copy_rows(db, "games", "name", first, name)
+        for table, column in GAME_TABLES.items():
+            _copy_rows(db, table, column, first, name)
+    for seat, hashed in zip(everyone, hashes):
+        db.execute("update players set addresses = ?, secret_hash = ? where game = ? and power = ?",
+                   [f'["{seat.address}"]', hashed, seat.game, seat.power])
     db.conn.execute("commit")
     # The start mails and first reports are not part of any measurement.
     db.execute("update outbox set status = 'sent'")
     db.conn.close()
+
+
+def _copy_rows(db, table: str, column: str, source: str, target: str) -> None:
+    columns = [c.name for c in db[table].columns if c.name not in ("id",)]
+    listed = ", ".join(f'"{c}"' for c in columns)
+    chosen = ", ".join("?" if c == column else f'"{c}"' for c in columns)
+    db.execute(f'insert into "{table}" ({listed}) select {chosen} from "{table}" where "{column}" = ?',
+               [target, source])
 
 
 def order_lines(path: Path, seat: Seat, rng: random.Random) -> list[str]:

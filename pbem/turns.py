@@ -101,9 +101,9 @@ def answered(ctx: Context, rec: store.GameRecord, phase: PhaseInfo) -> set[str]:
 
 def waiting_for(ctx: Context, rec: store.GameRecord) -> list[str]:
     """Powers that owe an answer this phase and are not done (never what others sent)."""
-    if rec.status not in ("active", "paused") or rec.state is None:
+    if rec.status not in ("active", "paused") or rec.row["state"] is None:
         return []
-    phase = rec.rules.phase(rec.state)
+    phase = rec.phase
     done = answered(ctx, rec, phase)
     return [p for p in phase.owes if p not in done]
 
