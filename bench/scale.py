@@ -72,7 +72,8 @@ async def _measure(folder: Path, servers, sink, games: int, mails: dict[str, byt
         phase_times.append(time.perf_counter() - t0)
     out["phase_ms"] = 1000 * statistics.median(phase_times) if phase_times else None
     await source.close()
-    await daemon.sender.close()
+    if hasattr(daemon.sender, "close"):  # an older SmtpSender has no connection to close
+        await daemon.sender.close()
     ctx.db.conn.close()
     out["rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["db_kib_per_game"] = (folder / "pbem.sqlite").stat().st_size / 1024 / games

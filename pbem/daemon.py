@@ -2,9 +2,10 @@
 the intake module, ticks the clock, delivers the outbox and keeps the archive
 up to date.
 
-Order of one pass: fetch -> store each mail verbatim (commit) -> handle
-every stored, unhandled mail (one transaction each) -> acknowledge the
-intake copies (move to Processed/Rejected) -> reminders and due phases ->
+Order of one pass: fetch -> store the mail verbatim (one commit for the
+batch) -> for every stored, unhandled mail: handle it (one transaction),
+move its intake copy (to Processed/Rejected) and send what is due, its reply
+first, so a backlog is answered mail by mail -> reminders and due phases ->
 deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
