@@ -172,7 +172,7 @@ def latency(servers, sink, games: int, orders: int) -> None:
     # Ready: the first order is answered (not counted).
     first_mid, first_raw = next(iter(mails.items()))
     servers.send(first_raw, "x@players.test", [mail_rig.MODERATOR])
-    sink.wait_for({first_mid}, timeout=120)
+    sink.wait_for({first_mid}, timeout=900)  # the first pass writes every game's archive pages
     rng = random.Random(3)
     waits = []
     for mid, raw in list(mails.items())[1:]:

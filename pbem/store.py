@@ -8,6 +8,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from typing import Any
 
@@ -54,6 +55,12 @@ class _Positions:
 _POSITIONS = _Positions()
 
 
+@lru_cache(maxsize=256)
+def _policy(text: str) -> DeadlinePolicy:
+    # A policy is immutable, and most games of a site share the same one.
+    return DeadlinePolicy.from_json(text)
+
+
 @dataclass
 class GameRecord:
     """One game's row.  Its state is decoded when first asked for, once: a
@@ -62,6 +69,7 @@ class GameRecord:
     :func:`update_game` and reads the record again)."""
     row: dict
     _state: Any = field(default=None, init=False, repr=False, compare=False)
+    _position: tuple[PhaseInfo, bool] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -84,12 +92,16 @@ class GameRecord:
     @property
     def phase(self) -> PhaseInfo:
         """The current phase (of a started game), without decoding an unchanged state again."""
-        return _POSITIONS.of(self)[0]
+        if self._position is None:
+            self._position = _POSITIONS.of(self)
+        return self._position[0]
 
     @property
     def over(self) -> bool:
         """Whether the (started) game is over, as :attr:`phase`."""
-        return _POSITIONS.of(self)[1]
+        if self._position is None:
+            self._position = _POSITIONS.of(self)
+        return self._position[1]
 
     @property
     def options(self) -> dict:
@@ -101,7 +113,7 @@ class GameRecord:
 
     @property
     def policy(self) -> DeadlinePolicy:
-        return DeadlinePolicy.from_json(self.row["policy"])
+        return _policy(self.row["policy"])
 
     @property
     def warnings_sent(self) -> list[str]:
