@@ -102,7 +102,9 @@ def play(rules: str, seed: int, rounds: int, war_turn: int | None) -> Played:
                 t1 = time.perf_counter()
                 resolve_one(game, step.before, step.orders, dice)
                 spent = time.perf_counter() - t1
-                out.engine[step.phase.name].append(spent)
+                # A battle is fought inside a phase (EU: an action or a reaction): its own row.
+                fought = any("battle" in str(e.get("kind", "")) for e in step.events)
+                out.engine[step.phase.name + (" with a battle" if fought else "")].append(spent)
                 out.engine_whole += spent
             clock.advance(days=3)
             rec = store.get_game(ctx, "bench")
@@ -128,11 +130,11 @@ def report(rules: str, games: list[Played]) -> None:
             (war if t in g.war_turns else congress if t in g.congress_turns else turn_times).append(v)
     print(f"{rules}: {len(games)} bot games; per phase kind, median and max in ms "
           "(engine: that phase alone; moderator: the run that starts with it, reports included)")
-    print(f"  {'phase':24} {'n':>4} {'engine':>13} {'moderator':>13}")
+    print(f"  {'phase':32} {'n':>4} {'engine':>13} {'moderator':>13}")
     for name in sorted(set(engine) | set(moderator), key=lambda k: -max(engine.get(k, [0]))):
         e = _ms(engine[name]) if name in engine else " " * 13
         m = _ms(moderator[name]) if name in moderator else ""
-        print(f"  {name:24} {len(engine.get(name, [])):>4} {e:>13} {m:>13}")
+        print(f"  {name:32} {len(engine.get(name, [])):>4} {e:>13} {m:>13}")
     if turn_times:
         print(f"  a turn through the moderator: median {1000 * statistics.median(turn_times):.0f} ms, "
               f"max {1000 * max(turn_times):.0f} ms")
