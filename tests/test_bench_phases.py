@@ -2,12 +2,21 @@
 moderator, every phase also replayed by the engine alone (figures, no timing)."""
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+BENCH = Path(__file__).resolve().parent.parent / "bench"
 
-import phases  # noqa: E402
+
+def _bench(name: str):
+    """A script of bench/ (a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+phases = _bench("phases")
 
 
 def test_a_short_bot_game_is_measured_phase_by_phase():
