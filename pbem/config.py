@@ -196,6 +196,8 @@ SETTINGS: tuple[Setting, ...] = (
       at_least(1)),
     S("outbound", "retry_base_seconds", float, 30.0,
       "First retry delay in seconds; it doubles after every failed attempt.", at_least(0)),
+    S("outbound", "keep_sent_days", float, 30.0,
+      "Days a sent (or given-up) mail stays in the outbox; 0 keeps every one.", at_least(0)),
 
     S("smtp", "host", str, "", 'SMTP server (needed when outbound.kind = "smtp").'),
     S("smtp", "port", int, 587, "SMTP port.", _port),

@@ -12,6 +12,7 @@ from typing import Any
 import sqlite_utils
 
 from .clock import Clock
+from .identity import SecretCache
 from .limits import Limits
 
 
@@ -33,6 +34,8 @@ class Context:
     base_url: str = ""
     admin_address: str = ""                  # told of quarantined mail, besides the GMs concerned
     limits: Limits = field(default_factory=Limits)
+    # Right secrets this process has checked (never written anywhere): see SecretCache.
+    secret_cache: SecretCache = field(default_factory=SecretCache, repr=False, compare=False)
 
     def now(self) -> datetime:
         return self.clock.now()

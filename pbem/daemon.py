@@ -2,9 +2,10 @@
 the intake module, ticks the clock, delivers the outbox and keeps the archive
 up to date.
 
-Order of one pass: fetch -> store each mail verbatim (commit) -> handle
-every stored, unhandled mail (one transaction each) -> acknowledge the
-intake copies (move to Processed/Rejected) -> reminders and due phases ->
+Order of one pass: fetch -> store the mail verbatim (one commit for the
+batch) -> for every stored, unhandled mail: handle it (one transaction),
+move its intake copy (to Processed/Rejected) and send what is due, its reply
+first, so a backlog is answered mail by mail -> reminders and due phases ->
 deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
@@ -83,17 +84,21 @@ class Backoff:
 
 
 SPACE_PROBE_SECONDS = 5.0
+PRUNE_EVERY_SECONDS = 3600.0
 
 
 class Daemon:
     def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
                  retry_base: float = 30.0, poll_interval: float = 5.0,
-                 backoff: tuple[float, float] = (1.0, 60.0), handler=None):
+                 backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
         self.backoff = {name: Backoff(*backoff) for name in STEPS}
         self.handler = handler or InProcessHandler()
         self.disk_full: str | None = None   # the log line said when the database's disk filled up
+        self.keep_sent_days = keep_sent_days
+        self.clock_seconds = time.monotonic
+        self._pruned_at = -PRUNE_EVERY_SECONDS
 
     async def run_pass(self) -> PassResult:
         result = PassResult()
@@ -111,27 +116,50 @@ class Daemon:
     async def _intake(self, result: PassResult) -> None:
         batch = await self.source.fetch(100)
         result.fetched = len(batch)
-        for raw in batch:
-            intake.store_raw(self.ctx, raw)
+        with atomic(self.ctx.db):  # every copy stored (one commit) before any is acted on
+            for raw in batch:
+                intake.store_raw(self.ctx, raw)
         ids = intake.pending(self.ctx)
         if ids:
             reached("intake.stored")
+        rows = self._rows_of(batch)
+        fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
+        acked: set[str] = set()
         for msg_id in ids:
             await self.handler.process(self.ctx, msg_id)
+            # Each mail is acknowledged, and its reply sent, as soon as it is handled: the
+            # first player of a backlog does not wait for the whole batch.
+            if msg_id in fetched:
+                await self._ack(fetched[msg_id])
+                acked.add(fetched[msg_id].key)
+            await self._step("outbox", self._outbox, result)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
-        if batch:
-            reached("daemon.before_ack")
-        for raw in batch:
-            row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key]), None)
-            if row and row["status"] == "new":
-                continue  # a failed try: tried again on the next pass, and only then moved
-            outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
-            # The folder of handled mail keeps the stored copy, whose secrets are masked.
-            masked = row["raw"] if row and row["raw"] != raw.data else None
-            await self.source.ack(raw.key, outcome, masked)
-        if batch:
-            reached("daemon.after_ack")
+        for raw in batch:  # copies handled before (a crash between handling and moving them)
+            if raw.key not in acked:
+                await self._ack(raw)
+
+    def _rows_of(self, batch) -> dict[str, dict]:
+        keys = [raw.key for raw in batch]
+        rows: dict[str, dict] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            rows.update((r["source_key"], r) for r in self.ctx.db["messages"].rows_where(
+                f"source_key in ({', '.join('?' * len(chunk))})", chunk, select="id, source_key"))
+        return rows
+
+    async def _ack(self, raw) -> None:
+        """Move one intake copy to Processed or Rejected, once it is handled."""
+        row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key],
+                                                      select="status, raw"), None)
+        if row and row["status"] == "new":
+            return  # a failed try: tried again on the next pass, and only then moved
+        outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
+        # The folder of handled mail keeps the stored copy, whose secrets are masked.
+        masked = row["raw"] if row and row["raw"] != raw.data else None
+        reached("daemon.before_ack")
+        await self.source.ack(raw.key, outcome, masked)
+        reached("daemon.after_ack")
 
     async def _deadlines(self, result: PassResult) -> None:
         result.resolved = len(scheduler.tick(self.ctx))
@@ -140,8 +168,11 @@ class Daemon:
         archive.refresh(self.ctx)
 
     async def _outbox(self, result: PassResult) -> None:
-        result.sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
-                                               retry_base=self.retry_base)
+        result.sent += await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
+                                                retry_base=self.retry_base)
+        if self.clock_seconds() - self._pruned_at >= PRUNE_EVERY_SECONDS:
+            outbox.prune(self.ctx, keep_days=self.keep_sent_days)
+            self._pruned_at = self.clock_seconds()
 
     async def _step(self, name: str, action, result: PassResult) -> None:
         """Run one step unless it is pausing after failures; a failure never leaves it."""
@@ -243,6 +274,9 @@ class Daemon:
                 await self.listener.stop()
             await self.source.close()
             await self.handler.close()
+            close = getattr(self.sender, "close", None)
+            if close is not None:
+                await close()
 
 
 def build(cfg, *, clock: Clock | None = None) -> Daemon:
@@ -283,7 +317,7 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
                if cfg.limits.handling_timeout and clock is None else InProcessHandler())
     return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
                   retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
-                  handler=handler)
+                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days)
 
 
 def _ssl():

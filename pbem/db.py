@@ -131,6 +131,14 @@ def _hardening(db: sqlite_utils.Database) -> None:
     db["address_confirmations"].create_index(["game", "power"])
 
 
+@migration("0006_lookups")
+def _lookups(db: sqlite_utils.Database) -> None:
+    """Indexes for what every pass and every mail look up: a game by its name
+    in any case (``lower(name) = lower(?)``), and the mail still to handle."""
+    db.execute("create index if not exists games_name_nocase on games(lower(name))")
+    db["messages"].create_index(["status", "id"], if_not_exists=True)
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 
@@ -145,6 +153,68 @@ def dumps(value: Any) -> str:
 
 def loads(text: str | None, default: Any = None) -> Any:
     return json.loads(text) if text else default
+
+
+# Statements after which what sqlite-utils read of the schema may be wrong.
+_SCHEMA_WORDS = ("CREATE", "DROP", "ALTER", "ROLLBACK")
+
+
+class Database(sqlite_utils.Database):
+    """sqlite-utils, remembering the schema it reads.
+
+    sqlite-utils reads ``sqlite_master`` and ``PRAGMA table_info`` before
+    nearly every statement it makes (dozens of reads for one mail); the schema
+    changes only in migrations, so the answers are kept until a statement that
+    may change it (or undo a change) runs through this object.  Transactions
+    opened here (:func:`atomic`, :func:`savepoint`) forget it on rollback too."""
+
+    def __init__(self, *args, **kwargs):
+        self._schema: dict = {}
+        super().__init__(*args, **kwargs)
+
+    def forget_schema(self) -> None:
+        self._schema.clear()
+
+    def execute(self, sql, parameters=None):
+        try:
+            return super().execute(sql, parameters)
+        finally:
+            if sql.lstrip()[:8].upper().startswith(_SCHEMA_WORDS):
+                self._schema.clear()
+
+    def executescript(self, sql):
+        self._schema.clear()
+        try:
+            return super().executescript(sql)
+        finally:
+            self._schema.clear()
+
+    def table_names(self, fts4: bool = False, fts5: bool = False) -> list[str]:
+        if fts4 or fts5:
+            return super().table_names(fts4, fts5)
+        if "tables" not in self._schema:
+            self._schema["tables"] = super().table_names()
+        return list(self._schema["tables"])
+
+    def view_names(self) -> list[str]:
+        if "views" not in self._schema:
+            self._schema["views"] = super().view_names()
+        return list(self._schema["views"])
+
+    def table(self, table_name: str, **kwargs):
+        if table_name in self.view_names():
+            return super().table(table_name, **kwargs)  # sqlite-utils says what is wrong
+        kwargs.setdefault("strict", self.strict)
+        return _Table(self, table_name, **kwargs)
+
+
+class _Table(sqlite_utils.db.Table):
+    @property
+    def columns(self):
+        cache = self.db._schema.setdefault("columns", {})
+        if self.name not in cache:
+            cache[self.name] = sqlite_utils.db.Table.columns.fget(self)
+        return list(cache[self.name])
 
 
 class DatabaseUnusable(RuntimeError):
@@ -187,7 +257,7 @@ def open_db(path: Path | str, *, timeout: float = 30) -> sqlite_utils.Database:
         # The connection may be used by the thread that handles mail while the
         # event loop waits for it; never by two threads at once.
         conn = sqlite3.connect(str(path), isolation_level=None, timeout=timeout, check_same_thread=False)
-        db = sqlite_utils.Database(conn)
+        db = Database(conn)
         conn.execute("PRAGMA journal_mode=WAL" if not memory else "PRAGMA journal_mode=MEMORY")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA synchronous=FULL")
@@ -218,6 +288,11 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
     return ran
 
 
+def _forget_schema(db) -> None:
+    if isinstance(db, Database):
+        db.forget_schema()
+
+
 @contextmanager
 def savepoint(db: sqlite_utils.Database, name: str = "command") -> Iterator[sqlite_utils.Database]:
     """Inside a transaction: undo this block alone when it raises (the
@@ -230,6 +305,7 @@ def savepoint(db: sqlite_utils.Database, name: str = "command") -> Iterator[sqli
     try:
         yield db
     except BaseException:
+        _forget_schema(db)
         conn.execute(f"ROLLBACK TO {name}")
         conn.execute(f"RELEASE {name}")
         raise
@@ -250,6 +326,7 @@ def atomic(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     try:
         yield db
     except BaseException:
+        _forget_schema(db)
         conn.execute("ROLLBACK")
         raise
     else:

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
+from .state_copy import copy_state  # noqa: F401  (for games: a fast deep copy of a state)
+
 if TYPE_CHECKING:  # pragma: no cover
     from .dice import Dice
 

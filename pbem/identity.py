@@ -11,7 +11,9 @@ import binascii
 import hashlib
 import hmac
 import secrets
+import threading
 import unicodedata
+from collections import OrderedDict
 from email.utils import parseaddr
 
 SCHEME = "scrypt"
@@ -92,6 +94,45 @@ def verify_secret(secret: str, stored: str) -> bool:
     except (ValueError, MemoryError):
         return False
     return hmac.compare_digest(candidate, digest)
+
+
+class SecretCache:
+    """Right secrets already checked by this process, so that a player's every
+    mail does not pay the slow hash again.
+
+    Only a match is remembered, and only as an HMAC of the stored hash and the
+    secret under a key made when the process starts and never written
+    anywhere: the database keeps the slow hash alone, a wrong secret always
+    pays the full hash (and the wrong-secret throttle, which is checked before
+    any of this), and a new secret (a new stored hash) matches nothing
+    remembered.  At most ``size`` entries, the least recently used dropped."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._key = secrets.token_bytes(32)
+        self._known: OrderedDict[bytes, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _entry(self, secret: str, stored: str) -> bytes:
+        message = stored.encode("utf-8") + b"\x00" + normalize_secret(secret).encode("utf-8")
+        return hmac.new(self._key, message, hashlib.sha256).digest()
+
+    def verify(self, secret: str, stored: str) -> bool:
+        """:func:`verify_secret`, remembering a match."""
+        if not isinstance(secret, str) or not isinstance(stored, str):
+            return False
+        entry = self._entry(secret, stored)
+        with self._lock:
+            if entry in self._known:
+                self._known.move_to_end(entry)
+                return True
+        if not verify_secret(secret, stored):
+            return False
+        with self._lock:
+            self._known[entry] = None
+            while len(self._known) > self.size:
+                self._known.popitem(last=False)
+        return True
 
 
 def new_secret() -> str:

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from .context import Context
 from .crashpoints import reached
-from .db import dumps, loads, utcnow_iso
+from .db import atomic, dumps, loads, utcnow_iso
 from .mail.compose import Inline, build_message, make_message_id
 from .mail.source import PermanentFailure, ServerUnavailable, TemporaryFailure
 
@@ -59,15 +59,26 @@ def due(ctx: Context, limit: int = 50) -> list[dict]:
 
 
 async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base: float = 30.0) -> int:
-    """Send what is due.  Returns how many were sent.
+    """Send everything that is due, in batches.  Returns how many were sent.
 
     Raises ServerUnavailable when the server cannot be reached: the rest of the
     queue would fail the same way, so it is left for the caller's next try, and
     the outage is not charged to the mail as one of its attempts."""
+    sent = 0
+    while True:
+        rows = due(ctx)
+        if not rows:
+            return sent
+        sent += await _deliver(ctx, sender, rows, max_attempts, retry_base)
+        if len(rows) < 50:  # the last batch: whatever failed waits for its next try
+            return sent
+
+
+async def _deliver(ctx: Context, sender, rows: list[dict], max_attempts: int, retry_base: float) -> int:
     from email import message_from_bytes, policy
 
     sent = 0
-    for row in due(ctx):
+    for row in rows:
         msg = message_from_bytes(row["raw"], policy=policy.default)
         recipients = loads(row["recipients"], [])
         try:
@@ -131,6 +142,22 @@ def _masked(row: dict) -> dict:
     from .secrets_at_rest import mask_raw
 
     return {"raw": mask_raw(row["raw"], secrets), "mask": None}
+
+
+def prune(ctx: Context, *, keep_days: float) -> int:
+    """Forget mail sent or given up more than ``keep_days`` ago (0 keeps all).
+    Returns how many were forgotten.  Only recent mail is ever looked up: the
+    limits on replies to strangers count the last hour, a Message-ID repeated
+    by a loop comes back within days; the messages table keeps what was handled."""
+    if keep_days <= 0:
+        return 0
+    before = utcnow_iso(ctx.now() - timedelta(days=keep_days))
+    with atomic(ctx.db):
+        cursor = ctx.db.execute("delete from outbox where status in ('sent', 'failed') and created < ?",
+                                [before])
+    if cursor.rowcount:
+        log.info("outbox: forgot %d mail(s) sent more than %g days ago", cursor.rowcount, keep_days)
+    return cursor.rowcount
 
 
 def pending_count(ctx: Context) -> int:

@@ -14,13 +14,18 @@ from .outbox import queue
 log = logging.getLogger(__name__)
 
 
-def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
+def reminders_due(ctx: Context, rec: store.GameRecord) -> list[str]:
+    """The labels of the reminders due now and not yet sent (no state decoded)."""
     if rec.deadline is None:
-        return 0
-    phase = rec.rules.phase(rec.state)
-    labels = warnings_due(rec.policy_for(phase), rec.deadline, ctx.now(), set(rec.warnings_sent))
+        return []
+    return warnings_due(rec.policy_for(rec.phase), rec.deadline, ctx.now(), set(rec.warnings_sent))
+
+
+def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
+    labels = reminders_due(ctx, rec)
     if not labels:
         return 0
+    phase = rec.phase
     sent = 0
     with atomic(ctx.db):
         waiting = turns.waiting_for(ctx, rec)
@@ -50,29 +55,33 @@ def phase_due(ctx: Context, rec: store.GameRecord) -> bool:
     once when it takes no orders; else when its window closes (every owing
     power done, where the phase and the game allow ending early — a phase
     nobody owes ends only at its deadline) or at deadline plus grace."""
-    if rec.status != "active" or rec.state is None or rec.rules.is_over(rec.state):
+    if rec.status != "active" or rec.row["state"] is None or rec.over:
         return False
     if rec.row.get("process_requested"):
         return True
-    phase = rec.rules.phase(rec.state)
+    phase = rec.phase
     if rec.deadline is None:
         return not phase.open
     policy = rec.policy_for(phase)
-    return is_due(rec.deadline, ctx.now(), grace=policy.grace,
-                  all_orders_in=bool(phase.owes) and not turns.waiting_for(ctx, rec),
-                  process_early=policy.process_early and phase.early and not rec.row.get("hold_early"),
-                  paused=False)
+    now = ctx.now()
+    early = policy.process_early and phase.early and not rec.row.get("hold_early")
+    # Whether every order is in changes the answer only before the deadline of a
+    # phase that may end early, or within the grace: elsewhere it is not asked (a
+    # query per game and pass, with a thousand games in progress).
+    asked = (now < rec.deadline and early) or rec.deadline <= now < rec.deadline + policy.grace
+    return is_due(rec.deadline, now, grace=policy.grace,
+                  all_orders_in=asked and bool(phase.owes) and not turns.waiting_for(ctx, rec),
+                  process_early=early, paused=False)
 
 
 def tick(ctx: Context) -> list[str]:
     """One pass over every game.  Returns the labels of phases resolved."""
     resolved: list[str] = []
-    for rec in store.list_games(ctx):
-        if rec.status != "active":
-            continue
+    for rec in store.list_games(ctx, "active"):
         try:
-            send_reminders(ctx, rec)
-            rec = store.get_game(ctx, rec.name)
+            if reminders_due(ctx, rec):
+                send_reminders(ctx, rec)
+                rec = store.get_game(ctx, rec.name)
             if phase_due(ctx, rec):
                 reason = ("GM PROCESS" if rec.row.get("process_requested") else
                           "all orders in" if not turns.waiting_for(ctx, rec) else "deadline")
@@ -87,10 +96,10 @@ def next_wakeup(ctx: Context) -> timedelta | None:
     """How long until something may be due (a deadline or a warning)."""
     soonest = None
     now = ctx.now()
-    for rec in store.list_games(ctx):
-        if rec.status != "active" or rec.deadline is None:
+    for rec in store.list_games(ctx, "active"):
+        if rec.deadline is None:
             continue
-        policy = rec.policy_for(rec.rules.phase(rec.state))
+        policy = rec.policy_for(rec.phase)
         moments = [rec.deadline + policy.grace] + [rec.deadline - w for w in policy.warnings]
         for moment in moments:
             if moment > now and (soonest is None or moment < soonest):

@@ -4,7 +4,11 @@ Small verbs over the database; callers hold the transaction.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from typing import Any
 
@@ -12,16 +16,60 @@ from . import registry
 from .context import Context
 from .db import dumps, loads, parse_iso, utcnow_iso
 from .deadlines import DeadlinePolicy
-from .gameapi import Game, Roster
+from .gameapi import Game, PhaseInfo, Roster
 
 
 class NotFound(LookupError):
     pass
 
 
+class _Positions:
+    """The phase of a state and whether its game is over, by the state's digest.
+
+    Both are pure functions of the state, and the scheduler asks them of every
+    game on every pass: decoding each game's state for that (hundreds of KB of
+    JSON with a thousand games) was most of an idle pass.  A state stored again
+    unchanged has the same digest; any change makes a new one."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._known: OrderedDict[tuple[str, bytes], tuple[PhaseInfo, bool]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, rec: "GameRecord") -> tuple[PhaseInfo, bool]:
+        key = (rec.row["rules"], hashlib.blake2b(rec.row["state"].encode("utf-8"), digest_size=16).digest())
+        with self._lock:
+            known = self._known.get(key)
+            if known is not None:
+                self._known.move_to_end(key)
+                return known
+        rules, state = rec.rules, rec.state
+        known = (rules.phase(state), rules.is_over(state))
+        with self._lock:
+            self._known[key] = known
+            while len(self._known) > self.size:
+                self._known.popitem(last=False)
+        return known
+
+
+_POSITIONS = _Positions()
+
+
+@lru_cache(maxsize=256)
+def _policy(text: str) -> DeadlinePolicy:
+    # A policy is immutable, and most games of a site share the same one.
+    return DeadlinePolicy.from_json(text)
+
+
 @dataclass
 class GameRecord:
+    """One game's row.  Its state is decoded when first asked for, once: a
+    record is read for one piece of work, and nothing changes a state in
+    place (games are proven not to; the platform writes a new state with
+    :func:`update_game` and reads the record again)."""
     row: dict
+    _state: Any = field(default=None, init=False, repr=False, compare=False)
+    _position: tuple[PhaseInfo, bool] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -37,7 +85,23 @@ class GameRecord:
 
     @property
     def state(self) -> dict | None:
-        return loads(self.row["state"])
+        if self._state is None:
+            self._state = loads(self.row["state"])
+        return self._state
+
+    @property
+    def phase(self) -> PhaseInfo:
+        """The current phase (of a started game), without decoding an unchanged state again."""
+        if self._position is None:
+            self._position = _POSITIONS.of(self)
+        return self._position[0]
+
+    @property
+    def over(self) -> bool:
+        """Whether the (started) game is over, as :attr:`phase`."""
+        if self._position is None:
+            self._position = _POSITIONS.of(self)
+        return self._position[1]
 
     @property
     def options(self) -> dict:
@@ -49,7 +113,7 @@ class GameRecord:
 
     @property
     def policy(self) -> DeadlinePolicy:
-        return DeadlinePolicy.from_json(self.row["policy"])
+        return _policy(self.row["policy"])
 
     @property
     def warnings_sent(self) -> list[str]:
@@ -86,8 +150,10 @@ def find_game(ctx: Context, name: str) -> GameRecord | None:
         return None
 
 
-def list_games(ctx: Context) -> list[GameRecord]:
-    return [GameRecord(r) for r in ctx.db["games"].rows_where(order_by="name")]
+def list_games(ctx: Context, status: str | None = None) -> list[GameRecord]:
+    """Every game by name, or those with ``status``."""
+    where, args = ("status = ?", [status]) if status else (None, None)
+    return [GameRecord(r) for r in ctx.db["games"].rows_where(where, args, order_by="name")]
 
 
 def update_game(ctx: Context, name: str, **fields: Any) -> None:

@@ -9,6 +9,8 @@ are pure, so games may use them too.
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
@@ -21,6 +23,7 @@ def num(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+@lru_cache(maxsize=512)
 def _attr_name(key: str) -> str:
     # class_ -> class, font_size -> font-size, aria_label -> aria-label
     return key.rstrip("_").replace("_", "-")
@@ -32,8 +35,17 @@ def _attr_value(value: Any) -> str:
     return str(value)
 
 
+# What quoteattr changes; a value without any of it is just put in double quotes.
+# (A map has hundreds of thousands of attributes, nearly all plain numbers and colours.)
+_SPECIAL = re.compile(r'[&<>"\n\r\t]')
+
+
+def _quoted(text: str) -> str:
+    return quoteattr(text) if _SPECIAL.search(text) else f'"{text}"'
+
+
 def attrs(values: dict[str, Any]) -> str:
-    return "".join(f" {_attr_name(k)}={quoteattr(_attr_value(v))}"
+    return "".join(f" {_attr_name(k)}={_quoted(_attr_value(v))}"
                    for k, v in values.items() if v is not None)
 
 

@@ -7,7 +7,6 @@ dice and events; each power's report and the public report are queued.
 """
 from __future__ import annotations
 
-import copy
 import logging
 from datetime import datetime
 
@@ -102,9 +101,9 @@ def answered(ctx: Context, rec: store.GameRecord, phase: PhaseInfo) -> set[str]:
 
 def waiting_for(ctx: Context, rec: store.GameRecord) -> list[str]:
     """Powers that owe an answer this phase and are not done (never what others sent)."""
-    if rec.status not in ("active", "paused") or rec.state is None:
+    if rec.status not in ("active", "paused") or rec.row["state"] is None:
         return []
-    phase = rec.rules.phase(rec.state)
+    phase = rec.phase
     done = answered(ctx, rec, phase)
     return [p for p in phase.owes if p not in done]
 
@@ -270,7 +269,8 @@ def preview(ctx: Context, name: str) -> list[Step]:
     """What processing now would do, computed on a copy and stored nowhere."""
     rec = store.get_game(ctx, name)
     orders, _ = _orders_with_defaults(ctx, rec)
-    return run_phases(rec.rules, copy.deepcopy(rec.state), orders, dice_for(rec.row["seed"], name))
+    # The engine proves the game leaves the state it is given alone: no copy needed.
+    return run_phases(rec.rules, rec.state, orders, dice_for(rec.row["seed"], name))
 
 
 def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:

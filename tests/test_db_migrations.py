@@ -2,6 +2,7 @@
 brought forward with its data intact."""
 import sqlite3
 
+import pytest
 import sqlite_utils
 
 from pbem import db as pdb
@@ -28,3 +29,33 @@ def test_migrations_run_once(tmp_path):
     assert pdb.migrate(db) == []
     names = [n for n, _ in pdb.MIGRATIONS]
     assert len(names) == len(set(names)) and names == sorted(names)
+
+
+def test_the_schema_is_read_once_and_again_after_a_change(tmp_path):
+    """sqlite-utils' schema reads are remembered; a table created, altered or
+    rolled back is seen at once."""
+    db = pdb.open_db(tmp_path / "s.sqlite")
+    reads = []
+    db.conn.set_trace_callback(lambda sql: reads.append(sql) if "sqlite_master" in sql or "table_info" in sql else None)
+    for _ in range(3):
+        list(db["games"].rows_where("name = ?", ["x"]))
+        db["games"].columns
+    assert len(reads) <= 3
+    db["extra"].insert({"a": 1})
+    assert "extra" in db.table_names() and [c.name for c in db["extra"].columns] == ["a"]
+    db["extra"].add_column("b", int)
+    assert [c.name for c in db["extra"].columns] == ["a", "b"]
+    with pytest.raises(RuntimeError):
+        with pdb.atomic(db):
+            db["undone"].insert({"a": 1})
+            assert "undone" in db.table_names()
+            raise RuntimeError("roll back")
+    assert "undone" not in db.table_names()
+
+
+def test_a_game_is_found_by_name_through_an_index(tmp_path):
+    db = pdb.open_db(tmp_path / "i.sqlite")
+    plan = db.execute("explain query plan select * from games where lower(name) = lower(?)", ["Pax1"]).fetchall()
+    assert any("games_name_nocase" in row[3] for row in plan), plan
+    plan = db.execute("explain query plan select id from messages where status = 'new' order by id").fetchall()
+    assert not any(row[3].startswith("SCAN messages") for row in plan), plan

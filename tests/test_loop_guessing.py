@@ -6,8 +6,7 @@ pbem into a flood of replies to third parties."""
 import pytest
 
 from helpers_loop import Loop
-from pbem import turns
-from pbem.handlers import secret_check
+from pbem import identity, turns
 from pbem.limits import Limits
 
 GUESSES = 300
@@ -24,13 +23,13 @@ def loop(tmp_path):
 def hashes(monkeypatch):
     """How many secrets were checked (each check is a slow scrypt hash)."""
     calls = []
-    real = secret_check.verify_secret
+    real = identity.verify_secret
 
     def counting(secret, stored):
         calls.append(secret)
         return real(secret, stored)
 
-    monkeypatch.setattr(secret_check, "verify_secret", counting)
+    monkeypatch.setattr(identity, "verify_secret", counting)
     return calls
 
 

@@ -108,3 +108,24 @@ def test_4xx_answers_are_temporary_and_5xx_permanent():
     assert isinstance(classify_smtp_error(refused), TemporaryFailure)
     assert isinstance(classify_smtp_error(aiosmtplib.SMTPServerDisconnected("gone")),
                       TemporaryFailure)
+
+
+def test_mail_shares_one_connection_and_a_dropped_one_is_replaced(clean_mailboxes):
+    servers = clean_mailboxes
+    sender = SmtpSender(servers.smtp_host, servers.smtp_port, timeout=10)
+
+    async def send_all():
+        for i in range(3):
+            await sender.send(report(servers, f"kept {i}", [servers.address("alice")]),
+                              [servers.address("alice")])
+        assert sender.connections == 1
+        servers.stop_relay()   # the server goes away and comes back: the kept connection is dead
+        servers.start_relay()
+        await sender.send(report(servers, "after the restart", [servers.address("alice")]),
+                          [servers.address("alice")])
+        assert sender.connections == 2
+        await sender.close()
+
+    asyncio.run(send_all())
+    subjects = [email.message_from_bytes(m)["Subject"] for m in servers.wait_for_messages("alice", 4)]
+    assert sorted(subjects) == ["after the restart", "kept 0", "kept 1", "kept 2"]

@@ -9,10 +9,9 @@ cannot know (events, ideas, battle actions) come in as GM edits.
 """
 from __future__ import annotations
 
-import copy
-
 from pbem import treatybook
 from pbem.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
+from pbem.state_copy import copy_state
 
 from . import bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
 from . import state as st
@@ -138,7 +137,7 @@ class EuropaUniversalis(Game):
         return "your wars continue (a Total Victory enforces keep_current_board_state)"
 
     def resolve(self, state, given, dice):
-        state = copy.deepcopy(state)
+        state = copy_state(state)
         events: list = []
         vd.keep_standing(state, given, events)
         if state["phase"] == "action":
@@ -190,7 +189,7 @@ class EuropaUniversalis(Game):
 
     # -- typed inputs ------------------------------------------------------
     def gm_command(self, state, text, dice):
-        state = copy.deepcopy(state)
+        state = copy_state(state)
         events = gm.apply(state, text)
         return state, events
 
@@ -199,7 +198,7 @@ class EuropaUniversalis(Game):
                       "in as GM edits)", "unknown-question")
 
     def treaty(self, state, action, dice):
-        state = copy.deepcopy(state)
+        state = copy_state(state)
         _, events = treatybook.act(state, action, list(self.roster({}, state).powers))
         return state, events
 
@@ -258,7 +257,7 @@ class EuropaUniversalis(Game):
         return queries.answer(state, text)
 
     def set_phase(self, state, phase, turn):
-        state = copy.deepcopy(state)
+        state = copy_state(state)
         if turn is not None:
             state["round"] = turn
         if phase == "action":

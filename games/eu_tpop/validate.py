@@ -121,9 +121,9 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
 
 
 def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
-    import copy
+    from pbem.state_copy import copy_state
     from . import moves
-    trial, out = copy.deepcopy(state), []
+    trial, out = copy_state(state), []
     for o in lines:
         a = o.args
         try:
@@ -206,10 +206,10 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
 
 def _after_surrender(state: dict, power: str, enemy: str, term: str) -> bool:
     """Would the term be allowed were the enemy to surrender now (10.2)?"""
-    import copy
+    from pbem.state_copy import copy_state
     if vc.condition(state, power, enemy) != "inconclusive" or state.get("no_surrender"):
         return False
-    trial = copy.deepcopy(state)
+    trial = copy_state(state)
     trial["surrendered"].append([enemy, power])
     return vc.why_not(trial, power, enemy, term) is None
 

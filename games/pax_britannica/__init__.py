@@ -5,13 +5,12 @@ The phase sequence lives in :mod:`.state`, the rules of each phase in
 """
 from __future__ import annotations
 
-import copy
-import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem.gameapi import (DONE_EXPLICIT, Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo,
                           Problem, Refused, Report, Roster, Ruling, State, TreatyAction)
+from pbem.state_copy import copy_state
 
 from . import state as st
 
@@ -239,7 +238,7 @@ class PaxBritannica(Game):
 
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice) -> tuple[State, list[Event]]:
         from . import phases
-        new = json.loads(json.dumps(state))   # state is plain JSON; much faster than deepcopy
+        new = copy_state(state)
         if new.get("game_over"):
             raise GMError("the game is over")
         data = load_data(new)
@@ -407,7 +406,7 @@ class PaxBritannica(Game):
     # -- GM, treaties and scenarios ------------------------------------------
     def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
         from . import gm
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events = gm.apply(new, text, dice, load_data(new))
         return new, events + self._tension_end(new)
 
@@ -416,7 +415,7 @@ class PaxBritannica(Game):
         BY <power>) is carried out; any other is recorded in the game, so the archive and a
         replay show it."""
         from . import treaties
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         new.setdefault("rulings", []).append({"question": ruling.question, "ruling": ruling.ruling,
                                               "turn": new["turn"], "phase": new["phase"]})
         events = [{"kind": "ruling", "question": ruling.question, "ruling": ruling.ruling}]
@@ -427,7 +426,7 @@ class PaxBritannica(Game):
         """Rules: TREATIES.  The common life cycle (pbem.treatybook) with the game's clauses on
         top (treaties.py); a revealed treaty in force scores the optional ``treaty_vp``."""
         from . import treaties
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events = treaties.act(new, load_data(new), action)
         return new, events + self._tension_end(new)
 
@@ -457,7 +456,7 @@ class PaxBritannica(Game):
         phase = phase.lower()
         if phase not in st.ALL_PHASES:
             raise GMError(f"unknown phase {phase!r} (phases: {', '.join(st.ALL_PHASES)})")
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         new["phase"] = phase
         if turn is not None:
             if turn < st.FIRST_TURN or turn > st.LAST_TURN or (turn - st.FIRST_TURN) % st.TURN_LENGTH:

@@ -4,7 +4,7 @@ one of its Controlled Areas.  It never sends an order validation would refuse:
 every line is checked and dropped if refused."""
 from __future__ import annotations
 
-import copy
+from pbem.state_copy import copy_state
 
 from . import board
 from .phases import movement_rules as rules
@@ -21,7 +21,7 @@ def bot_orders(state: dict, power: str, rng) -> list[str]:
     data = load_data(state)
     lines: list[str] = []
     money = board.treasury(state, power)
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     if rng.random() < EXPAND_CHANCE:
         money -= _expand(sim, data, power, money, lines, rng)
     areas = sorted(data.areas)

@@ -7,7 +7,7 @@ phases/congress.py.
 """
 from __future__ import annotations
 
-import copy
+from pbem.state_copy import copy_state
 
 from . import board, disputes, treaties
 
@@ -254,9 +254,9 @@ def proposal_problems(state: dict, data, c: dict, terms: list[dict]) -> list[tup
 def simulate(state: dict, data, terms: list[dict]) -> dict:
     """The board as it would be with every clause carried out (a Congress grants Codominions
     free); the state given is not changed."""
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     record = {"id": "proposal", "status": "in_force", "parties": list(sim.get("players", [])),
-              "terms": copy.deepcopy(terms), "history": [], "breaches": []}
+              "terms": copy_state(terms), "history": [], "breaches": []}
     for p in sim["powers"]:
         sim["powers"][p]["treasury"] = 10 ** 9
     treaties.come_into_force(sim, data, record, free_codominions=True)

@@ -11,10 +11,10 @@ order written), so the lists are of what each order may do on its own.
 """
 from __future__ import annotations
 
-import copy
 from typing import Sequence
 
 from pbem.gameapi import Order, OrderOption
+from pbem.state_copy import copy_state
 
 from . import board
 from . import report_events as say
@@ -203,7 +203,7 @@ def order_summary(state: dict, data, power: str, orders: Sequence[Order]) -> lis
     phase will: what each costs, the total, and what is left."""
     if state.get("phase") != "movement":
         return []
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     ledger = steps.Ledger()
     by_power: dict[str, list[Order]] = {}
     for o in orders:

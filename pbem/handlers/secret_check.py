@@ -1,13 +1,13 @@
 """The secret of a sign-on, checked under the wrong-secret throttle
 (:mod:`pbem.throttle`): a waiting counter refuses at once, without the slow
-hash; a wrong secret is counted, and the owner (the power's address of
+hash; a right secret already checked by this process is not hashed again
+(:class:`pbem.identity.SecretCache`); a wrong secret is counted, and the owner (the power's address of
 record, or the game's GM) hears of wrong secrets at most once an hour."""
 from __future__ import annotations
 
 from .. import store, throttle
 from ..commands import model as m
 from ..deadlines import format_deadline
-from ..identity import verify_secret
 from .session import Session
 
 
@@ -34,7 +34,7 @@ def player_secret(session: Session, rec: store.GameRecord, power: str, row: dict
     session.game = rec
     if _waiting(session, keys, power, signon.line):
         return False
-    if verify_secret(signon.secret, row["secret_hash"]):
+    if ctx.secret_cache.verify(signon.secret, row["secret_hash"]):
         throttle.right(ctx, [throttle.sender_key(sender), throttle.power_key(rec.name, power)])
         return True
     throttle.wrong(ctx, keys)
@@ -59,7 +59,7 @@ def gm_secret(session: Session, rec: store.GameRecord | None, signon: m.SignOn) 
     keys = [throttle.sender_key(sender), throttle.gm_key(rec.name if rec else signon.game)]
     if _waiting(session, keys, "the GM", signon.line):
         return False
-    if ctx.gm_secret_hash and verify_secret(signon.secret, ctx.gm_secret_hash):
+    if ctx.gm_secret_hash and ctx.secret_cache.verify(signon.secret, ctx.gm_secret_hash):
         throttle.right(ctx, keys)
         return True
     if ctx.gm_secret_hash:

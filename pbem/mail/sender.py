@@ -5,9 +5,11 @@ PermanentFailure (5xx answers: unknown user, refused login, message refused).
 """
 from __future__ import annotations
 
+import asyncio
 import email.message
 import logging
 import ssl
+import time
 
 import aiosmtplib
 
@@ -47,7 +49,12 @@ def classify_smtp_error(exc: BaseException) -> Exception:
 
 
 class SmtpSender:
-    """MailSender over SMTP, one connection per message.
+    """MailSender over SMTP, on one connection kept open between messages.
+
+    A connection unused for ``idle_seconds`` is closed and a new one opened
+    (servers drop idle clients); a kept connection found closed by the server
+    is opened again once for the same message; any failure closes it, so the
+    next message starts clean.  :meth:`close` ends it.
 
     ``starttls`` upgrades a plain connection (port 587), ``use_tls`` is implicit TLS (465);
     with neither the connection stays plain (loopback only).  ``sender_address`` is the
@@ -57,7 +64,7 @@ class SmtpSender:
     def __init__(self, host: str, port: int, *, user: str | None = None,
                  password: str | None = None, starttls: bool = False, use_tls: bool = False,
                  timeout: float = 30.0, sender_address: str | None = None,
-                 tls_context: ssl.SSLContext | None = None):
+                 tls_context: ssl.SSLContext | None = None, idle_seconds: float = 30.0):
         if starttls and use_tls:
             raise ValueError("choose starttls (port 587) or use_tls (port 465), not both")
         self.host = host
@@ -69,30 +76,74 @@ class SmtpSender:
         self.timeout = timeout
         self.sender_address = sender_address
         self.tls_context = tls_context
+        self.idle_seconds = idle_seconds
+        self._client: aiosmtplib.SMTP | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._used_at = 0.0
+        self.connections = 0  # opened so far (the benchmarks count them)
 
     def __repr__(self) -> str:  # never shows the password
         return f"SmtpSender({self.host!r}, {self.port}, user={self.user!r})"
 
-    async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
-        if not recipients:
-            raise PermanentFailure("no recipients")
+    async def _connection(self) -> tuple[aiosmtplib.SMTP, bool]:
+        """The open connection (and True), or a new one (and False)."""
+        client = self._client
+        if client is not None and self._loop is not asyncio.get_running_loop():
+            self._client = client = None  # made on another event loop, now gone: unusable here
+        if client is not None and (not client.is_connected
+                                   or time.monotonic() - self._used_at > self.idle_seconds):
+            await self.close()
+            client = None
+        if client is not None:
+            return client, True
         client = aiosmtplib.SMTP(
             hostname=self.host, port=self.port, username=self.user, password=self._password,
             use_tls=self.use_tls, start_tls=self.starttls, timeout=self.timeout,
             tls_context=self.tls_context)
-        try:
-            async with client:
+        await client.connect()
+        self._client, self._loop = client, asyncio.get_running_loop()
+        self.connections += 1
+        return client, False
+
+    async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
+        if not recipients:
+            raise PermanentFailure("no recipients")
+        for last_try in (False, True):
+            try:
+                client, kept = await self._connection()
                 refused, answer = await client.send_message(
                     msg, sender=self.sender_address, recipients=list(recipients))
-        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
-            failure = classify_smtp_error(exc)
-            # The caller reports the failure; a second line here would say the same.
-            log.debug("sending %s failed: %s", msg.get("Message-ID", "(no id)"), failure)
-            raise failure from exc
+                break
+            except aiosmtplib.SMTPServerDisconnected as exc:
+                await self.close()
+                if kept and not last_try:
+                    continue  # the server closed a kept connection: once more on a new one
+                raise self._failure(msg, exc) from exc
+            except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+                await self.close()
+                raise self._failure(msg, exc) from exc
+        self._used_at = time.monotonic()
         if refused:
             self._raise_partial(msg, refused)
         log.info("sent %s to %d recipient(s): %s", msg.get("Message-ID", "(no id)"),
                  len(recipients), answer)
+
+    @staticmethod
+    def _failure(msg, exc: BaseException) -> Exception:
+        failure = classify_smtp_error(exc)
+        # The caller reports the failure; a second line here would say the same.
+        log.debug("sending %s failed: %s", msg.get("Message-ID", "(no id)"), failure)
+        return failure
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is None or self._loop is not asyncio.get_running_loop():
+            return
+        try:
+            if client.is_connected:
+                await asyncio.wait_for(client.quit(), min(self.timeout, 5))
+        except Exception:  # closing anyway: a QUIT the server does not answer changes nothing
+            client.close()
 
     @staticmethod
     def _raise_partial(msg, refused) -> None:

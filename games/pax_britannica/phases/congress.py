@@ -15,10 +15,9 @@ do not are removed.  Any Casus Belli holder may declare War in any step.
 """
 from __future__ import annotations
 
-import copy
-
 from pbem import treatybook
 from pbem.gameapi import Order, Problem
+from pbem.state_copy import copy_state
 
 from .. import board, congress_rules as cr, disputes, treaties
 from . import negotiation
@@ -254,7 +253,7 @@ def propose(state: dict, data, c: dict, orders: dict) -> list[dict]:
         while pid.lower() in taken:
             n += 1
             pid = f"{o.args['id']}-{n}"
-        proposal = {"id": pid, "by": who, "round": c["round"], "terms": copy.deepcopy(o.args["terms"]),
+        proposal = {"id": pid, "by": who, "round": c["round"], "terms": copy_state(o.args["terms"]),
                     "text": o.args.get("text", ""), "status": "open", "votes": {}}
         c["proposals"].append(proposal)
         events.append({"kind": "proposal", "id": pid, "by": who, "round": c["round"],
@@ -307,7 +306,7 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
     at = f"{state['turn']} Congress"
     text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
     record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at)
-    record.update({"signatures": {}, "terms": copy.deepcopy(proposal["terms"]), "congress": True,
+    record.update({"signatures": {}, "terms": copy_state(proposal["terms"]), "congress": True,
                    "answer_with": f"ORDERS / SIGN {proposal['id']} or REFUSE {proposal['id']} / ENDORDERS "
                                   "(the Congress's signature step)",
                    "clauses": [t["text"] for t in proposal["terms"]], "turn": state["turn"]})
@@ -366,7 +365,7 @@ def succeed(state: dict, data, c: dict, record: dict) -> list[dict]:
     skip = tuple(i for i, clause in enumerate(record["terms"])
                  if any(s not in disputants and s not in record["signatures"]
                         for s in cr.speakers(state, treaties.binds(clause, record["parties"], state))))
-    before = copy.deepcopy(state)
+    before = copy_state(state)
     events = [treaties.treaty_event(record, "in force")]
     events += treaties.come_into_force(state, data, record, free_codominions=True, skip=skip)
     for i in skip:

@@ -26,9 +26,8 @@ placed on the map)".  By email the orders arrive together, so:
 """
 from __future__ import annotations
 
-import copy
-
 from pbem.gameapi import Order
+from pbem.state_copy import copy_state
 
 from .. import board
 from ..state import take_merchants
@@ -201,7 +200,7 @@ class Sequences:
             key = (power, j)
             if self.outcome.get(key) is None and key not in self.late:
                 continue
-            trial = copy.deepcopy(self.state)
+            trial = copy_state(self.state)
             earlier = self.queues[power][j]
             steps.assume(trial, self.data, power, earlier)
             if steps.judge(trial, self.data, power, o) is None:

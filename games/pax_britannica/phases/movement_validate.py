@@ -15,10 +15,10 @@ is gone below.  Where it matters the reply says what a line was judged against:
 """
 from __future__ import annotations
 
-import copy
 from typing import Sequence
 
 from pbem.gameapi import Order, Problem
+from pbem.state_copy import copy_state
 
 from .. import board
 from ..state import label
@@ -70,13 +70,13 @@ def sequence(state: dict, data, power: str, orders: list[Order],
              snapshots: list | None = None) -> tuple[list[Verdict], dict]:
     """Each sequenced order carried out in turn on a copy: (order, None or the failure).
     ``snapshots`` (when given) receives a copy of the board each order was judged on."""
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     ledger = steps.Ledger()
     verdicts = []
     for o in orders:
         if o.kind in steps.SEQUENCED:
             if snapshots is not None:
-                snapshots.append(copy.deepcopy(sim))
+                snapshots.append(copy_state(sim))
             fail, _ = steps.carry_out(sim, data, power, o, ledger)
             verdicts.append((o, fail))
     return verdicts, sim
@@ -84,7 +84,7 @@ def sequence(state: dict, data, power: str, orders: list[Order],
 
 def replay(state: dict, data, power: str, before: list[tuple[Order, bool]], o: Order) -> steps.Fail:
     """Judge ``o`` after ``before`` (each order carried out, or only assumed when False)."""
-    sim = copy.deepcopy(state)
+    sim = copy_state(state)
     ledger = steps.Ledger()
     for q, real in before:
         if real:
@@ -147,7 +147,7 @@ def hint(state: dict, data, power: str, verdicts: list[Verdict], boards: list[di
     only moves the shortage), or a refused line above it."""
     o = verdicts[k][0]
     accepted = [(i, q) for i, (q, fail) in enumerate(verdicts) if fail is None]
-    sim, ledger = copy.deepcopy(boards[k]), steps.Ledger()
+    sim, ledger = copy_state(boards[k]), steps.Ledger()
     tries = TRIES
     for i, q in accepted:
         if i < k:
@@ -175,7 +175,7 @@ def hint(state: dict, data, power: str, verdicts: list[Verdict], boards: list[di
 
 def all_legal(board_: dict, data, power: str, orders: list[Order]) -> bool:
     """Whether ``orders``, carried out in turn on a copy of ``board_``, are all legal."""
-    sim, ledger = copy.deepcopy(board_), steps.Ledger()
+    sim, ledger = copy_state(board_), steps.Ledger()
     return all(steps.carry_out(sim, data, power, q, ledger)[0] is None for q in orders)
 
 
