@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from lark import Lark, Transformer
+from lark import Lark
 from lark.exceptions import LarkError
 
 from pbem.gameapi import Problem
 
-from .orders import tokenize
+from .orders import ShapeBase, normalise_with
 
 GRAMMAR = Lark((Path(__file__).parent / "clauses.lark").read_text(), parser="lalr")
 KEYWORDS = {"PAY", "EACH", "TURN", "UNTIL", "TRANSFER", "TO", "DOWNGRADE", "CODOMINION", "WITH",
@@ -60,13 +60,7 @@ def is_attempt(text: str) -> bool:
     return bool(words) and (words[0] in SINGLE or tuple(words[:2]) in PAIRS)
 
 
-class _Shape(Transformer):
-    def NAME(self, tok):  # noqa: N802 - lark terminal callback
-        return ("name", tok[1:-1])
-
-    def INT(self, tok):  # noqa: N802
-        return int(tok)
-
+class _Shape(ShapeBase):
     def status(self, c):
         return str(c[0]).lower()
 
@@ -145,15 +139,7 @@ def canonical(c: dict) -> str:
 
 
 def _normalise(text: str, data) -> str:
-    out = []
-    for t in tokenize(text, data, KEYWORDS):
-        if t.kind == "kw":
-            out.append(t.text)
-        elif t.kind == "num":
-            out.append(t.text)
-        else:
-            out.append('"' + t.text.replace('"', "") + '"')
-    return " ".join(out)
+    return normalise_with(text, data, KEYWORDS)
 
 
 def parse_line(text: str, data, line: int | None = None) -> tuple[dict | None, Problem | None]:

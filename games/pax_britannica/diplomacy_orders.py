@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from lark import Lark, Transformer
+from lark import Lark
 from lark.exceptions import LarkError
 
 from pbem.gameapi import Order, ParseResult, Problem
 
 from . import clauses
-from .orders import tokenize
+from .orders import ShapeBase, normalise_with
 
 GRAMMAR = Lark((Path(__file__).parent / "diplomacy.lark").read_text(), parser="lalr")
 KEYWORDS = {"DOWNGRADE", "TO", "TRANSFER", "ACCEPT", "FROM", "GIVE", "CODOMINION", "WITH", "CALL",
@@ -53,13 +53,7 @@ ONE_STEP = {"dominion": "possession", "state": "possession", "possession": "prot
             "protectorate": "influence", "influence": "interest", "interest": "none"}
 
 
-class _Shape(Transformer):
-    def NAME(self, tok):  # noqa: N802 - lark terminal callback
-        return ("name", tok[1:-1])
-
-    def INT(self, tok):  # noqa: N802
-        return int(tok)
-
+class _Shape(ShapeBase):
     def status(self, c):
         return ("word", str(c[0]).lower())
 
@@ -152,15 +146,7 @@ def canonical(kind: str, a: dict) -> str:
 
 
 def _normalise(text: str, data, power: str) -> str:
-    out = []
-    for t in tokenize(text, data, KEYWORDS | set(ALIASES), power):
-        if t.kind == "kw":
-            out.append(ALIASES.get(t.text, t.text))
-        elif t.kind == "num":
-            out.append(t.text)
-        else:
-            out.append('"' + t.text.replace('"', "") + '"')
-    return " ".join(out)
+    return normalise_with(text, data, KEYWORDS, ALIASES, power)
 
 
 def parse_line(state: dict, power: str, text: str, data,

@@ -135,14 +135,18 @@ HELP = ("Pax Britannica orders (Movement/Status Change Phase), one per line, car
         "HOME is your Home Country:\n" + "\n".join("  " + f for f in FORMS))
 
 
-class _Shape(Transformer):
-    """Parse tree -> (kind, {slot: raw value}); names are resolved afterwards."""
+class ShapeBase(Transformer):
+    """What every grammar of the game shares: a quoted name and a number."""
 
     def NAME(self, tok):  # noqa: N802 - lark terminal callback
         return ("name", tok[1:-1])
 
     def INT(self, tok):  # noqa: N802
         return int(tok)
+
+
+class _Shape(ShapeBase):
+    """Parse tree -> (kind, {slot: raw value}); names are resolved afterwards."""
 
     def status(self, c):
         return str(c[0]).lower()
@@ -215,10 +219,17 @@ SEA_SLOTS = {("move_merchant", "from"), ("move_merchant", "to")}
 
 def normalise(text: str, data, power: str | None) -> str:
     """The line as the grammar reads it: keywords, numbers, quoted names."""
+    return normalise_with(text, data, KEYWORDS, ALIASES, power)
+
+
+def normalise_with(text: str, data, keywords, aliases: dict | None = None, power: str | None = None) -> str:
+    """A line for one of the game's grammars (orders, clauses, diplomacy, war):
+    its keywords (aliases made canonical), numbers, and every name quoted."""
+    aliases = aliases or {}
     out = []
-    for t in tokenize(text, data, KEYWORDS | set(ALIASES), power):
+    for t in tokenize(text, data, set(keywords) | set(aliases), power):
         if t.kind == "kw":
-            out.append(ALIASES.get(t.text, t.text))
+            out.append(aliases.get(t.text, t.text))
         elif t.kind == "num":
             out.append(t.text)
         else:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from lark import Lark, Transformer
+from lark import Lark
 from lark.exceptions import LarkError
 
 from pbem.gameapi import Order, ParseResult, Problem
 
-from ..orders import tokenize
+from ..orders import ShapeBase, normalise_with
 from . import model
 
 GRAMMAR = Lark((Path(__file__).parent / "war.lark").read_text(), parser="lalr")
@@ -52,13 +52,7 @@ FORMS = (
 )
 
 
-class _Shape(Transformer):
-    def NAME(self, tok):  # noqa: N802 - lark terminal callback
-        return ("name", tok[1:-1])
-
-    def INT(self, tok):  # noqa: N802
-        return int(tok)
-
+class _Shape(ShapeBase):
     def unit(self, c):
         return ("word", str(c[0]).lower())
 
@@ -157,15 +151,7 @@ def canonical(kind: str, a: dict) -> str:
 
 
 def _normalise(text: str, data, power: str) -> str:
-    out = []
-    for t in tokenize(text, data, KEYWORDS | set(ALIASES), power):
-        if t.kind == "kw":
-            out.append(ALIASES.get(t.text, t.text))
-        elif t.kind == "num":
-            out.append(t.text)
-        else:
-            out.append('"' + t.text.replace('"', "") + '"')
-    return " ".join(out)
+    return normalise_with(text, data, KEYWORDS, ALIASES, power)
 
 
 def parse_line(power: str, text: str, data, line: int | None) -> tuple[Order | None, Problem | None]:
