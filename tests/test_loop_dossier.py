@@ -101,3 +101,8 @@ def test_press_and_treaties_name_a_power_of_several_words_as_printed(pax):
     # an alias of several words too; a name that is no power is still refused
     assert "to Britain" in pax.say("Germany", "PRESS TO United Kingdom", "Hi.", "ENDPRESS")
     assert "unknown-power" in pax.say("Germany", "PRESS TO United Provinces", "Hi.", "ENDPRESS")
+
+
+def test_a_misspelt_power_to_replace_gets_a_suggestion(pax):
+    reply = pax.gm("GM REPLACE Britian new@example.test")
+    assert "'Britian' has no player to replace (did you mean Britain?)" in reply, reply

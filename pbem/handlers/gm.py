@@ -300,7 +300,8 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
     power = rec.resolve_power(cmd.power)
     row = store.player(ctx, rec.name, power) if power else None
     if row is None:
-        session.problem("unknown-power", f"{cmd.power!r} has no player to replace", cmd.line)
+        session.problem("unknown-power", f"{cmd.power!r} has no player to replace", cmd.line,
+                        rec.roster.nearest(cmd.power))
         return
     secret, address = new_secret(), normalize_address(cmd.email)
     old = store.addresses(row)
