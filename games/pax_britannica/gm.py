@@ -413,7 +413,7 @@ def _set_option(state, a, data):
     raw = " ".join(t.text for t in a.toks[a.i:])
     a.i = len(a.toks)
     value = {"true": True, "false": False, "none": None}.get(raw.lower(), raw)
-    if isinstance(value, str) and value.lstrip("-").isdigit():
+    if isinstance(value, str) and value.lstrip("-").isdecimal():
         value = int(value)
     state.setdefault("options", {})[name] = value
     return [{"kind": "gm", "text": f"option {name} = {value}"}]

@@ -373,10 +373,10 @@ def build(doc: Mapping[str, Any]) -> Data:
            for k, t in _tables(crt_doc).items() if k.startswith("table")}
     track = {int(y): TurnTrack(int(y), {p: int(n) for p, n in t.get("merchants", {}).items()},
                                int(t.get("great_war_penalty", 0)))
-             for y, t in _tables(doc.get("turn_track", {})).items() if y.isdigit()}
+             for y, t in _tables(doc.get("turn_track", {})).items() if y.isdecimal()}
     regions = {k: tuple(t["areas"]) for k, t in _tables(doc.get("regions", {})).items()}
     straits = {k: _fs(t["seas"]) for k, t in _tables(doc.get("straits", {})).items()}
-    costs = {kind: {int(s): int(c) for s, c in t.items() if s.isdigit()}
+    costs = {kind: {int(s): int(c) for s, c in t.items() if s.isdecimal()}
              for kind, t in _tables(doc.get("unit_costs", {})).items()}
     data = Data(areas=areas, homes=homes, seas=seas, capes=capes, powers=powers, markers=markers,
                 colonial_office=co, random_events=events, unrest_tables=unrest,

@@ -58,7 +58,7 @@ def tokenize(text: str, data, keywords: set[str], home_power: str | None = None)
             i += 1
             continue
         number = w.lstrip("£").rstrip("£")
-        if number.isdigit():
+        if number.isdecimal():
             out.append(Tok("num", number))
             i += 1
             continue
@@ -78,7 +78,7 @@ def tokenize(text: str, data, keywords: set[str], home_power: str | None = None)
 
 
 def _plain(w: str) -> bool:
-    return not (w.startswith('"') or w == "->" or w.lstrip("£").isdigit())
+    return not (w.startswith('"') or w == "->" or w.lstrip("£").isdecimal())
 
 
 def _name_span(raw: list[str], i: int, data, home_power: str | None) -> int:

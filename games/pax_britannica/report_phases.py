@@ -101,7 +101,7 @@ def _from_key(event: dict) -> tuple[int, int] | None:
     phase = phase.split("/")[0]  # a Congress step: "1884/congress/vote/2"
     if phase in WAR_PHASES:
         phase = "war"
-    if not turn.isdigit() or phase not in PHASES:
+    if not turn.isdecimal() or phase not in PHASES:
         return None
     return int(turn), PHASES.index(phase)
 

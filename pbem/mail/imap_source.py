@@ -85,7 +85,7 @@ def parse_key(key: str) -> tuple[str, int, int]:
     """(mailbox, uidvalidity, uid) of an ``imap:`` key."""
     prefix, _, rest = key.partition(":")
     mailbox, validity, uid = rest.rsplit(":", 2)
-    if prefix != "imap" or not validity.isdigit() or not uid.isdigit():
+    if prefix != "imap" or not validity.isdecimal() or not uid.isdecimal():
         raise ValueError(f"not an IMAP key: {key!r}")
     return mailbox, int(validity), int(uid)
 

@@ -100,7 +100,7 @@ class Beacon(Game):
             if not words:
                 continue
             verb = words[0].upper()
-            if verb == "BID" and len(words) == 2 and words[1].isdigit():
+            if verb == "BID" and len(words) == 2 and words[1].isdecimal():
                 n = int(words[1])
                 result.orders.append(Order(power, "bid", {"amount": n}, f"BID {n}", number))
             elif verb in ("PASS", "KEEP", "PROTEST") and len(words) == 1:

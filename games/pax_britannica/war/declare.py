@@ -26,7 +26,7 @@ AUSTRIA = "austria"
 
 # -- which Casus Belli may still be used -------------------------------------------------------
 def cb_number(cb: dict) -> int:
-    digits = "".join(ch for ch in str(cb.get("id", "")) if ch.isdigit())
+    digits = "".join(ch for ch in str(cb.get("id", "")) if ch.isdecimal())
     return int(digits) if digits else 0
 
 

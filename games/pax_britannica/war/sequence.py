@@ -30,7 +30,7 @@ def step_of(phase: str) -> tuple[str, int] | None:
     """("maneuver" | "attack" | "supply", alliance index) for an alliance's phase."""
     for step in ALLIANCE_STEPS:
         prefix = f"war_{step}_"
-        if phase.startswith(prefix) and phase[len(prefix):].isdigit():
+        if phase.startswith(prefix) and phase[len(prefix):].isdecimal():
             return step, int(phase[len(prefix):]) - 1
     return None
 
