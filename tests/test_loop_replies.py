@@ -224,3 +224,17 @@ def test_a_quoted_line_never_shows_a_secret(pax):
     assert "you wrote: SIGNON Germany@pax ****" in reply
     reply = pax.say("France", "SET PASSWORD", "JOIN pax Italy my-new-secret")
     assert "my-new-secret" not in reply
+
+
+def test_an_order_of_another_phase_says_so_and_help_on_it_answers(tmp_path, monkeypatch):
+    """Played by hand: "DECLARE WAR ON France" in the Movement Phase was answered "is
+    neither a command nor an order ... (did you mean DECLARE WAR ON <power>...?)", and
+    "HELP DECLARE" had no help."""
+    from pax_table import PaxTable
+
+    table = PaxTable(tmp_path, monkeypatch)
+    reply = table.say("Britain", "ORDERS", "DECLARE WAR ON France", "ENDORDERS")
+    assert ("'DECLARE WAR ON France' is not an order of 1880 Movement/Status Change: DECLARE is "
+            "written in another phase (HELP DECLARE says when)") in reply, reply
+    reply = table.say("Britain", "HELP DECLARE")
+    assert "Negotiation Phase orders" in reply and "War orders" in reply, reply

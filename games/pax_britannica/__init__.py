@@ -387,7 +387,22 @@ class PaxBritannica(Game):
         """An order, a table, the map or a place (helptopics.py), else one of the
         diplomacy topics of :meth:`help_text` (NEGOTIATION, CONGRESS, CLAUSES)."""
         from . import helptopics
-        return helptopics.answer(state, load_data(state), power, topic) or self.help_text(topic) or None
+        return (helptopics.answer(state, load_data(state), power, topic) or self.help_text(topic)
+                or self._help_on_form(topic) or None)
+
+    def _help_on_form(self, topic: str) -> str | None:
+        """``HELP DECLARE WAR``, ``HELP JOIN``: an order of the Negotiation, the Congress or
+        the War is answered with the help of the topics whose forms it begins."""
+        from . import diplomacy_orders
+        from .war import orders as war_orders
+        words = topic.upper().split()
+        if not words:
+            return None
+        found = [name for name, forms in (("NEGOTIATION", diplomacy_orders.NEGOTIATION_FORMS),
+                                          ("CONGRESS", diplomacy_orders.CONGRESS_FORMS),
+                                          ("WAR", war_orders.FORMS))
+                 if any(f.upper().split()[:len(words)] == words for f in forms)]
+        return "\n\n".join(self.help_text(name) for name in found) or None
 
     def options_now(self, state: State, power: str) -> list[OrderOption]:
         from . import guide

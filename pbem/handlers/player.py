@@ -82,6 +82,13 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
             out.append(problem)
             continue
         shown = line if len(line) <= 60 else line[:57] + "..."
+        if first in verbs and problem.code == NOT_AN_ORDER:
+            # One of the game's forms, written in the wrong phase: suggesting that same
+            # form back ("did you mean DECLARE WAR ON <power>?") would not help.
+            out.append(Problem("not-understood", f"{shown!r} is not an order of {phase.label}: "
+                               f"{first} is written in another phase (HELP {first} says when)",
+                               problem.line, None, "invalid"))
+            continue
         out.append(Problem("not-understood", f"{shown!r} is neither a command nor an order of "
                            f"{phase.label}", problem.line, _nearest_form(first, verbs), "invalid"))
     return out
