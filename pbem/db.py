@@ -139,6 +139,14 @@ def _lookups(db: sqlite_utils.Database) -> None:
     db["messages"].create_index(["status", "id"], if_not_exists=True)
 
 
+@migration("0007_refused_orders")
+def _refused_orders(db: sqlite_utils.Database) -> None:
+    """How many lines of an orders mail were refused: such orders stand at the
+    deadline but do not close the phase early (the player may want to correct
+    them), unless the player sends DONE."""
+    db["orders"].add_column("refused", int, not_null_default=0)
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 

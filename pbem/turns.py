@@ -30,10 +30,11 @@ def dice_for(seed: str, game: str):
 # -- orders ----------------------------------------------------------------
 
 def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: list[Order],
-                 text: str, message: int | None) -> None:
+                 text: str, message: int | None, refused: int = 0) -> None:
     """A new set replaces the power's earlier set for the phase (a DONE
     already sent stands).  An empty set is never stored: a mail whose every
-    order was refused leaves the earlier orders as they were."""
+    order was refused leaves the earlier orders as they were.  ``refused``:
+    how many lines of the mail were refused (see :func:`answered`)."""
     if not orders:
         raise ValueError("an empty set of orders is not stored")
     done = _current_row(ctx, game, phase_key, power)
@@ -42,7 +43,7 @@ def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: li
     ctx.db["orders"].insert({"game": game, "phase_key": phase_key, "power": power,
                              "orders": dumps([o.to_json() for o in orders]), "text": text,
                              "submitted": utcnow_iso(ctx.now()), "message": message, "current": 1,
-                             "done": int(bool(done and done["done"]))})
+                             "done": int(bool(done and done["done"])), "refused": refused})
 
 
 def as_written(orders: list[Order], power: str) -> list[str]:
@@ -91,10 +92,12 @@ def _current_rows(ctx: Context, game: str, phase_key: str) -> list[dict]:
 
 def answered(ctx: Context, rec: store.GameRecord, phase: PhaseInfo) -> set[str]:
     """Powers that are done with the phase: they sent DONE, or (where orders
-    suffice) have accepted orders stored."""
+    suffice) have accepted orders stored from a mail none of whose lines was
+    refused: a player whose typo was refused is not taken as finished before
+    the deadline (their orders still stand at it)."""
     done = set()
     for row in _current_rows(ctx, rec.name, phase.key):
-        if row["done"] or (phase.done == DONE_ON_ORDERS and loads(row["orders"], [])):
+        if row["done"] or (phase.done == DONE_ON_ORDERS and loads(row["orders"], []) and not row["refused"]):
             done.add(row["power"])
     return done
 

@@ -238,3 +238,24 @@ def test_an_order_of_another_phase_says_so_and_help_on_it_answers(tmp_path, monk
             "written in another phase (HELP DECLARE says when)") in reply, reply
     reply = table.say("Britain", "HELP DECLARE")
     assert "Negotiation Phase orders" in reply and "War orders" in reply, reply
+
+
+def test_orders_with_a_refused_line_do_not_close_the_phase_early_until_done(tmp_path, monkeypatch):
+    """Played by hand: the last power to order wrote a typo beside a good order; the
+    phase ran at once on the good one and the player never had the chance to correct
+    the refused lines.  Such orders stand at the deadline, but only DONE (or a mail
+    without refusals) closes the phase early."""
+    from pax_table import POWERS, PaxTable
+    from pbem import store
+
+    table = PaxTable(tmp_path, monkeypatch)
+    *first, last = POWERS
+    for p in first:
+        table.say(p, "ORDERS", "BUILD ARMY 1", "ENDORDERS")
+    reply = table.say(last, "ORDERS", "BUILD ARMY 1", "BUY INFLUENCE Atlantis", "ENDORDERS")
+    assert "does not run early on these orders: send them again corrected, or DONE" in reply, reply
+    table.loop.tick()
+    assert store.get_game(table.ctx, "pax").row["phase_key"] == "1880/movement"
+    table.say(last, "DONE")
+    table.loop.tick()
+    assert store.get_game(table.ctx, "pax").row["phase_key"] != "1880/movement"

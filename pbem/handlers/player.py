@@ -6,7 +6,7 @@ from ..commands import model as m
 from ..commands.help import top_keywords as help_keywords
 from ..db import dumps, utcnow_iso
 from ..deadlines import format_moment
-from ..gameapi import NOT_AN_ORDER, Problem
+from ..gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
 from ..identity import hash_secret
 from . import guide
 from .session import Session
@@ -59,10 +59,15 @@ def orders(session: Session, cmd: m.Orders) -> None:
             session.section(f"No orders stored for {phase.label}.", [])
         return
     text = "\n".join(t for _, t in cmd.lines)
-    turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id)
+    turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id,
+                       refused=len(refused))
     summary = game.order_summary(state, power, accepted)
+    held = ([f"Some lines were refused, so {phase.label} does not run early on these orders: send "
+             "them again corrected, or DONE to let them stand. At the deadline they stand as they are."]
+            if refused and phase.done == DONE_ON_ORDERS and power in phase.owes else [])
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    turns.as_written(accepted, power) + ([""] + summary if summary else []))
+                    turns.as_written(accepted, power) + ([""] + summary if summary else [])
+                    + ([""] + held if held else []))
 
 
 def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
