@@ -48,7 +48,14 @@ def wrap_text(text: str, first: str = "  ", rest: str = "      ") -> str:
 
 _env.filters["wrap_list"] = wrap_list
 _env.filters["wrap_text"] = wrap_text
-_env.filters["status_words"] = lambda status: TREATY_STATUS.get(status, str(status).replace("_", " "))
+
+
+def status_words(status) -> str:
+    """A treaty's status in words (an unknown code with its underscores as spaces)."""
+    return TREATY_STATUS.get(status, str(status).replace("_", " "))
+
+
+_env.filters["status_words"] = status_words
 
 
 def render(name: str, **values) -> str:
