@@ -31,8 +31,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import fuzz_targets as ft  # noqa: E402
 from helpers_loop import Loop  # noqa: E402
-from pbem import intake  # noqa: E402
-from pbem.mail.source import RawMail  # noqa: E402
 
 FAILURES = Path(__file__).parent / "fuzz-failures"
 
@@ -50,14 +48,7 @@ def _loop_target(folder: Path):
     def check(body: bytes) -> None:
         nonlocal count
         count += 1
-        raw = (f"From: fuzz{count}@players.test\nTo: pbem@example.test\nSubject: fuzz\n"
-               f"Message-ID: <fuzz{count}@players.test>\n\n").encode() + body
-        msg_id = intake.store_raw(loop.ctx, RawMail(f"fuzz:{count}", raw))
-        status = intake.process(loop.ctx, msg_id)
-        row = loop.db["messages"].get(msg_id)
-        assert status in ("done", "rejected"), (status, row["outcome"], row["error"])
-        replies = loop.db["outbox"].count_where("source = ? and kind = 'reply'", [msg_id])
-        assert replies == 1, (replies, row["outcome"])
+        ft.whole_loop(loop, count, body)
     return check
 
 

@@ -33,7 +33,7 @@ from . import store
 from .context import Context
 from .db import utcnow_iso
 from .gameapi import Game
-from .private_files import make_dirs
+from .private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from .resources import resource
 from .sitepaths import game_dir, slug  # noqa: F401  (part of this module's interface)
 
@@ -46,8 +46,6 @@ _ANGLED = re.compile(r"<[^<>]*>")
 # A treaty record the moderator logs for a secret treaty ("SET TREATY T1 ... SECRET").
 _SECRET_TREATY = re.compile(r"\bTREATY\b.*\bSECRET\b", re.I | re.S)
 _PHASE_PAGE = re.compile(r"^\d+-[a-z0-9-]*\.(html|svg)$")
-# Pages are 0644 in 0755 folders, so a web server running as another user can serve them.
-FILE_MODE, DIR_MODE = 0o644, 0o755
 BUILT = ".built.json"  # what the last build wrote, per game (for refresh)
 
 
@@ -206,8 +204,9 @@ def render(template: str, **values: Any) -> str:
 
 
 def _mkdir(folder: Path) -> None:
-    make_dirs(folder, DIR_MODE)  # folders it makes get the mode whatever the umask
-    os.chmod(folder, DIR_MODE)
+    # Pages are 0644 in 0755 folders, so a web server running as another user can serve them.
+    make_dirs(folder, PUBLIC_DIR)  # folders it makes get the mode whatever the umask
+    os.chmod(folder, PUBLIC_DIR)
 
 
 def _write(path: Path, text: str) -> None:
@@ -215,7 +214,7 @@ def _write(path: Path, text: str) -> None:
     _mkdir(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
     try:
-        os.fchmod(fd, FILE_MODE)
+        os.fchmod(fd, PUBLIC_FILE)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)

@@ -139,7 +139,14 @@ def _lookups(db: sqlite_utils.Database) -> None:
     db["messages"].create_index(["status", "id"], if_not_exists=True)
 
 
-@migration("0007_refused_orders")
+@migration("0007_archive_stamps")
+def _archive_stamps(db: sqlite_utils.Database) -> None:
+    """Indexes for what the archive counts per game after every daemon pass to
+    see whether a game changed (:func:`pbem.archive.refresh`): its press and
+    its GM log, which otherwise are read whole once per game and pass."""
+    db["press"].create_index(["game"], if_not_exists=True)
+    db["gm_log"].create_index(["game"], if_not_exists=True)
+@migration("0008_refused_orders")
 def _refused_orders(db: sqlite_utils.Database) -> None:
     """How many lines of an orders mail were refused: such orders stand at the
     deadline but do not close the phase early (the player may want to correct

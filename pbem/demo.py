@@ -74,8 +74,7 @@ async def _send(port: int, sender: str, to: str, subject: str, body: str) -> Non
     await aiosmtplib.send(msg, hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
 
 
-async def _play(folder: Path, rules: str, players: list[str], options: dict, turns: int | None,
-                seed: int) -> int:
+async def _play(folder: Path, rules: str, players: list[str], options: dict, seed: int) -> int:
     gm_secret = new_secret()
     port = _free_port()
     cfg = load_config(_write_config(folder, gm_secret, port))
@@ -180,4 +179,4 @@ def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None =
     length = f", {turns} turn{'s' if turns != 1 else ''}" if turns is not None else ""
     print(f"pbem demo: {game.title}, {len(players)} bot players{length}, mail through the built-in SMTP listener")
     print(f"working folder: {folder}")
-    return asyncio.run(_play(folder, rules, players, options, turns, seed))
+    return asyncio.run(_play(folder, rules, players, options, seed))

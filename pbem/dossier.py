@@ -19,11 +19,8 @@ from .context import Context
 from .db import loads
 from .deadlines import format_moment
 from .outbox import queue
+from .render import status_words
 from .sitepaths import game_url
-
-STATUS_WORDS = {"proposed": "proposed, waiting for signatures", "in_force": "in force",
-                "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed",
-                "broken": "broken"}
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
@@ -37,7 +34,7 @@ def treaty_lines(rec: store.GameRecord, power: str) -> list[str]:
     zone = rec.policy.timezone
     lines: list[str] = []
     for t in rec.rules.treaty_records(rec.state, power):
-        status = STATUS_WORDS.get(t["status"], str(t["status"]).replace("_", " "))
+        status = status_words(t["status"])
         lines.append(f"{t['id']}: {status}; parties {', '.join(t['parties'])}"
                      + ("; secret (parties only)" if t.get("secret") else "; public"))
         if t.get("concluded"):

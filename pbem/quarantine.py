@@ -24,8 +24,6 @@ from .secrets_at_rest import find_secrets, scrub, scrub_bytes
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_ATTEMPTS = 3
-
 
 def count_attempt(ctx: Context, msg_id: int) -> int:
     """Count one more try at handling the mail (the caller commits it before

@@ -48,7 +48,14 @@ def wrap_text(text: str, first: str = "  ", rest: str = "      ") -> str:
 
 _env.filters["wrap_list"] = wrap_list
 _env.filters["wrap_text"] = wrap_text
-_env.filters["status_words"] = lambda status: TREATY_STATUS.get(status, str(status).replace("_", " "))
+
+
+def status_words(status) -> str:
+    """A treaty's status in words (an unknown code with its underscores as spaces)."""
+    return TREATY_STATUS.get(status, str(status).replace("_", " "))
+
+
+_env.filters["status_words"] = status_words
 
 
 def render(name: str, **values) -> str:
@@ -174,14 +181,3 @@ def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: s
                   text=render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
                               reader=row["power"], zone=row.get("zone") or rec.policy.timezone))
 
-
-def broadcast(ctx: Context, rec: store.GameRecord, key: str, subject_text: str, text: str,
-              include_gm: bool = True) -> None:
-    """The same mail to every player (and the GM), e.g. a deadline change:
-    one mail each, so no reader sees another player's address."""
-    to = [a for row in store.players(ctx, rec.name) for a in store.addresses(row)[:1]]
-    if include_gm and rec.row["gm_address"]:
-        to.append(rec.row["gm_address"])
-    for address in dict.fromkeys(to):
-        queue(ctx, key=f"{key}:{address}", to=[address], game=rec.name, kind="notice",
-              subject=subject_text, text=text)

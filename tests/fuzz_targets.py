@@ -11,11 +11,12 @@ import random
 import re
 from pathlib import Path
 
-from pbem import registry
+from pbem import intake, registry
 from pbem.commands.parse import parse_mail
 from pbem.dice import SeededDice
 from pbem.gameapi import Problem
 from pbem.mail.normalize import parse_message
+from pbem.mail.source import RawMail
 from pbem.secrets_at_rest import find_secrets, mask_raw
 
 HERE = Path(__file__).parent
@@ -81,6 +82,20 @@ def _ordering_state(game) -> tuple[dict, str]:
 def order_targets() -> list[OrderTarget]:
     registry.load_extra("tests.testgame:GAME")
     return [OrderTarget(name) for name in registry.names()]
+
+
+def whole_loop(loop, n: int, body: bytes) -> None:
+    """``body`` as the ``n``-th mail of a stranger, handled by the whole moderator of
+    ``loop`` (tests/helpers_loop.py): it is done or refused, never broken, and gets
+    exactly one reply."""
+    raw = (f"From: fuzz{n}@players.test\nTo: pbem@example.test\nSubject: fuzz\n"
+           f"Message-ID: <fuzz{n}@players.test>\n\n").encode() + body
+    msg_id = intake.store_raw(loop.ctx, RawMail(f"fuzz:{n}", raw))
+    status = intake.process(loop.ctx, msg_id)
+    row = loop.db["messages"].get(msg_id)
+    assert status in ("done", "rejected"), (status, row["outcome"], row["error"])
+    replies = loop.db["outbox"].count_where("source = ? and kind = 'reply'", [msg_id])
+    assert replies == 1, (replies, row["outcome"])
 
 
 # -- the mutator of the long run -------------------------------------------------------------

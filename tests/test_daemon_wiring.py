@@ -55,19 +55,26 @@ def _production(mail_servers, tmp_path, **extra: str) -> Path:
     })
 
 
+def _one_pass(daemon):
+    """One pass of a built daemon, then what it holds open closed, as `pbem serve` does when
+    it stops: the IMAP connection, the mail-handling process and the SMTP connection."""
+    async def run():
+        try:
+            return await daemon.run_pass()
+        finally:
+            await daemon.source.close()
+            await daemon.handler.close()
+            await daemon.sender.close()
+    return asyncio.run(run())
+
+
 @pytest.mark.mail
 def test_production_wiring_reads_imap_and_answers_by_smtp(mail_servers, clean_mailboxes, tmp_path):
     moderator = mail_servers.address("moderator")
     daemon = build(load_config(_production(mail_servers, tmp_path)))
     alice = mail_servers.address("alice")
     mail_servers.send(_help_mail(alice, moderator), alice, [moderator])
-
-    async def one_pass():
-        try:
-            return await daemon.run_pass()
-        finally:
-            await daemon.source.close()
-    result = asyncio.run(one_pass())
+    result = _one_pass(daemon)
     assert result.fetched == 1 and result.sent == 1
     replies = mail_servers.wait_for_messages("alice", 1)
     assert b"Help:" in replies[0]
@@ -82,13 +89,7 @@ def test_an_auto_reply_is_moved_to_the_rejected_folder_unanswered(mail_servers, 
     msg = _help_mail(alice, moderator)
     msg["Auto-Submitted"] = "auto-replied"
     mail_servers.send(msg, alice, [moderator])
-
-    async def one_pass():
-        try:
-            return await daemon.run_pass()
-        finally:
-            await daemon.source.close()
-    result = asyncio.run(one_pass())
+    result = _one_pass(daemon)
     assert result.fetched == 1 and result.sent == 0
     assert len(mail_servers.messages("moderator", "Rejected")) == 1
     assert not mail_servers.messages("moderator", "Processed")

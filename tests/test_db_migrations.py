@@ -59,3 +59,10 @@ def test_a_game_is_found_by_name_through_an_index(tmp_path):
     assert any("games_name_nocase" in row[3] for row in plan), plan
     plan = db.execute("explain query plan select id from messages where status = 'new' order by id").fetchall()
     assert not any(row[3].startswith("SCAN messages") for row in plan), plan
+
+
+def test_the_archive_counts_a_game_s_press_and_gm_log_through_an_index(tmp_path):
+    db = pdb.open_db(tmp_path / "a.sqlite")
+    for table in ("press", "gm_log", "players", "snapshots"):
+        plan = db.execute(f"explain query plan select count(*) from {table} where game = ?", ["g1"]).fetchall()
+        assert not any(row[3].startswith(f"SCAN {table}") for row in plan), plan

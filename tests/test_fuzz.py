@@ -8,8 +8,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fuzz_targets as ft
 from helpers_loop import Loop
-from pbem import intake
-from pbem.mail.source import RawMail
 
 LINES = st.text(st.characters(blacklist_categories=("Cs",)), max_size=120)
 KEYWORDS = st.sampled_from(["SIGNON", "ORDERS", "END", "PRESS TO", "ENDPRESS", "HELP", "SET PASSWORD",
@@ -81,11 +79,4 @@ def loop(tmp_path_factory):
 @given(st.one_of(BODIES.map(lambda b: b.encode("utf-8")), st.binary(max_size=2000)))
 def test_any_mail_through_the_loop_gets_one_reply_and_no_exception(loop, body):
     loop.counter += 1
-    raw = (f"From: fuzz{loop.counter}@players.test\nTo: pbem@example.test\nSubject: fuzz\n"
-           f"Message-ID: <fuzz{loop.counter}@players.test>\n\n").encode() + body
-    msg_id = intake.store_raw(loop.ctx, RawMail(f"fuzz:{loop.counter}", raw))
-    status = intake.process(loop.ctx, msg_id)
-    row = loop.db["messages"].get(msg_id)
-    assert status in ("done", "rejected"), (status, row["outcome"], row["error"])
-    replies = loop.db["outbox"].count_where("source = ? and kind = 'reply'", [msg_id])
-    assert replies == 1, row["outcome"]
+    ft.whole_loop(loop, loop.counter, body)

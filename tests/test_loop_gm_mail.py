@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from pax_table import GM, POWERS, PaxTable, address
+from pax_table import GM, POWERS, PaxTable
 from pbem import store
 
 

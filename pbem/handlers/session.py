@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import render, store
+from .. import render, reports, store
 from ..context import Context
 from ..commands.model import MASK
 from ..gameapi import Problem
@@ -101,10 +101,7 @@ class Session:
 
     def reader_zone(self) -> str | None:
         """The zone the signed-on player set with SET ZONE, if any."""
-        if not (self.game and self.power):
-            return None
-        row = store.player(self.ctx, self.game.name, self.power)
-        return row.get("zone") if row else None
+        return reports.reader_zone(self.ctx, self.game, self.power) if self.game else None
 
     def reply_text(self) -> str:
         status = None
