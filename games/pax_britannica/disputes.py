@@ -41,10 +41,6 @@ def find(state: dict, cb_id: str) -> dict | None:
     return next((cb for cb in state.get("cb", []) if cb.get("id") == cb_id), None)
 
 
-def held_by(state: dict, power: str) -> list[dict]:
-    return [cb for cb in current(state) if cb["holder"] == power]
-
-
 def against(state: dict, holder: str, target: str) -> list[dict]:
     return [cb for cb in current(state) if cb["holder"] == holder and cb["against"] == target]
 

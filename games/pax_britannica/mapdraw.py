@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Iterable
 
 from pbem import svg
 
@@ -394,12 +394,3 @@ def draw(view: dict, data, *, title: str, mine: Iterable[str] = ()) -> str:
     return svg.document(WIDTH, HEIGHT, body, label=title, description=description, id_="pb-map",
                         style=STYLE)
 
-
-def alt_text(view: dict, title: str) -> str:
-    held = sum(1 for a in view["areas"].values() if a["controllers"])
-    return (f"{title}: world map with {held} controlled Areas; the position is written out "
-            "in words beside the map.")
-
-
-def summary(view: dict) -> dict[str, Any]:
-    return {"lines": text_lines(view)}
