@@ -17,14 +17,10 @@ grievance only (its holder may still call a Congress or declare War this turn).
 from __future__ import annotations
 
 from . import board, summaries
-from .state import POWERS
+from .phases.colonial_combat import power_order
 
 POSSESSION_LIKE = ("possession", "dominion", "state")
 ROUND = ("interest", "influence")
-
-
-def power_order(power: str) -> int:
-    return POWERS.index(power) if power in POWERS else len(POWERS)
 
 
 def by_rules_order(powers) -> list[str]:

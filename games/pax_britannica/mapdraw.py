@@ -18,6 +18,7 @@ from typing import Iterable
 
 from pbem import svg
 
+from .board import CONTROL
 from .mapview import ABBREVIATIONS, area_line, sea_line, text_lines
 
 # Projection (data/places.toml "projection"): equirectangular, the map's edge at 170 W.
@@ -45,7 +46,6 @@ COLOURS = {
 OTHER = ("#777777", "#ffffff")
 STATUS_SHORT = {"state": "Sta", "dominion": "Dom", "possession": "Pos", "protectorate": "Pro",
                 "influence": "Inf", "interest": "Int"}
-CONTROL = ("state", "dominion", "possession", "protectorate")
 SEA_INK, LAND, WATER, YOU = "#24507a", "#efe6d2", "#dbe9f4", "#f2b705"
 
 STYLE = ("text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
