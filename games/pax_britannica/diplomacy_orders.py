@@ -176,16 +176,7 @@ def _proposal(state: dict, power: str, head: tuple[int, str], body: list[tuple[i
     if problem is not None:
         result.problems.append(problem)
         return
-    terms, free, bad = [], [], []
-    for n, raw in body:
-        clause, trouble = clauses.parse_line(raw, data, n)
-        if trouble is not None:
-            bad.append(trouble)
-        elif clause is not None:
-            clause["line"] = n
-            terms.append(clause)
-        else:
-            free.append(raw.strip())
+    terms, free, bad = clauses.parse_lines(body, data)
     if bad:
         result.problems.extend(bad)
         result.problems.append(Problem("proposal-not-read", f"proposal {order.args['id']} was not "
