@@ -5,7 +5,6 @@ The phase sequence lives in :mod:`.state`, the rules of each phase in
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem.gameapi import (DONE_EXPLICIT, Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo,

@@ -196,6 +196,20 @@ def _steps(state: dict, data, place: str) -> set[str]:
     return set(land_neighbours(data, place)) | set(seas_of(data, place))
 
 
+def distances(state: dict, data, starts) -> dict[str, int]:
+    """Steps from the nearest of ``starts`` to every place reached over Overland Routes and
+    Sea Zones (Choice: "nearest" counts every Area, Home Country and Sea Zone passed through)."""
+    seen = {s: 0 for s in starts}
+    todo = deque(seen)
+    while todo:
+        here = todo.popleft()
+        for nxt in _steps(state, data, here):
+            if nxt not in seen:
+                seen[nxt] = seen[here] + 1
+                todo.append(nxt)
+    return seen
+
+
 def link_component(state: dict, data, power: str) -> set[str]:
     """Every link node connected to the power's Home Country."""
     nodes = _link_nodes(state, data, power)

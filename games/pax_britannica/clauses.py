@@ -172,19 +172,15 @@ def parse_line(text: str, data, line: int | None = None) -> tuple[dict | None, P
     return clause, None
 
 
-def parse_text(text: str, data, first_line: int | None = None) -> tuple[list[dict], list[str], list[Problem]]:
-    """Every line of a treaty's text: (clauses, free-text lines, problems).  ``first_line``
-    numbers the lines for the problems (None: problems name the text's own line)."""
+def parse_lines(lines, data) -> tuple[list[dict], list[str], list[Problem]]:
+    """Numbered lines ``(number, text)``, blank ones skipped: (clauses, free-text lines,
+    problems), each clause and problem with its line's number."""
     clauses, free, problems = [], [], []
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in lines:
         if not raw.strip():
             continue
-        line = None if first_line is None else first_line + n - 1
-        clause, problem = parse_line(raw, data, line)
+        clause, problem = parse_line(raw, data, n)
         if problem is not None:
-            if first_line is None:
-                problem = Problem(problem.code, f"treaty text line {n}: {problem.message}",
-                                  None, problem.suggestion, problem.kind)
             problems.append(problem)
         elif clause is not None:
             clause["line"] = n
@@ -192,6 +188,14 @@ def parse_text(text: str, data, first_line: int | None = None) -> tuple[list[dic
         else:
             free.append(raw.strip())
     return clauses, free, problems
+
+
+def parse_text(text: str, data) -> tuple[list[dict], list[str], list[Problem]]:
+    """Every line of a treaty's text: (clauses, free-text lines, problems); a problem names
+    the text's own line in its message."""
+    clauses, free, problems = parse_lines(enumerate(text.splitlines(), 1), data)
+    return clauses, free, [Problem(p.code, f"treaty text line {p.line}: {p.message}", None, p.suggestion,
+                                   p.kind) for p in problems]
 
 
 def named_powers(c: dict) -> list[str]:

@@ -15,7 +15,7 @@ from lark.exceptions import LarkError
 from pbem.gameapi import Order, ParseResult, Problem
 
 from . import clauses
-from .orders import ShapeBase, normalise_with
+from .orders import ShapeBase, for_line, normalise_with
 
 GRAMMAR = Lark((Path(__file__).parent / "diplomacy.lark").read_text(), parser="lalr")
 KEYWORDS = {"DOWNGRADE", "TO", "TRANSFER", "ACCEPT", "FROM", "GIVE", "CODOMINION", "WITH", "CALL",
@@ -176,16 +176,7 @@ def _proposal(state: dict, power: str, head: tuple[int, str], body: list[tuple[i
     if problem is not None:
         result.problems.append(problem)
         return
-    terms, free, bad = [], [], []
-    for n, raw in body:
-        clause, trouble = clauses.parse_line(raw, data, n)
-        if trouble is not None:
-            bad.append(trouble)
-        elif clause is not None:
-            clause["line"] = n
-            terms.append(clause)
-        else:
-            free.append(raw.strip())
+    terms, free, bad = clauses.parse_lines(body, data)
     if bad:
         result.problems.extend(bad)
         result.problems.append(Problem("proposal-not-read", f"proposal {order.args['id']} was not "
@@ -200,7 +191,7 @@ def _proposal(state: dict, power: str, head: tuple[int, str], body: list[tuple[i
 
 def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data) -> ParseResult:
     """Rules: AUSTRIA-HUNGARY - the German player writes Austria-Hungary's orders after
-    ``FOR Austria-Hungary``, until ``FOR Germany`` or the end."""
+    ``FOR Austria-Hungary``, until ``FOR Germany`` or the end (orders.for_line)."""
     result = ParseResult()
     current = power
     block: tuple[tuple[int, str], list] | None = None
@@ -228,17 +219,9 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
         if starts:
             block = ((number, text), [], current)
             continue
-        head = text.split(None, 1)
-        if head[0].upper() == "FOR":
-            target = data.resolve_power(head[1]) if len(head) > 1 else None
-            if target is None:
-                result.problems.append(Problem("unknown-power", f"FOR names no power: {text!r}",
-                                               number, data.suggest(head[-1]), "invalid"))
-            elif target == power or (power == "Germany" and target == "Austria-Hungary"):
-                current = target
-            else:
-                result.problems.append(Problem("not-your-power",
-                                               f"{power} cannot write orders for {target}", number))
+        switched = for_line(power, current, text, data, number, result)
+        if switched is not None:
+            current = switched
             continue
         order, problem = parse_line(state, current, text, data, number)
         if order is not None:

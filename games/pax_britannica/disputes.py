@@ -17,14 +17,10 @@ grievance only (its holder may still call a Congress or declare War this turn).
 from __future__ import annotations
 
 from . import board, summaries
-from .state import POWERS
+from .phases.colonial_combat import power_order
 
 POSSESSION_LIKE = ("possession", "dominion", "state")
 ROUND = ("interest", "influence")
-
-
-def power_order(power: str) -> int:
-    return POWERS.index(power) if power in POWERS else len(POWERS)
 
 
 def by_rules_order(powers) -> list[str]:
@@ -39,10 +35,6 @@ def current(state: dict) -> list[dict]:
 
 def find(state: dict, cb_id: str) -> dict | None:
     return next((cb for cb in state.get("cb", []) if cb.get("id") == cb_id), None)
-
-
-def held_by(state: dict, power: str) -> list[dict]:
-    return [cb for cb in current(state) if cb["holder"] == power]
 
 
 def against(state: dict, holder: str, target: str) -> list[dict]:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Iterable
 
 from pbem import svg
 
+from .board import CONTROL
 from .mapview import ABBREVIATIONS, area_line, sea_line, text_lines
 
 # Projection (data/places.toml "projection"): equirectangular, the map's edge at 170 W.
@@ -45,7 +46,6 @@ COLOURS = {
 OTHER = ("#777777", "#ffffff")
 STATUS_SHORT = {"state": "Sta", "dominion": "Dom", "possession": "Pos", "protectorate": "Pro",
                 "influence": "Inf", "interest": "Int"}
-CONTROL = ("state", "dominion", "possession", "protectorate")
 SEA_INK, LAND, WATER, YOU = "#24507a", "#efe6d2", "#dbe9f4", "#f2b705"
 
 STYLE = ("text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}"
@@ -394,12 +394,3 @@ def draw(view: dict, data, *, title: str, mine: Iterable[str] = ()) -> str:
     return svg.document(WIDTH, HEIGHT, body, label=title, description=description, id_="pb-map",
                         style=STYLE)
 
-
-def alt_text(view: dict, title: str) -> str:
-    held = sum(1 for a in view["areas"].values() if a["controllers"])
-    return (f"{title}: world map with {held} controlled Areas; the position is written out "
-            "in words beside the map.")
-
-
-def summary(view: dict) -> dict[str, Any]:
-    return {"lines": text_lines(view)}

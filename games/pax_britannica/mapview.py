@@ -13,8 +13,6 @@ from typing import Any
 from . import board
 from .report import STATUS_ORDER
 
-CONTROL_STATUSES = ("state", "dominion", "possession", "protectorate")
-
 #: Short names used on the map beside the colour, so colour is never the only cue.
 ABBREVIATIONS = {"Britain": "Br", "France": "Fr", "Germany": "Ge", "Austria-Hungary": "AH",
                  "United States": "US", "Japan": "Ja", "Russia": "Ru", "Italy": "It",

@@ -380,26 +380,39 @@ def misspelt_name(text: str, power: str, data, role: str) -> tuple[str, str] | N
     return (best[1], best[2]) if best else None
 
 
+def for_line(power: str, current: str, text: str, data, number: int | None,
+             result: ParseResult) -> str | None:
+    """Rules: AUSTRIA-HUNGARY - a ``FOR <power>`` line: the German player's orders after
+    ``FOR Austria-Hungary`` are Austria-Hungary's, until ``FOR Germany`` or the end.  The power
+    the lines below it are written for (``current`` when the line names none a player may write
+    for; the problem goes to ``result``), or None when the line is not a FOR line."""
+    head = text.split(None, 1)
+    if head[0].upper() != "FOR":
+        return None
+    target = data.resolve_power(head[1]) if len(head) > 1 else None
+    if target is None:
+        result.problems.append(Problem("unknown-power", f"FOR names no power: {text!r}",
+                                       number, data.suggest(head[-1], "power"), "invalid"))
+    elif target == power or (power == "Germany" and target == "Austria-Hungary"):
+        return target
+    else:
+        result.problems.append(Problem("not-your-power",
+                                       f"{power} cannot write orders for {target}", number))
+    return current
+
+
 def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data) -> ParseResult:
     """Rules: AUSTRIA-HUNGARY - the German player's orders after ``FOR Austria-Hungary``
-    are Austria-Hungary's, until ``FOR Germany`` or the end of the block."""
+    are Austria-Hungary's, until ``FOR Germany`` or the end of the block (:func:`for_line`)."""
     result = ParseResult()
     current = power
     for number, text in lines:
         stripped = text.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        head = stripped.split(None, 1)
-        if head[0].upper() == "FOR":
-            target = data.resolve_power(head[1]) if len(head) > 1 else None
-            if target is None:
-                result.problems.append(Problem("unknown-power", f"FOR names no power: {stripped!r}",
-                                               number, data.suggest(head[-1], "power"), "invalid"))
-            elif target == power or (power == "Germany" and target == "Austria-Hungary"):
-                current = target
-            else:
-                result.problems.append(Problem("not-your-power",
-                                               f"{power} cannot write orders for {target}", number))
+        switched = for_line(power, current, stripped, data, number, result)
+        if switched is not None:
+            current = switched
             continue
         order, problem = parse_line(state, current, stripped, data, number)
         if order is not None:

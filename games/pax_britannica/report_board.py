@@ -9,7 +9,6 @@ the power's Home Country and every place it holds something in.
 """
 from __future__ import annotations
 
-from collections import deque
 from typing import Any, Sequence
 
 from . import board
@@ -28,15 +27,7 @@ def distances(state: dict, data, powers: Sequence[str]) -> dict[str, int]:
         start |= set(board.areas_of(state, p))
         start |= {u["where"] for u in board.units_of(state, p)}
         start |= board.merchant_seas(state, p)
-    seen = {s: 0 for s in start}
-    todo = deque(start)
-    while todo:
-        here = todo.popleft()
-        for nxt in board._steps(state, data, here):
-            if nxt not in seen:
-                seen[nxt] = seen[here] + 1
-                todo.append(nxt)
-    return seen
+    return board.distances(state, data, start)
 
 
 def holdings(state: dict, data, place: str) -> list[str]:

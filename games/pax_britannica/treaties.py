@@ -19,7 +19,6 @@ from pbem.gameapi import Refused, Ruling, TreatyAction
 from . import board, clauses, disputes
 
 BREACH_ETI = 5  # Rules: EUROPEAN TENSION INCREASES (ETI-12)
-CONTROL = board.CONTROL
 
 
 def in_force(state: dict) -> list[dict]:

@@ -12,8 +12,6 @@ once.  Then the power reacts to Unrest in the Areas it Controls (minor_unrest.py
 """
 from __future__ import annotations
 
-from collections import deque
-
 from .. import board, summaries
 from . import minor_unrest
 
@@ -143,7 +141,7 @@ def army_source(state: dict, data, power: str, area: str) -> dict | None:
             groups.setdefault(u["where"], []).append(u)
     crowded = [w for w, us in groups.items() if len(us) >= 2]
     if crowded:
-        dist = distances(state, data, area)
+        dist = board.distances(state, data, [area])
         crowded.sort(key=lambda w: (dist.get(w, 10**6), w))
         return {"unit": _smallest(groups[crowded[0]])["id"], "from": crowded[0]}
     for strength in (1, 3, 10):
@@ -157,19 +155,6 @@ def army_source(state: dict, data, power: str, area: str) -> dict | None:
 
 def _smallest(units: list[dict]) -> dict | None:
     return min(units, key=lambda u: (u["strength"], u["id"])) if units else None
-
-
-def distances(state: dict, data, start: str) -> dict[str, int]:
-    """Steps from ``start`` over Overland Routes and Sea Zones (Choice: "nearest" counts
-    every Area, Home Country and Sea Zone passed through)."""
-    seen, todo = {start: 0}, deque([start])
-    while todo:
-        here = todo.popleft()
-        for nxt in minor_unrest.steps(state, data, here):
-            if nxt not in seen:
-                seen[nxt] = seen[here] + 1
-                todo.append(nxt)
-    return seen
 
 
 def place(state, data, dice, power, area, status, source, placed, fought) -> list[dict]:
