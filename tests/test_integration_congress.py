@@ -5,68 +5,32 @@ Casus Belli, marker removal and European Tensions that follow, as the players' r
 the treaty records show them; then ``verify`` on the game."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from pbem import store
 from pbem.verify import verify
 
-from test_integration_game import GM_SECRET, Table, _find
+from pax_mail import PaxGame, flat, reports, table  # noqa: F401 - table is the fixture
+from test_integration_game import _find
 
 pytestmark = pytest.mark.mail
-#: 1880's Random Events under this seed touch nothing the test uses (no Unrest in the
-#: New Hebrides, no Casus Belli): the dice follow the seed, so the test is the same each run.
-SEED = "0" * 64
-PLAYERS = {"alice": "Britain", "bob": "France", "carol": "Germany", "dave": "United States"}
-
-
-@pytest.fixture
-def table(mail_servers, clean_mailboxes, tmp_path, monkeypatch):
-    monkeypatch.setattr("pbem.turns.new_seed", lambda: SEED)
-    t = Table(mail_servers, tmp_path)
-    yield t
-    t.close()
-
-
-def orders(table, secrets, user, lines, done=True):
-    power = PLAYERS[user]
-    body = f"SIGNON {power.replace(' ', '-')}@vienna {secrets[power]}\nORDERS\n" + "\n".join(lines) \
-        + "\nENDORDERS\n" + ("DONE\n" if done else "")
-    table.send(user, body)
-
-
-def flat(text: str) -> str:
-    """Report lines are wrapped at 78 columns: read them as one line."""
-    return " ".join(text.split())
-
-
-def reports(table, user) -> str:
-    return flat("\n".join(table.text(m) for m in table.new_mail(user) if "turn report" in m["Subject"]))
+# 1880's Random Events under the seed (pax_mail.SEED) touch nothing the test uses (no Unrest in
+# the New Hebrides, no Casus Belli): the dice follow the seed, so the test is the same each run.
 
 
 def test_a_congress_of_europe_by_mail(table):
-    seats = "".join(f"GM ADD PLAYER {p.replace(' ', '-')} {table.servers.address(u)}\n" for u, p in PLAYERS.items())
-    table.send("gm", f"SIGNON GM@vienna {GM_SECRET}\nGM CREATE vienna RULES pax_britannica "
-                     f"OPTION setup=empty OPTION marker_conflicts=negotiation\n{seats}GM START\n")
-    table.run()
-    secrets = {}
-    for user, power in PLAYERS.items():
-        welcome = table.text(_find(table.new_mail(user), "you play"))
-        secrets[power] = re.search(r"Your secret is:\s+(\S+)", welcome).group(1)
+    game = PaxGame(table, "vienna", " OPTION marker_conflicts=negotiation")
     ctx = table.ctx
     assert store.get_game(ctx, "vienna").state["phase"] == "movement"
 
     # The GM sets the scene; France places a Protectorate beside Britain's Influence.
-    table.send("gm", f"SIGNON GM@vienna {GM_SECRET}\n" + "".join(f"GM {c}\n" for c in (
-        'SET MARKER Britain influence "New Hebrides"', "SET TREASURY France 60",
-        "SET MERCHANT France Mediterranean", 'SET MERCHANT France "Indian Ocean"',
-        "SET MERCHANT France Oceania", "SET ARMY France 1 HOME")))
+    game.gm('SET MARKER Britain influence "New Hebrides"', "SET TREASURY France 60",
+            "SET MERCHANT France Mediterranean", 'SET MERCHANT France "Indian Ocean"',
+            "SET MERCHANT France Oceania", "SET ARMY France 1 HOME")
     table.run()
-    orders(table, secrets, "bob", ["BUY PROTECTORATE New Hebrides", "MOVE ARMY 1 HOME TO New Hebrides"],
-           done=False)
+    game.send("bob", ["BUY PROTECTORATE New Hebrides", "MOVE ARMY 1 HOME TO New Hebrides"], done=False)
     for user in ("alice", "carol", "dave"):
-        table.send(user, f"SIGNON {PLAYERS[user].replace(' ', '-')}@vienna {secrets[PLAYERS[user]]}\nDONE\n")
+        game.send(user)
     table.run()
     britain = reports(table, "alice")
     assert "France against Britain" not in britain and "Britain against France over New Hebrides" in britain
@@ -75,58 +39,58 @@ def test_a_congress_of_europe_by_mail(table):
     eti_before = store.get_game(ctx, "vienna").state["eti"]
 
     # Negotiation: Britain calls the Congress in Austria-Hungary; the reply says who is left.
-    orders(table, secrets, "alice", ["CALL CONGRESS AT Austria-Hungary"])
+    game.send("alice", ["CALL CONGRESS AT Austria-Hungary"])
     table.run()
     ack = table.text(_find(table.new_mail("alice"), "received"))
     assert "CALL CONGRESS AT Austria-Hungary" in ack and "Still waiting for orders from: France" in ack
-    table.send("bob", f"SIGNON France@vienna {secrets['France']}\nDONE\n")
+    game.send("bob")
     table.run()
     germany = reports(table, "carol")
     assert "Congress of Europe in Austria-Hungary (called by Britain)" in germany
     assert "ATTEND -- take your seat at the Congress" in germany and "DECLINE -- stay away" in germany
 
     # Attendance: Germany attends; every European player invites the United States.
-    orders(table, secrets, "carol", ["ATTEND", "INVITE United-States"])
-    orders(table, secrets, "alice", ["INVITE United-States"])
-    orders(table, secrets, "bob", ["INVITE USA"])
+    game.send("carol", ["ATTEND", "INVITE United-States"])
+    game.send("alice", ["INVITE United-States"])
+    game.send("bob", ["INVITE USA"])
     table.run()
     state = store.get_game(ctx, "vienna").state
     assert state["congress"]["members"] == ["Britain", "France", "Germany", "Austria-Hungary", "United States"]
     assert "United States is invited to the Congress" in reports(table, "dave")
 
     # Round 1: two proposals, both defeated.
-    orders(table, secrets, "bob", ["PROPOSE P1", "DOWNGRADE Britain New Hebrides TO NONE",
-                                   "France: PAY Britain 10", "ENDPROPOSE"])
-    orders(table, secrets, "alice", ["PROPOSE P2", "CODOMINION New Hebrides WITH Britain", "ENDPROPOSE"])
+    game.send("bob", ["PROPOSE P1", "DOWNGRADE Britain New Hebrides TO NONE",
+                      "France: PAY Britain 10", "ENDPROPOSE"])
+    game.send("alice", ["PROPOSE P2", "CODOMINION New Hebrides WITH Britain", "ENDPROPOSE"])
     table.run()
     ack = table.text(_find(table.new_mail("alice"), "received"))
     assert "  PROPOSE P2\r\n    CODOMINION New Hebrides WITH Britain\r\n    ENDPROPOSE" in ack
     assert "Still waiting for orders from: Germany, United States" in ack
     for user in ("carol", "dave"):
-        table.send(user, f"SIGNON {PLAYERS[user].replace(' ', '-')}@vienna {secrets[PLAYERS[user]]}\nDONE\n")
+        game.send(user)
     table.run()
     for user, ballots in (("alice", ["VOTE P1 NO", "VOTE P2 YES"]), ("bob", ["VOTE P1 YES", "VOTE P2 NO"]),
                           ("carol", ["VOTE P1 NO", "VOTE P2 NO"]), ("dave", ["VOTE P1 ABSTAIN", "VOTE P2 NO"])):
-        orders(table, secrets, user, ballots, done=False)
+        game.send(user, ballots, done=False)
     table.run()
     text = reports(table, "dave")
     assert "Proposal P1 is defeated: 1 YES, 2 NO" in text and "Proposal P2 is defeated: 1 YES, 3 NO" in text
     assert "United States ABSTAIN" in text
 
     # Round 2: Germany's proposal passes; France refuses to sign it.
-    orders(table, secrets, "carol", ["PROPOSE P3", "DOWNGRADE France New Hebrides TO INFLUENCE",
-                                     "Peace in the Pacific.", "ENDPROPOSE"])
+    game.send("carol", ["PROPOSE P3", "DOWNGRADE France New Hebrides TO INFLUENCE",
+                        "Peace in the Pacific.", "ENDPROPOSE"])
     for user in ("alice", "bob", "dave"):
-        table.send(user, f"SIGNON {PLAYERS[user].replace(' ', '-')}@vienna {secrets[PLAYERS[user]]}\nDONE\n")
+        game.send(user)
     table.run()
     for user, ballot in (("alice", "YES"), ("bob", "NO"), ("carol", "YES"), ("dave", "YES")):
-        orders(table, secrets, user, [f"VOTE P3 {ballot}"], done=False)
+        game.send(user, [f"VOTE P3 {ballot}"], done=False)
     table.run()
     france = reports(table, "bob")
     assert "Proposal P3 passes: 3 YES, 1 NO" in france and "SIGN P3 -- the treaty the Congress passed" in france
     assert "REFUSE P3 -- defy the Congress" in france
-    orders(table, secrets, "bob", ["REFUSE P3"], done=False)
-    orders(table, secrets, "alice", ["SIGN P3"], done=False)
+    game.send("bob", ["REFUSE P3"], done=False)
+    game.send("alice", ["SIGN P3"], done=False)
     table.run()
     germany = reports(table, "carol")
     assert "France refuses to sign P3" in germany
@@ -137,7 +101,7 @@ def test_a_congress_of_europe_by_mail(table):
 
     # Nobody goes to War: the Casus Belli holder loses its marker; the treaty record is mailed.
     for user in ("alice", "carol", "dave"):
-        table.send(user, f"SIGNON {PLAYERS[user].replace(' ', '-')}@vienna {secrets[PLAYERS[user]]}\nDONE\n")
+        game.send(user)
     table.run()
     mails = table.new_mail("alice")
     britain = flat("\n".join(table.text(m) for m in mails if "turn report" in m["Subject"]))

@@ -7,19 +7,15 @@ War ends in France's defeat, and Britain places its marker in the conquered Area
 Resolution.  Every step is read in the players' reports; then ``verify`` on the game."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from pbem import store
 from pbem.verify import verify
 
-from test_integration_congress import flat, reports
-from test_integration_game import GM_SECRET, Table, _find
+from pax_mail import PLAYERS, PaxGame, reports, table  # noqa: F401 - table is the fixture
+from test_integration_game import _find
 
 pytestmark = pytest.mark.mail
-SEED = "0" * 64
-PLAYERS = {"alice": "Britain", "bob": "France", "carol": "Germany", "dave": "United States"}
 SCENE = ("SET MARKER Britain possession Egypt", "SET ARMY Britain 10 Egypt",
          'SET MERCHANT Britain "North Atlantic Ocean"', 'SET MERCHANT Britain "Mediterranean Sea"',
          'SET NAVY Britain 3 "Mediterranean Sea"', "SET MARKER France possession Algiers",
@@ -29,40 +25,17 @@ SCENE = ("SET MARKER Britain possession Egypt", "SET ARMY Britain 10 Egypt",
          "SET CB Britain France AREA Egypt")
 
 
-@pytest.fixture
-def table(mail_servers, clean_mailboxes, tmp_path, monkeypatch):
-    monkeypatch.setattr("pbem.turns.new_seed", lambda: SEED)
-    t = Table(mail_servers, tmp_path)
-    yield t
-    t.close()
-
-
-def send(table, secrets, user, lines=(), done=True):
-    power = PLAYERS[user]
-    body = f"SIGNON {power.replace(' ', '-')}@crimea {secrets[power]}\n"
-    if lines:
-        body += "ORDERS\n" + "\n".join(lines) + "\nENDORDERS\n"
-    table.send(user, body + ("DONE\n" if done else ""))
-
-
 def test_a_war_by_mail(table):
-    seats = "".join(f"GM ADD PLAYER {p.replace(' ', '-')} {table.servers.address(u)}\n" for u, p in PLAYERS.items())
-    table.send("gm", f"SIGNON GM@crimea {GM_SECRET}\nGM CREATE crimea RULES pax_britannica "
-                     f"OPTION setup=empty\n{seats}GM START\n")
-    table.run()
-    secrets = {}
-    for user, power in PLAYERS.items():
-        welcome = table.text(_find(table.new_mail(user), "you play"))
-        secrets[power] = re.search(r"Your secret is:\s+(\S+)", welcome).group(1)
+    game = PaxGame(table, "crimea")
     ctx = table.ctx
-    table.send("gm", f"SIGNON GM@crimea {GM_SECRET}\n" + "".join(f"GM {c}\n" for c in SCENE))
+    game.gm(*SCENE)
     table.run()
     eti_before = store.get_game(ctx, "crimea").state["eti"]
 
     # Movement and Negotiation pass with nothing done; the War Phase asks Britain.
     for _ in range(2):
         for user in PLAYERS:
-            send(table, secrets, user)
+            game.send(user)
         table.run()
         if store.get_game(ctx, "crimea").state["phase"] == "war":
             break
@@ -72,8 +45,7 @@ def test_a_war_by_mail(table):
     assert "What you may do now DECLARE WAR ON <power> -- you may, against France: +5 European Tensions" in britain
 
     # A move in the declarations window is refused with its reason; the declaration stands.
-    send(table, secrets, "alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers", "DECLARE WAR ON France"],
-         done=False)
+    game.send("alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers", "DECLARE WAR ON France"], done=False)
     table.run()
     ack = table.text(_find(table.new_mail("alice"), "received"))
     assert "[wrong-phase] MOVE NAVY 3 Mediterranean Sea TO Algiers is an order of an Alliance Maneuver" in ack
@@ -87,8 +59,8 @@ def test_a_war_by_mail(table):
 
     # Alliance Determination: the United States joins, Germany refuses (its treaty is broken);
     # JOIN WAR WITH France reads like the JOIN command but stays an order inside ORDERS ... ENDORDERS.
-    send(table, secrets, "carol", ["REFUSE WAR WITH France"], done=False)
-    send(table, secrets, "dave", ["JOIN WAR WITH France"], done=False)
+    game.send("carol", ["REFUSE WAR WITH France"], done=False)
+    game.send("dave", ["JOIN WAR WITH France"], done=False)
     table.run()
     britain = reports(table, "alice")
     assert "Germany refuses to join France's War and breaks T1." in britain
@@ -103,13 +75,13 @@ def test_a_war_by_mail(table):
     # Britain's Maneuver: the fleet blockades Algiers.  France, told what it may do, keeps
     # still; its Supply Phase finds Algiers cut off: the army and the Area surrender, and with
     # no French army abroad the War ends in France's defeat.
-    send(table, secrets, "alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers"], done=False)
+    game.send("alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers"], done=False)
     table.run()
     france = reports(table, "bob")
     assert "Britain: Navy (3) moves from Mediterranean Sea to Algiers." in france
     assert "Next phase: 1880 War, sequence 1: Second Alliance Maneuver" in france
     assert "What you may do now DONE -- no unit of yours can move END WAR WITH Britain" in france
-    send(table, secrets, "bob")
+    game.send("bob")
     table.run()
     france = reports(table, "bob")
     assert ("France's Army (3) in Algiers surrenders (out of supply; Algiers is blockaded by Britain)."
@@ -122,7 +94,7 @@ def test_a_war_by_mail(table):
     assert "What you may do now PLACE <marker> <area>, free, in: Algiers" in britain
 
     # The Resolution: Britain takes Algiers; France's marker goes, its army comes home.
-    send(table, secrets, "alice", ["PLACE POSSESSION Algiers"], done=False)
+    game.send("alice", ["PLACE POSSESSION Algiers"], done=False)
     table.run()
     france = reports(table, "bob")
     assert "France's Possession in Algiers is removed (conflicts with the spoils of War)." in france

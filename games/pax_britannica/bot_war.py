@@ -39,6 +39,12 @@ def bot_orders(state: dict, power: str, rng) -> list[str]:
     return _only_accepted(GAME, state, power, lines)
 
 
+def written_for(p: str, power: str, body: list[str]) -> list[str]:
+    """``power``'s lines ``body`` for ``p``: between ``FOR <p>`` and ``FOR <power>`` when ``p``
+    is another power (Austria-Hungary, a Minor Power it moves)."""
+    return body if p == power else [f"FOR {p}", *body, f"FOR {power}"]
+
+
 def might(state: dict, powers) -> int:
     return sum(u["strength"] for p in powers for u in board.units_of(state, p))
 
@@ -62,10 +68,7 @@ def alliances(state: dict, power: str, rng) -> list[str]:
         mine = war["sides"][model.side_index(war, duty["ally"])] + [duty["power"]]
         theirs = [p for p in model.members(war) if p not in mine]
         joins = might(state, mine) >= might(state, theirs) or rng.random() < 0.3
-        lead = [f"FOR {duty['power']}"] if duty["power"] != power else []
-        lines += lead + [f"{'JOIN' if joins else 'REFUSE'} WAR WITH {duty['ally']}"]
-        if lead:
-            lines.append(f"FOR {power}")
+        lines += written_for(duty["power"], power, [f"{'JOIN' if joins else 'REFUSE'} WAR WITH {duty['ally']}"])
     for war in model.fighting(state):
         if model.side_index(war, power) is not None:
             continue
@@ -123,7 +126,7 @@ def maneuver(state: dict, data, power: str, index: int, rng) -> list[str]:
                 if options:
                     body.append(f"MOVE {u['type'].upper()} {u['strength']} {u['where']} TO {rng.choice(options)}")
             if body:
-                lines += ([f"FOR {p}"] if p != power else []) + body + ([f"FOR {power}"] if p != power else [])
+                lines += written_for(p, power, body)
     return lines
 
 
@@ -149,7 +152,7 @@ def attack(state: dict, data, power: str, index: int, rng) -> list[str]:
                     if d and (combat_table.ratio(a, d) in GOOD_ODDS or rng.random() < 0.15):
                         body.append(f"ATTACK {kind.upper()} {place}")
             if body:
-                lines += ([f"FOR {p}"] if p != power else []) + body + ([f"FOR {power}"] if p != power else [])
+                lines += written_for(p, power, body)
     return lines
 
 
@@ -178,19 +181,16 @@ def settle(state: dict, data, power: str, rng) -> list[str]:
                 continue
             body = [f"PLACE {'PROTECTORATE' if board.is_great(state, p) else 'POSSESSION'} {a}"
                     for a in sorted(areas)]
-            lines += ([f"FOR {p}"] if p != power else []) + body + ([f"FOR {power}"] if p != power else [])
+            lines += written_for(p, power, body)
         defeated = sorted(war.get("defeated", []))
         for p in resolution.demanders(state, data, war):
             if power not in model.controllers(state, war, p):
                 continue
             free = [a for a in defeated if a not in taken]
-            lead = [f"FOR {p}"] if p != power else []
             if free:
                 area = rng.choice(free)
                 taken.add(area)
-                lines += lead + [f"DEMAND {area}"]
+                lines += written_for(p, power, [f"DEMAND {area}"])
             else:
-                lines += lead + ["DECLINE"]
-            if lead:
-                lines.append(f"FOR {power}")
+                lines += written_for(p, power, ["DECLINE"])
     return lines

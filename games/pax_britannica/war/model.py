@@ -51,10 +51,6 @@ def is_native(power: str) -> bool:
 
 
 # -- the records ----------------------------------------------------------------------
-def wars(state: dict) -> list[dict]:
-    return list(state.get("wars", []))
-
-
 def open_wars(state: dict) -> list[dict]:
     return [w for w in state.get("wars", []) if w.get("status", "active") in OPEN]
 
@@ -158,10 +154,6 @@ def new_war(state: dict, sides: list[list[str]], kind: str | None = None,
     return record
 
 
-def find(state: dict, war_id: str) -> dict | None:
-    return next((w for w in state.get("wars", []) if w["id"] == war_id), None)
-
-
 # -- who speaks for whom -------------------------------------------------------------------
 def is_player(state: dict, power: str) -> bool:
     return power in state.get("players", [])
@@ -203,23 +195,10 @@ def controllers(state: dict, war: dict, power: str) -> list[str]:
     return by_rules_order(a for a in allies if a)
 
 
-def controlled_by(state: dict, player: str, war: dict) -> list[str]:
-    """The powers of ``war`` whose units ``player`` moves (its own first)."""
-    return [p for p in members(war) if player in controllers(state, war, p)]
-
-
 def engine_moved(state: dict, war: dict, power: str) -> bool:
     """China, and the Ottomans with no Great Power ally, are moved by the engine (Rules:
     CHINESE REBELLION, Determining Chinese Army Movement; WAR WITH THE OTTOMANS)."""
     return power == CHINA or (power == OTTOMANS and not controllers(state, war, power))
-
-
-def alliance_players(state: dict, war: dict, index: int) -> list[str]:
-    """The players who owe orders for alliance ``index`` of ``war``."""
-    if index >= len(war["sides"]):
-        return []
-    found = [c for p in war["sides"][index] for c in controllers(state, war, p)]
-    return by_rules_order(found)
 
 
 def place_in_war(war: dict, power: str, index: int) -> None:
