@@ -116,8 +116,6 @@ def _copy_rows(db, table: str, column: str, source: str, target: str) -> None:
 
 def order_lines(path: Path, seat: Seat, rng: random.Random) -> list[str]:
     """The bot's orders for this seat's power in its game's current phase."""
-    from pbem import registry
-
     ctx = Context(db=open_db(path), clock=SystemClock())
     rec = store.get_game(ctx, seat.game)
     return rec.rules.bot_orders(rec.state, seat.power, rng)
