@@ -114,10 +114,16 @@ def _copy_rows(db, table: str, column: str, source: str, target: str) -> None:
                [target, source])
 
 
-def order_lines(path: Path, seat: Seat, rng: random.Random) -> list[str]:
-    """The bot's orders for this seat's power in its game's current phase."""
-    from pbem import registry
-
-    ctx = Context(db=open_db(path), clock=SystemClock())
-    rec = store.get_game(ctx, seat.game)
-    return rec.rules.bot_orders(rec.state, seat.power, rng)
+def order_lines(path: Path, seats: list[Seat], rng: random.Random) -> dict[Seat, list[str]]:
+    """The bot's orders for each seat's power in its game's current phase, read
+    through one connection to the database."""
+    db = open_db(path)
+    try:
+        ctx = Context(db=db, clock=SystemClock())
+        out = {}
+        for seat in seats:
+            rec = store.get_game(ctx, seat.game)
+            out[seat] = rec.rules.bot_orders(rec.state, seat.power, rng)
+        return out
+    finally:
+        db.conn.close()

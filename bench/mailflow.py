@@ -43,14 +43,11 @@ import mail_rig  # noqa: E402
 
 def _orders(db: Path, seats: list[games_db.Seat], n: int, tag: str = "o") -> dict[str, bytes]:
     """N order mails, round robin over every seat: the bot's orders for its power."""
-    rng = random.Random(7)
-    lines: dict[games_db.Seat, list[str]] = {}
+    lines = games_db.order_lines(db, seats[:n], random.Random(7))
     mails = {}
     for i in range(n):
         seat = seats[i % len(seats)]
-        if seat not in lines:
-            lines[seat] = games_db.order_lines(db, seat, rng) or ["DONE"]
-        mid, raw = mail_rig.order_mail(i, seat, lines[seat], tag)
+        mid, raw = mail_rig.order_mail(i, seat, lines[seat] or ["DONE"], tag)
         mails[mid] = raw
     return mails
 

@@ -72,8 +72,7 @@ async def _measure(folder: Path, servers, sink, games: int, mails: dict[str, byt
         phase_times.append(time.perf_counter() - t0)
     out["phase_ms"] = 1000 * statistics.median(phase_times) if phase_times else None
     await source.close()
-    if hasattr(daemon.sender, "close"):  # an older SmtpSender has no connection to close
-        await daemon.sender.close()
+    await daemon.sender.close()
     ctx.db.conn.close()
     out["rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["db_kib_per_game"] = (folder / "pbem.sqlite").stat().st_size / 1024 / games
@@ -82,14 +81,15 @@ async def _measure(folder: Path, servers, sink, games: int, mails: dict[str, byt
 
 def one(games: int, n: int) -> dict:
     servers, sink = mail_rig.start_servers()
+    folder = Path(tempfile.mkdtemp(prefix="pbem-bench-scale-", dir="/tmp"))
     try:
-        folder = Path(tempfile.mkdtemp(prefix="pbem-bench-scale-", dir="/tmp"))
         seats = games_db.build(folder / "pbem.sqlite", games)
         mails = mailflow._orders(folder / "pbem.sqlite", seats[:35], n)
         servers.clear("moderator")
         return asyncio.run(_measure(folder, servers, sink, games, mails))
     finally:
         mail_rig.stop_servers(servers, sink)
+        mailflow._cleanup(folder)
 
 
 def main() -> None:

@@ -67,7 +67,7 @@ def test_war_peace_and_treaty_by_mail(table):
     # Valmont declares war on Corvia and calls its ally Ostmark, who is asked by mail.
     send("alice", "ORDERS\nSTANDING RETREAT NEVER\nDECLARE WAR ON Corvia\nCALL TO ARMS Ostmark\nEND\n")
     call = table.text(_find(table.new_mail("carol"), "turn report"))
-    assert "Valmont calls you to arms" in call or "calls you to arms against Corvia" in call
+    assert "Valmont calls you to arms against Corvia" in call
     assert _state(table)["phase"] == "reaction"
     send("carol", "ORDERS\nACCEPT\nEND\n")
     report = table.text(_find(table.new_mail("alice"), "turn report"))
@@ -95,7 +95,7 @@ def test_war_peace_and_treaty_by_mail(table):
     state = _state(table)
     assert state["phase"] == "p3" and state["step"] == "D"
     window = table.text(_find(table.new_mail("alice"), "turn report"))
-    assert "Corvia: your Partial Victory" in window or "Corvia: partial" in window
+    assert "Corvia: your Partial Victory" in window
 
     # Peace Resolution: Valmont enforces Keep Current Board State; Corvia has nothing to add.
     send("alice", "ORDERS\nENFORCE keep_current_board_state ON Corvia\nEND\n")

@@ -57,12 +57,16 @@ def nc_provinces(state: dict, realm: str, sea: str, *, used: list[str] | None = 
     return sorted(out)
 
 
+def port_nc(province: dict) -> int:
+    """A port's Naval Capacity (9.2 NC): 2 for a large port, else 1."""
+    return 2 if province.get("large") else 1
+
+
 def nc(state: dict, realm: str, sea: str, *, used: list[str] | None = None, npr_defence: bool = False) -> int:
     total = 0
     for p in nc_provinces(state, realm, sea, used=used):
         d = state["provinces"][p]
-        n = 2 if d.get("large") else 1
-        total += n * (2 if npr_defence and state["areas"][d["area"]].get("distant") else 1)
+        total += port_nc(d) * (2 if npr_defence and state["areas"][d["area"]].get("distant") else 1)
     return total
 
 
@@ -89,6 +93,6 @@ def take_nc(state: dict, realm: str, sea: str, need: int) -> list[str]:
         if got >= need:
             break
         taken.append(p)
-        got += 2 if state["provinces"][p].get("large") else 1
+        got += port_nc(state["provinces"][p])
     used.extend(taken)
     return taken

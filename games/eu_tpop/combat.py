@@ -191,6 +191,11 @@ def _retreat(state: dict, item: dict, realm: str, to: str | None, events: list) 
 
 
 def retreat_options(state: dict, item: dict, realm: str) -> list[str]:
+    """Where ``realm`` may retreat from the battle (9.7 step 6, 9.9 step 6), best first.  Choice
+    (choices/warfare.md, Retreats): attackers go back where they came from;
+    defenders to an adjacent Area without enemy units, friendly first, then
+    alphabetically; at sea, an adjacent Sea Zone without enemy ships or a
+    friendly port on the zone."""
     loc = item["loc"]
     if realm in item["from"] and (realm == item["attacker"]):
         return [item["from"][realm]]   # attackers go back where they came from

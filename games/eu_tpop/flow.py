@@ -84,20 +84,6 @@ def start_round(state: dict) -> None:
 
 # -- one action ---------------------------------------------------------------------------------
 
-def check_action(state: dict, realm: str, orders: list) -> None:
-    """Validation of an action mail: one main action (a Declare War may carry
-    its Calls to Arms and its free Activate or Recruit), each checked."""
-    acts = [o for o in orders if o.kind in MAIN or o.kind == "cta"]
-    main = [o for o in acts if o.kind in MAIN]
-    if not main:
-        return
-    first = main[0]
-    if first.kind == "declare":
-        war.check_declare(state, realm, first.args["targets"], first.args["cb"])
-        return
-    check_one(state, realm, first)
-
-
 def check_one(state: dict, realm: str, o) -> None:
     a = o.args
     if o.kind == "activate":

@@ -63,10 +63,6 @@ def at_war(state: State, a: str, b: str) -> bool:
     return any(w["pair"] == pair(a, b) for w in state["wars"])
 
 
-def war_record(state: State, a: str, b: str) -> dict | None:
-    return next((w for w in state["wars"] if w["pair"] == pair(a, b)), None)
-
-
 def enemies(state: State, realm: str) -> list[str]:
     out = []
     for w in state["wars"]:
