@@ -44,7 +44,7 @@ def treaty_lines(rec: store.GameRecord, power: str) -> list[str]:
             lines.append(f"  {p}: " + (f"signed {format_moment(signed, zone)}" if signed else "not signed"))
         lines += _wrap(t.get("text", ""), "  | ")
         for b in t.get("breaches") or []:
-            found = b.get("by") in ("moderator", "the moderator")  # a clause the game saw broken
+            found = b.get("by") == "moderator"  # a clause the game saw broken
             lines.append((f"  breach found by the moderator against {b.get('against')}" if found else
                           f"  breach claimed: {b.get('by')} against {b.get('against')}")
                          + (f" ({b['text']})" if b.get("text") else "")

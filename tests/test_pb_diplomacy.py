@@ -205,7 +205,7 @@ def test_bot_treaties_are_proposed_and_signed_by_two_players():
 
 
 def test_a_treaty_record_the_moderator_found_broken_reads_in_words():
-    """A clause the game saw broken (by "the moderator") and a Congress's own history
+    """A clause the game saw broken (by "moderator") and a Congress's own history
     entries read as sentences in the mailed record and in the handover dossier."""
     from pbem import treatybook
     from pbem.render import render
@@ -214,7 +214,7 @@ def test_a_treaty_record_the_moderator_found_broken_reads_in_words():
                                    "1884 Congress", "broken")
     record["history"] += [{"at": "1884 Congress", "who": "the Congress", "action": "passed"},
                           {"at": "1884", "who": "France", "action": "broke"}]
-    record["breaches"] = [{"at": "1884", "by": "the moderator", "against": "France",
+    record["breaches"] = [{"at": "1884", "by": "moderator", "against": "France",
                            "text": "France could not pay", "ruled": "broken"}]
     text = render("treaty.txt.j2", t=record, game="g", site="pbem", reader="Britain", zone="UTC")
     assert "1884: the moderator found France broke it: France could not pay" in text

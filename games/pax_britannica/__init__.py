@@ -308,7 +308,7 @@ class PaxBritannica(Game):
         mine = set(report.own_powers(state, power)) if power else set()
         data["board"] = report_board.rows(state, load_data(state), sorted(mine)) if power else []
         data["story"] = report_board.story(state, events, data["events"], power, mine)
-        return Report(text=report.report_text(state, events, power), data=data, template="report.html.j2")
+        return Report(text=report.report_text(state, events, power, data), data=data, template="report.html.j2")
 
     def map_svg(self, state: State, power: str | None) -> str | None:
         """Rules: THE MAP - the board is open, so every reader sees the same

@@ -279,8 +279,10 @@ def event_block(title: str, groups: list[tuple[Any, list[dict]]], viewer: frozen
     return lines
 
 
-def report_text(state: dict, events: Sequence[dict], power: str | None) -> str:
-    d = report_data(state, events, power)
+def report_text(state: dict, events: Sequence[dict], power: str | None, d: dict | None = None) -> str:
+    """The report as text; ``d``: :func:`report_data` already built for it (a
+    report is built once per reader and phase, for its text and its HTML)."""
+    d = d if d is not None else report_data(state, events, power)
     lines = header_lines(d, events)
     mine = set(own_powers(state, power)) if power else set()
     viewer = frozenset(mine)

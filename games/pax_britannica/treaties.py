@@ -254,7 +254,7 @@ def break_treaty(state: dict, record: dict, breaker: str, why: str) -> list[dict
     record["status"] = "broken"
     record["broken_by"] = breaker
     turn = str(state.get("turn"))
-    record.setdefault("breaches", []).append({"at": turn, "by": "the moderator", "against": breaker,
+    record.setdefault("breaches", []).append({"at": turn, "by": "moderator", "against": breaker,
                                               "text": why, "ruled": "broken"})
     record.setdefault("history", []).append({"at": turn, "who": breaker, "action": "broke"})
     named = "a secret treaty" if record.get("secret") else f"treaty {record['id']}"
