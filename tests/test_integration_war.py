@@ -12,7 +12,7 @@ import pytest
 from pbem import store
 from pbem.verify import verify
 
-from pax_mail import PLAYERS, PaxGame, reports, table  # noqa: F401 - table is the fixture
+from pax_mail import PLAYERS, PaxGame, flat, reports, table  # noqa: F401 - table is the fixture
 from test_integration_game import _find
 
 pytestmark = pytest.mark.mail
@@ -50,6 +50,10 @@ def test_a_war_by_mail(table):
     ack = table.text(_find(table.new_mail("alice"), "received"))
     assert "[wrong-phase] MOVE NAVY 3 Mediterranean Sea TO Algiers is an order of an Alliance Maneuver" in ack
     assert "  DECLARE WAR ON France" in ack
+    # A mail with a refused line does not close the window early: DONE lets the orders stand.
+    assert "does not run early on these orders" in flat(ack)
+    game.send("alice")
+    table.run()
     france = reports(table, "bob")
     assert "Britain declares War on France." in france and "War W1: Britain against France." in france
     germany, america = reports(table, "carol"), reports(table, "dave")

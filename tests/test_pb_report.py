@@ -387,3 +387,22 @@ def test_an_index_rise_over_a_power_s_marker_is_its_own_news():
     assert "What concerned France" in text and "European Tensions +1" in text
     assert "Elsewhere in the world" not in text
     assert "Elsewhere in the world" in report_text(state, [rise], "Britain")
+
+
+def test_a_war_combat_and_a_conquest_concern_both_sides_and_read_in_the_singular():
+    """Played by hand: France's own attack on Guiana and Britain's conquest of it from
+    France stood under "Elsewhere in the world" in France's report, reading "France (1)
+    attack Britain (1)" and "Britain conquer Guiana"."""
+    combat = {"kind": "war_combat", "area": "Guiana", "type": "army", "war": "W1",
+              "attackers": ["France"], "defenders": ["Britain"], "attack": 1, "defense": 1,
+              "area_strength": 0, "ratio": "1:1", "table": 1, "die": 2, "result": "AR", "defeated": False,
+              "losses": [{"power": "France", "type": "army", "strength": 1, "fate": "retreated",
+                          "to": "North Atlantic Ocean"}], "phase_key": "1880/war_attack_1/4"}
+    conquest = {"kind": "conquered", "area": "Guiana", "by": ["Britain"], "from": ["France"], "war": "W1",
+                "phase_key": "1880/war_attack_1/4"}
+    state = GAME.setup(FOUR, {"setup": "1880"}, None)
+    state["phase"] = "war_maneuver_2"
+    text = " ".join(report_text(state, [combat, conquest], "France").split())
+    mine = text.split("What concerned France", 1)[1].split("Elsewhere in the world", 1)[0]
+    assert "Combat in Guiana: France (1) attacks Britain (1): 1 to 1 is 1:1" in mine, text
+    assert "Britain conquers Guiana from France." in mine, text

@@ -18,7 +18,9 @@ PRIVATE_KINDS = {"money", "order_failed", "income", "deficit"}
 POWER_FIELDS = ("power", "holder", "against", "to", "from", "blamed", "blame")
 #: Further fields naming the powers an event is about (for "what concerns you" only;
 #: privacy is decided by ``concerns`` alone).
-INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls", "victors", "defeated", "ally")
+# Fields naming the powers an event is about (a combat's sides, a conquest's loser too).
+INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls", "victors", "defeated", "ally",
+                   "attackers", "defenders", "from")
 WIDTH = 78
 
 

@@ -40,11 +40,17 @@ def losses(items: list[dict]) -> str:
     return "; ".join(parts) or "no losses"
 
 
+def verb(who, word: str) -> str:
+    """``conquers`` after one power, ``conquer`` after several."""
+    return word if isinstance(who, (list, tuple)) and len(who) > 1 else word + "s"
+
+
 def war_combat(e: dict, viewer) -> str:
     kind = "Naval combat" if e.get("type") == "navy" else "Combat"
     area = f" with the Area's own {e['area_strength']}" if e.get("area_strength") else ""
     side_a, side_d = names(e.get("attackers") or []), names(e.get("defenders") or []) or e.get("area")
-    head = f"{kind} in {e.get('area')}: {side_a} ({e.get('attack')}) attack {side_d} ({e.get('defense')}{area})"
+    head = (f"{kind} in {e.get('area')}: {side_a} ({e.get('attack')}) {verb(e.get('attackers'), 'attack')} "
+            f"{side_d} ({e.get('defense')}{area})")
     if e.get("die") is None:
         return head + f": nothing resists - {losses(e.get('losses'))}."
     return (head + f": {e.get('attack')} to {e.get('defense')} is {e.get('ratio')}, table {e.get('table')}, "
@@ -92,9 +98,9 @@ def area_surrendered(e: dict, viewer) -> str:
 
 def conquered(e: dict, viewer) -> str:
     if e.get("retaken"):
-        return f"{names(e.get('by'))} win back {e.get('area')}."
+        return f"{names(e.get('by'))} {verb(e.get('by'), 'win')} back {e.get('area')}."
     when = " at the end of the War (within their reach)" if e.get("at_end") else ""
-    return f"{names(e.get('by'))} conquer {e.get('area')} from {names(e.get('from'))}{when}."
+    return f"{names(e.get('by'))} {verb(e.get('by'), 'conquer')} {e.get('area')} from {names(e.get('from'))}{when}."
 
 
 def war_end(e: dict, viewer) -> str:
