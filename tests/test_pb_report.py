@@ -402,7 +402,14 @@ def test_a_war_combat_and_a_conquest_concern_both_sides_and_read_in_the_singular
                 "phase_key": "1880/war_attack_1/4"}
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state["phase"] = "war_maneuver_2"
-    text = " ".join(report_text(state, [combat, conquest], "France").split())
+    asked = {"kind": "peace_asked", "war": "W1", "power": "Britain", "with": ["France"],
+             "phase_key": "1880/war_maneuver_2/6"}
+    ended = {"kind": "war_end", "war": "W1", "how": "negotiated", "sides": [["France"], ["Britain"]],
+             "victors": [], "defeated": [], "sequences": 1, "conquered": ["Guiana"],
+             "phase_key": "1880/war_end/9"}
+    text = " ".join(report_text(state, [combat, conquest, asked, ended], "France").split())
     mine = text.split("What concerned France", 1)[1].split("Elsewhere in the world", 1)[0]
     assert "Combat in Guiana: France (1) attacks Britain (1): 1 to 1 is 1:1" in mine, text
     assert "Britain conquers Guiana from France." in mine, text
+    assert "Britain asks to end the War with France." in mine, text
+    assert "War W1 ends by agreement after 1 War Sequence" in mine, text

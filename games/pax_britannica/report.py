@@ -20,7 +20,7 @@ POWER_FIELDS = ("power", "holder", "against", "to", "from", "blamed", "blame")
 #: privacy is decided by ``concerns`` alone).
 # Fields naming the powers an event is about (a combat's sides, a conquest's loser too).
 INVOLVED_FIELDS = ("powers", "parties", "sides", "by", "rolls", "victors", "defeated", "ally",
-                   "attackers", "defenders", "from")
+                   "attackers", "defenders", "from", "with")
 WIDTH = 78
 
 

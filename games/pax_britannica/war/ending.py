@@ -63,6 +63,7 @@ def finish(state: dict, data, war: dict, result: dict) -> list[dict]:
         for i in live:
             events += spoils(state, data, war, [i], [j for j in live if j != i])
     return events + [{"kind": "war_end", "war": war["id"], "how": result["how"],
+                      "sides": [list(side) for side in war["sides"]],
                       "victors": model.by_rules_order(victors), "defeated": model.by_rules_order(losers),
                       "sequences": war.get("round", 0), "conquered": sorted(war["conquered"])}]
 
