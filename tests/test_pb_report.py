@@ -407,9 +407,12 @@ def test_a_war_combat_and_a_conquest_concern_both_sides_and_read_in_the_singular
     ended = {"kind": "war_end", "war": "W1", "how": "negotiated", "sides": [["France"], ["Britain"]],
              "victors": [], "defeated": [], "sequences": 1, "conquered": ["Guiana"],
              "phase_key": "1880/war_end/9"}
-    text = " ".join(report_text(state, [combat, conquest, asked, ended], "France").split())
+    settled = {"kind": "war_resolved", "war": "W1", "how": "negotiated", "sides": [["France"], ["Britain"]],
+               "phase_key": "1880/war_resolution/10"}
+    text = " ".join(report_text(state, [combat, conquest, asked, ended, settled], "France").split())
     mine = text.split("What concerned France", 1)[1].split("Elsewhere in the world", 1)[0]
     assert "Combat in Guiana: France (1) attacks Britain (1): 1 to 1 is 1:1" in mine, text
     assert "Britain conquers Guiana from France." in mine, text
     assert "Britain asks to end the War with France." in mine, text
     assert "War W1 ends by agreement after 1 War Sequence" in mine, text
+    assert "War W1 is settled." in mine, text

@@ -113,7 +113,8 @@ def resolve(state: dict, data, orders: dict) -> list[dict]:
         events += unclear(state, war)
         events += homecoming(state, data, war)
         war["status"] = "resolved"
-        events.append({"kind": "war_resolved", "war": war["id"], "how": how})
+        events.append({"kind": "war_resolved", "war": war["id"], "how": how,
+                       "sides": [list(side) for side in war.get("sides", [])]})
     remember_ottoman_control(state, data)
     return events
 
