@@ -7,9 +7,13 @@ from ..commands.help import top_keywords as help_keywords
 from ..db import dumps, utcnow_iso
 from ..deadlines import format_moment
 from ..gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
-from ..identity import hash_secret
-from . import guide
+from ..identity import hash_secret, normalize_secret
+from . import addresses, guide
 from .session import Session
+
+
+#: the longest absence a player may announce (a longer one is a replacement)
+MAX_ABSENCE_DAYS = 60
 
 
 def _running(session: Session, cmd) -> bool:
@@ -217,7 +221,20 @@ def resend(session: Session, cmd: m.Resend) -> None:
     session.section("Report sent again:", [snap["label"]])
 
 
+def long_enough(session: Session, secret: str, line: int | None) -> bool:
+    """A secret a player chooses has at least ``limits.min_secret_length``
+    characters (case, spaces and hyphens aside): a short one is guessed."""
+    least = session.ctx.limits.min_secret_length
+    if len(normalize_secret(secret)) >= least:
+        return True
+    session.problem("secret-too-short", f"a secret needs at least {least} letters or digits "
+                    "(spaces and hyphens are not counted); nothing was changed", line)
+    return False
+
+
 def set_password(session: Session, cmd: m.SetPassword) -> None:
+    if not long_enough(session, cmd.secret, cmd.line):
+        return
     row = store.player(session.ctx, session.game.name, session.power)
     store.update_player(session.ctx, row["id"], secret_hash=hash_secret(cmd.secret))
     session.cc = store.addresses(row)[:1]
@@ -227,6 +244,11 @@ def set_password(session: Session, cmd: m.SetPassword) -> None:
 def set_absence(session: Session, cmd: m.SetAbsence) -> None:
     if cmd.end < cmd.start:
         session.problem("bad-absence", "the absence ends before it starts", cmd.line)
+        return
+    today = session.ctx.now().date()
+    if cmd.end < today or (cmd.start - today).days > 365 or (cmd.end - cmd.start).days > MAX_ABSENCE_DAYS:
+        session.problem("bad-absence", f"an absence is at most {MAX_ABSENCE_DAYS} days, starts within "
+                        "a year and has not ended yet; nothing was noted", cmd.line)
         return
     row = store.player(session.ctx, session.game.name, session.power)
     store.update_player(session.ctx, row["id"], absent_from=cmd.start.isoformat(), absent_to=cmd.end.isoformat())
@@ -245,10 +267,13 @@ def set_zone(session: Session, cmd: m.SetZone) -> None:
 
 
 def join(session: Session, cmd: m.Join) -> None:
+    """Ask for a seat: it is held for the sender, who takes it by answering the
+    token mailed to that address (a forged From cannot seat anyone), one seat
+    per address in a game unless the GM allows more (``seats_per_address``)."""
     ctx = session.ctx
     rec = store.find_game(ctx, cmd.game)
     if rec is None:
-        session.problem("unknown-game", f"there is no game called {cmd.game!r}", cmd.line)
+        session.problem("unknown-game", f"there is no game called {names.shown(cmd.game)}", cmd.line)
         return
     if rec.status != "forming":
         session.problem("game-not-forming", f"{rec.name} is {rec.status}; it takes no new players", cmd.line)
@@ -256,16 +281,30 @@ def join(session: Session, cmd: m.Join) -> None:
     roster = rec.roster
     power = roster.resolve(cmd.power)
     if power is None or power not in roster.powers:
-        session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line,
-                        ", ".join(roster.powers))
+        session.problem("unknown-power", f"{names.shown(cmd.power)} is not a power of {rec.rules.title}",
+                        cmd.line, ", ".join(roster.powers))
         return
     if store.player(ctx, rec.name, power):
         session.problem("power-taken", f"{power} is already taken in {rec.name}", cmd.line)
         return
-    store.add_player(ctx, rec.name, power, [session.mail.sender], hash_secret(cmd.secret))
-    store.gm_log(ctx, rec.name, session.mail.sender, "join", power)
-    session.game, session.power = store.get_game(ctx, rec.name), power
-    session.section("Joined:", [f"you play {power} in {rec.name}; the GM starts the game."])
+    if not seat_free_for(session, rec, session.mail.sender, cmd.line) or \
+            not long_enough(session, cmd.secret, cmd.line):
+        return
+    addresses.ask_to_confirm(session, rec, power, session.mail.sender, hash_secret(cmd.secret))
+    session.section("Seat held:", [f"{power} in {rec.name} is yours once you answer the token just "
+                                   "mailed to this address with CONFIRM <token>."])
+
+
+def seat_free_for(session: Session, rec: store.GameRecord, address: str, line: int | None) -> bool:
+    """Whether ``address`` may take one more seat in ``rec``."""
+    allowed = int(rec.options.get("seats_per_address", 1) or 1) if str(
+        rec.options.get("seats_per_address", "1")).isdigit() else 1
+    taken = [r["power"] for r in store.players_at(session.ctx, address) if r["game"] == rec.name]
+    if len(taken) < allowed:
+        return True
+    session.problem("seat-limit", f"{address} already plays {', '.join(taken)} in {rec.name}; a "
+                    "player takes one seat unless the GM allows more (OPTION seats_per_address=2)", line)
+    return False
 
 
 HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
