@@ -164,6 +164,11 @@ SETTINGS: tuple[Setting, ...] = (
     S("listener", "host", str, "127.0.0.1", "Address the listener binds to (keep it on loopback).",
       _not_empty),
     S("listener", "port", int, 2525, "Port of the built-in SMTP listener.", _port),
+    S("listener", "max_sessions", int, 20,
+      "Most SMTP sessions open at once; a connection beyond them is told 421 and closed.",
+      at_least(1)),
+    S("listener", "idle_timeout", float, 30.0,
+      "Seconds an SMTP session may stay silent before it is dropped.", at_least(1)),
 
     S("imap", "host", str, "", 'IMAP server (needed when intake.kind = "imap").'),
     S("imap", "port", int, 993, "IMAP port.", _port),

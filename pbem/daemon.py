@@ -310,7 +310,8 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
 
         listener = SmtpListener(cfg.listener.host, cfg.listener.port,
                                 deliver_to_maildir=Path(cfg.intake.maildir),
-                                max_bytes=cfg.server.max_message_bytes * 2)
+                                max_bytes=cfg.server.max_message_bytes * 2,
+                                max_sessions=cfg.listener.max_sessions, timeout=cfg.listener.idle_timeout)
     # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
     handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
                                memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level)

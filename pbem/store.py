@@ -163,7 +163,7 @@ def update_game(ctx: Context, name: str, **fields: Any) -> None:
 
 
 #: Options every game takes (identity checks), besides its own and the deadline settings.
-PLATFORM_OPTIONS = frozenset({"address_of_record_only", "reply_token"})
+PLATFORM_OPTIONS = frozenset({"address_of_record_only", "reply_token", "seats_per_address"})
 
 
 def option_on(rec: "GameRecord", name: str) -> bool:

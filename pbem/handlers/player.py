@@ -297,8 +297,8 @@ def join(session: Session, cmd: m.Join) -> None:
 
 def seat_free_for(session: Session, rec: store.GameRecord, address: str, line: int | None) -> bool:
     """Whether ``address`` may take one more seat in ``rec``."""
-    allowed = int(rec.options.get("seats_per_address", 1) or 1) if str(
-        rec.options.get("seats_per_address", "1")).isdigit() else 1
+    value = str(rec.options.get("seats_per_address", "1")).strip()
+    allowed = max(1, int(value)) if value.isdigit() else 1
     taken = [r["power"] for r in store.players_at(session.ctx, address) if r["game"] == rec.name]
     if len(taken) < allowed:
         return True
