@@ -154,8 +154,14 @@ def _realm_list(r: Reader) -> list[str]:
     for part in parts.split(","):
         if part.strip():
             sub = Reader(r.state, tokens(part))
-            names.append(sub.name("realm"))
+            name = sub.name("realm")
             sub.done()
+            # Choice: a realm named twice in one list is refused, not applied twice (a
+            # declaration's stability cost and its war are per enemy: Declare War action, p. 16;
+            # choices/warfare.md).
+            if name in names:
+                raise GMError(f"{name} is named twice; name each realm once", "duplicate-realm")
+            names.append(name)
     r.words = tokens(rest)
     if not names:
         raise GMError("name the realm(s) you declare war on")
