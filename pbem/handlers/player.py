@@ -33,6 +33,8 @@ def orders(session: Session, cmd: m.Orders) -> None:
     phase = game.phase(state)
     parsed = game.parse_orders(state, power, list(cmd.lines))
     parsed.problems = _hints(game, phase, cmd, parsed.problems)
+    if cmd.implicit and parsed.orders:
+        parsed.problems = _sign_off(session, parsed)
     if cmd.implicit and not parsed.orders:  # a greeting or a signature, not orders: hints only
         session.problems.extend(parsed.problems)
         return
@@ -101,6 +103,22 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
         out.append(Problem("not-understood", f"{shown!r} is neither a command nor an order of "
                            f"{phase.label}", problem.line, _nearest_form(first, verbs), "invalid"))
     return out
+
+
+def _sign_off(session: Session, parsed) -> list:
+    """Orders written without ORDERS end where the player's sign-off begins
+    ("Thanks,", a name, a list's footer): the lines below the last order that
+    are no order at all are left out with a note, not refused one by one (a
+    refusal would also keep the phase from running early)."""
+    last = max(o.line for o in parsed.orders)
+    # A line that looks like a mistyped order or command (it has a suggestion) is refused as before.
+    tail = [p for p in parsed.problems
+            if p.code == "not-understood" and (p.line or 0) > last and not p.suggestion]
+    if not tail:
+        return parsed.problems
+    session.note(f"The {len(tail)} line(s) below your last order (from line {tail[0].line}) are no "
+                 "orders and were left out, as a sign-off; write ORDERS ... ENDORDERS to be sure.")
+    return [p for p in parsed.problems if p not in tail]
 
 
 def _nearest_form(word: str, verbs: dict[str, str]) -> str | None:
