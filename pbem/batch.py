@@ -76,9 +76,21 @@ def plan(items: list[dict]) -> list[tuple[list[str], list[int]]]:
     return [(addresses, list(indexes)) for indexes, addresses in groups.items()]
 
 
+def latest_records(items: list[dict]) -> list[dict]:
+    """Of several records of one treaty to the same readers (five breach claims in one
+    mail), only the last: it holds what the earlier ones said."""
+    last: dict[tuple, int] = {}
+    for index, item in enumerate(items):
+        if item.get("kind") == "treaty":
+            last[(tuple(sorted(_recipients(item))), item["subject"].rsplit(":", 1)[0])] = index
+    return [item for index, item in enumerate(items) if item.get("kind") != "treaty"
+            or last[(tuple(sorted(_recipients(item))), item["subject"].rsplit(":", 1)[0])] == index]
+
+
 def flush(ctx: Context, key: str, items: list[dict]) -> None:
     from .outbox import queue
 
+    items = latest_records(items)
     for addresses, indexes in plan(items):
         if len(indexes) == 1:
             item = items[indexes[0]]

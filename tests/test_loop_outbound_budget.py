@@ -306,3 +306,21 @@ def test_a_huge_name_echoed_in_a_refusal_leaves_the_reply_whole(lp):
     lp.flush()
     reply = lp.last_text("north@example.test")
     assert "[unknown-power]" in reply and "Status:" in reply and len(reply) < 64_000
+
+
+def test_two_thousand_order_lines_are_read_up_to_the_cap(lp):
+    lp.mail("north@example.test", signon(lp, "North") + "ORDERS\n" + "BID 1\n" * 2000 + "ENDORDERS\n")
+    lp.flush()
+    reply = lp.last_text("north@example.test")
+    assert "[too-many-orders]" in reply and len(reply) < 64_000
+
+
+def test_a_treaty_record_repeats_only_the_last_of_its_history(lp):
+    lp.mail("north@example.test", signon(lp, "North") + "TREATY PROPOSE pact WITH South\nPeace.\nENDTREATY\n")
+    lp.mail("south@example.test", signon(lp, "South") + "TREATY SIGN pact\n")
+    for _ in range(6):
+        lp.mail("north@example.test", signon(lp, "North") + "TREATY BREACH pact South they lied\n" * 5)
+    lp.flush()
+    record = next(text(m) for m in reversed(lp.inbox("south@example.test")) if "TREATY RECORD" in text(m))
+    assert "earlier claims are not repeated here" in record
+    assert record.count("claims South broke it") == 10

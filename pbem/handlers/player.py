@@ -12,6 +12,9 @@ from . import addresses, guide
 from .session import Session
 
 
+#: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
+#: copied into every report)
+MAX_ORDER_LINES = 200
 #: the longest absence a player may announce (a longer one is a replacement)
 MAX_ABSENCE_DAYS = 60
 
@@ -31,7 +34,13 @@ def orders(session: Session, cmd: m.Orders) -> None:
     rec, power = session.game, session.power
     game, state = rec.rules, rec.state
     phase = game.phase(state)
-    parsed = game.parse_orders(state, power, list(cmd.lines))
+    lines = list(cmd.lines)
+    if len(lines) > MAX_ORDER_LINES:
+        session.problem("too-many-orders", f"only the first {MAX_ORDER_LINES} lines of orders are read; "
+                        f"the {len(lines) - MAX_ORDER_LINES} below them were not", lines[MAX_ORDER_LINES][0],
+                        kind="invalid")
+        lines = lines[:MAX_ORDER_LINES]
+    parsed = game.parse_orders(state, power, lines)
     parsed.problems = _hints(game, phase, cmd, parsed.problems)
     if cmd.implicit and parsed.orders:
         parsed.problems = _sign_off(session, parsed)
@@ -64,7 +73,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
         else:
             session.section(f"No orders stored for {phase.label}.", [])
         return
-    text = "\n".join(t for _, t in cmd.lines)
+    text = "\n".join(t for _, t in lines)
     turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id,
                        refused=len(refused))
     summary = game.order_summary(state, power, accepted)
