@@ -27,7 +27,7 @@ KINDS: dict[type, str] = {
     m.Resend: "RESEND", m.Status: "STATUS", m.History: "HISTORY", m.TreatyList: "TREATY LIST",
 }
 #: kinds whose later lines replace the first (one a mail is all that makes sense)
-ONCE = {"SET ADDRESS", "SET PASSWORD", "JOIN", "STATUS", "HISTORY", "TREATY LIST"}
+ONCE = {"SET ADDRESS", "SET PASSWORD", "JOIN", "STATUS", "HISTORY", "TREATY LIST", "RESEND"}
 #: kinds counted over the hour (those that make mail for others or cost a slow hash)
 HOURLY = {"PRESS", "TREATY", "TREATY BREACH", "SET ADDRESS", "SET PASSWORD", "CONFIRM", "JOIN", "RESEND"}
 

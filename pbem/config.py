@@ -277,7 +277,7 @@ SETTINGS: tuple[Setting, ...] = (
       "Hours a new address has to confirm SET ADDRESS with the token mailed to it.", at_least(1)),
     S("limits", "commands_per_mail", int, 5,
       "Most PRESS, TREATY or TREATY BREACH commands of one mail (SET ADDRESS, SET PASSWORD, JOIN, "
-      "STATUS: one; CONFIRM: addresses_per_power); the rest are refused, the reply says so.",
+      "STATUS, RESEND: one; CONFIRM: addresses_per_power); the rest are refused, the reply says so.",
       at_least(1)),
     S("limits", "commands_per_hour", int, 30,
       "Most PRESS, TREATY, TREATY BREACH, SET ADDRESS, SET PASSWORD, CONFIRM, JOIN or RESEND "
