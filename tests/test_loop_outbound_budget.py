@@ -324,3 +324,16 @@ def test_a_treaty_record_repeats_only_the_last_of_its_history(lp):
     record = next(text(m) for m in reversed(lp.inbox("south@example.test")) if "TREATY RECORD" in text(m))
     assert "earlier claims are not repeated here" in record
     assert record.count("claims South broke it") == 10
+
+
+def test_an_unbroken_line_of_a_hundred_thousand_words_is_not_given_to_the_game(lp, monkeypatch):
+    """Pax Britannica's order reader took a minute on such a line: a line no order can
+    be is refused before any game reads it."""
+    seen = []
+    rules = type(store.get_game(lp.ctx, "g1").rules)
+    real = rules.parse_orders
+    monkeypatch.setattr(rules, "parse_orders", lambda self, st, p, lines: seen.extend(lines) or real(self, st, p, lines))
+    lp.mail("north@example.test", signon(lp, "North") + "ORDERS\nBID 1\n" + "MOVE a b " * 100_000 + "\nENDORDERS\n")
+    lp.flush()
+    assert "[line-too-long]" in lp.last_text("north@example.test")
+    assert max(len(t) for _, t in seen) < 600

@@ -15,6 +15,9 @@ from .session import Session
 #: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
 #: copied into every report)
 MAX_ORDER_LINES = 200
+#: the longest line of orders a game reads (a game's grammar need not be linear in a line's
+#: length: an unbroken line of a quoted mail must not hold the queue)
+MAX_ORDER_CHARS = 500
 #: the longest absence a player may announce (a longer one is a replacement)
 MAX_ABSENCE_DAYS = 60
 
@@ -40,6 +43,11 @@ def orders(session: Session, cmd: m.Orders) -> None:
                         f"the {len(lines) - MAX_ORDER_LINES} below them were not", lines[MAX_ORDER_LINES][0],
                         kind="invalid")
         lines = lines[:MAX_ORDER_LINES]
+    long = [(n, t) for n, t in lines if len(t) > MAX_ORDER_CHARS]
+    for n, _ in long:
+        session.problem("line-too-long", f"this line has more than {MAX_ORDER_CHARS} characters: no order "
+                        "is that long, and it was not read", n, kind="invalid")
+    lines = [(n, t) for n, t in lines if len(t) <= MAX_ORDER_CHARS]
     parsed = game.parse_orders(state, power, lines)
     parsed.problems = _hints(game, phase, cmd, parsed.problems)
     if cmd.implicit and parsed.orders:
