@@ -96,3 +96,9 @@ def summary(budget: MailBudget) -> str | None:
         return None
     counts = ", ".join(f"{kind} x{n}" for kind, n in budget.refused.items())
     return f"Not done because of the limits on one mail or one hour: {counts}."
+
+
+def prune(ctx) -> int:
+    """Forget commands counted more than a day ago (only the last hour is read)."""
+    before = utcnow_iso(ctx.now() - timedelta(days=1))
+    return ctx.db.execute("delete from command_log where at < ?", [before]).rowcount

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import archive, intake, outbox, registry, scheduler
+from . import archive, budget, intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
 from .config import password
 from .context import Context
@@ -172,6 +172,8 @@ class Daemon:
                                                 retry_base=self.retry_base)
         if self.clock_seconds() - self._pruned_at >= PRUNE_EVERY_SECONDS:
             outbox.prune(self.ctx, keep_days=self.keep_sent_days)
+            with atomic(self.ctx.db):
+                budget.prune(self.ctx)
             self._pruned_at = self.clock_seconds()
 
     async def _step(self, name: str, action, result: PassResult) -> None:

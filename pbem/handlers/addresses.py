@@ -126,7 +126,8 @@ def confirm(session: Session, cmd: m.Confirm) -> None:
     requested = loads(row["requested"], [])
     current = store.addresses(player)
     confirmed = [a for a in requested if a in current or a == sender]
-    store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power])
+    # A new address answered: a power flagged for its dead address is reachable again.
+    store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power], status="active")
     ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
     store.gm_log(ctx, row["game"], row["power"], "address confirmed", sender)
     session.cc = [a for a in current if a != sender][:1]

@@ -314,7 +314,8 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
         return
     secret, address = new_secret(), normalize_address(cmd.email)
     old = store.addresses(row)
-    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0)
+    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0,
+                        status="active")
     _log(session, "replace", f"{power}: {', '.join(old)} -> {address}")
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you now play {power}",
