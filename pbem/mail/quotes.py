@@ -160,6 +160,9 @@ def _attribution_length(lines: list[str], i: int) -> int:
     '12.01.2026, 10:00, "pbem" <pbem@x>:', mail.ru's '... от pbem <pbem@x>:',
     Thunderbird's 'On 12/01/2026 10:00,' / 'pbem' / 'wrote:') an attribution spans
     before quoted lines, or 0."""
+    ends = [n for n in range(i, min(i + 3, len(lines))) if lines[n].rstrip().endswith(":")]
+    if not ends:
+        return 0
     for length in (1, 2, 3):
         part = lines[i:i + length]
         if len(part) < length or not all(p.strip() for p in part):
@@ -181,8 +184,8 @@ def _is_header_block(lines: list[str], i: int) -> bool:
     """A quoted header block (Outlook, Hotmail, Windows Mail, Android...): a sender, a
     date and a recipient or subject line within five lines, in any order (Hotmail puts
     Date: first), starting at this line."""
-    if i >= len(lines) or not (_HEADER_FROM.match(lines[i]) or _HEADER_SENT.match(lines[i])
-                               or _HEADER_TO.match(lines[i])):
+    if i >= len(lines) or ":" not in lines[i][:80] or not (
+            _HEADER_FROM.match(lines[i]) or _HEADER_SENT.match(lines[i]) or _HEADER_TO.match(lines[i])):
         return False
     window = lines[i:i + 5]
     return (any(_HEADER_FROM.match(w) for w in window) and any(_HEADER_SENT.match(w) for w in window)
