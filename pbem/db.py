@@ -164,6 +164,7 @@ def _outbound_budget(db: sqlite_utils.Database) -> None:
     db["address_confirmations"].add_column("secret_hash", str)
     # The text of a mail with no command, to know the same mail again (an auto-responder's loop).
     db["messages"].add_column("body_hash", str)
+    db["messages"].create_index(["sender", "body_hash"])
     db["command_log"].create_index(["who", "kind", "at"])
     db["bounces"].create({
         "address": str, "score": float, "hard": int, "soft": int, "first": str, "last": str,
