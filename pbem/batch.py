@@ -97,13 +97,13 @@ def flush(ctx: Context, key: str, items: list[dict]) -> None:
             if set(addresses) == set(_recipients(item)):
                 queue(ctx, **item)  # as it was asked for
                 continue
-            queue(ctx, **_only(item, addresses, f"{item['key']}:{','.join(sorted(addresses))}"))
+            queue(ctx, **addressed_to(item, addresses, f"{item['key']}:{','.join(sorted(addresses))}"))
             continue
         parts = [items[i] for i in indexes]
-        queue(ctx, **_only(merge(parts), addresses, f"merged:{key}:{','.join(sorted(addresses))}"))
+        queue(ctx, **addressed_to(merge(parts), addresses, f"merged:{key}:{','.join(sorted(addresses))}"))
 
 
-def _only(item: dict, addresses: list[str], key: str) -> dict:
+def addressed_to(item: dict, addresses: list[str], key: str) -> dict:
     """``item`` to ``addresses`` alone (each keeps its place: To or Cc).  A
     reply that no longer reaches its sender is a copy: a notice, never
     counted as a reply to a stranger."""
