@@ -337,3 +337,11 @@ def test_an_unbroken_line_of_a_hundred_thousand_words_is_not_given_to_the_game(l
     lp.flush()
     assert "[line-too-long]" in lp.last_text("north@example.test")
     assert max(len(t) for _, t in seen) < 600
+
+
+def test_a_power_named_many_times_gets_the_press_once(lp):
+    lp.mail("north@example.test", signon(lp, "North") + "PRESS TO South," + "South," * 300 + "South\nhi\nENDPRESS\n")
+    per = caused(lp, None)
+    assert per["south@example.test"] == 1
+    assert text(lp.inbox("south@example.test")[-1]).count("\nhi\n") == 1
+    assert "named a power more than once" in lp.last_text("north@example.test")

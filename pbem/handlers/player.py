@@ -186,6 +186,9 @@ def press(session: Session, cmd: m.Press) -> None:
                                 rec.roster.nearest(name))
                 return
             to.append(power)
+    if len(set(to)) < len(to):
+        session.note(f"Press on line {cmd.line} named a power more than once: each gets it once.")
+        to = list(dict.fromkeys(to))
     sender = "an anonymous power" if cmd.grey else (session.power or "the GM")
     # Grey press names no sender anywhere: a list of recipients without one
     # power would name it, so the list shown is every power or none.
