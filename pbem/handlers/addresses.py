@@ -9,6 +9,11 @@ when one listed address is already of record, else when the first new one
 confirms, so a power is never left without an address.  A power has at most
 ``limits.addresses_per_power`` addresses; a token is good for
 ``limits.confirm_hours``.
+
+A JOIN is confirmed the same way: the seat is held until the address that
+asked for it answers its token, so a forged From seats nobody; an address
+takes one seat per game unless the game's ``seats_per_address`` allows more,
+and the GM is told of every seat taken.
 """
 from __future__ import annotations
 
@@ -82,10 +87,20 @@ def ask_to_confirm(session: Session, rec, power: str, address: str, secret_hash:
                 secret_hash=secret_hash)
 
 
+def seat_free_for(session: Session, rec: store.GameRecord, address: str, line: int | None) -> bool:
+    """Whether ``address`` may take one more seat in ``rec``."""
+    value = str(rec.options.get("seats_per_address", "1")).strip()
+    allowed = max(1, int(value)) if value.isdigit() else 1
+    taken = [r["power"] for r in store.players_at(session.ctx, address) if r["game"] == rec.name]
+    if len(taken) < allowed:
+        return True
+    session.problem("seat-limit", f"{address} already plays {', '.join(taken)} in {rec.name}; a "
+                    "player takes one seat unless the GM allows more (OPTION seats_per_address=2)", line)
+    return False
+
+
 def _take_seat(session: Session, row: dict) -> None:
     """CONFIRM of a JOIN: the seat, if it is still free, and the GM is told."""
-    from .player import seat_free_for
-
     ctx, sender = session.ctx, session.mail.sender
     rec = store.find_game(ctx, row["game"])
     if rec is None or rec.status != "forming" or store.player(ctx, rec.name, row["power"]):

@@ -325,24 +325,12 @@ def join(session: Session, cmd: m.Join) -> None:
     if store.player(ctx, rec.name, power):
         session.problem("power-taken", f"{power} is already taken in {rec.name}", cmd.line)
         return
-    if not seat_free_for(session, rec, session.mail.sender, cmd.line) or \
+    if not addresses.seat_free_for(session, rec, session.mail.sender, cmd.line) or \
             not long_enough(session, cmd.secret, cmd.line):
         return
     addresses.ask_to_confirm(session, rec, power, session.mail.sender, hash_secret(cmd.secret))
     session.section("Seat held:", [f"{power} in {rec.name} is yours once you answer the token just "
                                    "mailed to this address with CONFIRM <token>."])
-
-
-def seat_free_for(session: Session, rec: store.GameRecord, address: str, line: int | None) -> bool:
-    """Whether ``address`` may take one more seat in ``rec``."""
-    value = str(rec.options.get("seats_per_address", "1")).strip()
-    allowed = max(1, int(value)) if value.isdigit() else 1
-    taken = [r["power"] for r in store.players_at(session.ctx, address) if r["game"] == rec.name]
-    if len(taken) < allowed:
-        return True
-    session.problem("seat-limit", f"{address} already plays {', '.join(taken)} in {rec.name}; a "
-                    "player takes one seat unless the GM allows more (OPTION seats_per_address=2)", line)
-    return False
 
 
 HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
