@@ -108,7 +108,7 @@ def test_an_overlong_press_is_refused_with_its_size(lp):
 # -- replies to a forged From ------------------------------------------------------------
 
 def test_a_signed_on_player_forging_from_sends_the_victim_a_bounded_reply(lp):
-    lp.mail("victim@elsewhere.test", signon(lp, "North") + "STATUS\n" * 10 + "RESEND\n" * 10)
+    lp.mail("victim@elsewhere.test", signon(lp, "North") + "STATUS\n" * 100 + "RESEND\n" * 10)
     lp.flush()
     to_victim = lp.inbox("victim@elsewhere.test")
     assert len(to_victim) == 1
