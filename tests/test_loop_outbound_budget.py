@@ -55,7 +55,8 @@ def test_five_hundred_press_blocks_reach_each_player_as_one_mail(lp):
     assert per and max(per.values()) == 1, per
     assert set(per) == {"north@example.test", "south@example.test", "west@example.test"}
     reply = lp.last_text("north@example.test")
-    assert "[over-limit]" in reply and "PRESS x495" in reply
+    # 300 command lines are read (the sign-on and 299 PRESS): 5 done, 294 over the cap.
+    assert "[over-limit]" in reply and "PRESS x294" in reply and "[too-many-commands]" in reply
     assert lp.db["press"].count == 5
 
 
