@@ -11,7 +11,8 @@ Runs, one after the other (each script takes its own options too):
   then the same with allocations traced (memory) — never both in one run;
 - war_turn.py: a Pax Britannica turn with a war among seven powers (time);
 - scale.py: 10, 100 and 1,000 games in progress in one daemon;
-- the parse time of an oversized mail (flagged from its headers).
+- the parse time of an oversized mail (flagged from its headers);
+- quotes.py: quoted text in real clients' replies, pbem's rules against two libraries.
 ``--quick`` runs small sizes of each (a few minutes).
 """
 from __future__ import annotations
@@ -75,6 +76,7 @@ def main() -> None:
         run("war_turn.py", "--games", "10")
         run("scale.py", "--games", "10", "100", "1000", "--mails", "100")
     bench_oversized()
+    run("quotes.py")
 
 
 def _cores() -> int:

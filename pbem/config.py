@@ -164,6 +164,11 @@ SETTINGS: tuple[Setting, ...] = (
     S("listener", "host", str, "127.0.0.1", "Address the listener binds to (keep it on loopback).",
       _not_empty),
     S("listener", "port", int, 2525, "Port of the built-in SMTP listener.", _port),
+    S("listener", "max_sessions", int, 20,
+      "Most SMTP sessions open at once; a connection beyond them is told 421 and closed.",
+      at_least(1)),
+    S("listener", "idle_timeout", float, 30.0,
+      "Seconds an SMTP session may stay silent before it is dropped.", at_least(1)),
 
     S("imap", "host", str, "", 'IMAP server (needed when intake.kind = "imap").'),
     S("imap", "port", int, 993, "IMAP port.", _port),
@@ -270,6 +275,23 @@ SETTINGS: tuple[Setting, ...] = (
       "Most addresses of record one power may have (SET ADDRESS).", at_least(1)),
     S("limits", "confirm_hours", float, 72.0,
       "Hours a new address has to confirm SET ADDRESS with the token mailed to it.", at_least(1)),
+    S("limits", "commands_per_mail", int, 5,
+      "Most PRESS, TREATY or TREATY BREACH commands of one mail (SET ADDRESS, SET PASSWORD, JOIN, "
+      "STATUS, RESEND: one; CONFIRM: addresses_per_power); the rest are refused, the reply says so.",
+      at_least(1)),
+    S("limits", "commands_per_hour", int, 30,
+      "Most PRESS, TREATY, TREATY BREACH, SET ADDRESS, SET PASSWORD, CONFIRM, JOIN or RESEND "
+      "commands of one kind from one power (or one address) in an hour.", at_least(1)),
+    S("limits", "max_text_bytes", int, 8_000,
+      "Longest press, treaty text or breach claim; a longer one is refused.", at_least(500)),
+    S("limits", "min_secret_length", int, 8,
+      "Shortest secret a player may choose (SET PASSWORD, JOIN).", at_least(4)),
+    S("limits", "keep_oversized_bytes", int, 8_192,
+      "Of a mail over server.max_message_bytes, only its headers and this many bytes are stored.",
+      at_least(1024)),
+    S("limits", "bounce_score", float, 5.0,
+      "Bounce score (a hard bounce 1, a soft one 0.5, at most one a day) at which an address "
+      "counts as dead: the GM is told and a power with no other address is flagged.", at_least(1)),
 
     S("identity", "require_address_of_record", bool, False,
       "Accept orders only from a player's addresses of record (the secret alone is not enough)."),

@@ -36,6 +36,8 @@ class Context:
     limits: Limits = field(default_factory=Limits)
     # Right secrets this process has checked (never written anywhere): see SecretCache.
     secret_cache: SecretCache = field(default_factory=SecretCache, repr=False, compare=False)
+    # The mail being gathered while one inbound mail is handled (pbem.batch), else None.
+    batch: list | None = field(default=None, repr=False, compare=False)
 
     def now(self) -> datetime:
         return self.clock.now()

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import archive, intake, outbox, registry, scheduler
+from . import archive, budget, intake, outbox, registry, scheduler
 from .clock import Clock, SystemClock
 from .config import password
 from .context import Context
@@ -172,6 +172,8 @@ class Daemon:
                                                 retry_base=self.retry_base)
         if self.clock_seconds() - self._pruned_at >= PRUNE_EVERY_SECONDS:
             outbox.prune(self.ctx, keep_days=self.keep_sent_days)
+            with atomic(self.ctx.db):
+                budget.prune(self.ctx)
             self._pruned_at = self.clock_seconds()
 
     async def _step(self, name: str, action, result: PassResult) -> None:
@@ -310,7 +312,8 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
 
         listener = SmtpListener(cfg.listener.host, cfg.listener.port,
                                 deliver_to_maildir=Path(cfg.intake.maildir),
-                                max_bytes=cfg.server.max_message_bytes * 2)
+                                max_bytes=cfg.server.max_message_bytes * 2,
+                                max_sessions=cfg.listener.max_sessions, timeout=cfg.listener.idle_timeout)
     # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
     handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
                                memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level)

@@ -154,6 +154,24 @@ def _refused_orders(db: sqlite_utils.Database) -> None:
     db["orders"].add_column("refused", int, not_null_default=0)
 
 
+@migration("0009_outbound_budget_and_bounces")
+def _outbound_budget(db: sqlite_utils.Database) -> None:
+    """The commands that make mail for others or cost a slow hash, by who sent
+    them and when (caps per hour, :mod:`pbem.budget`); the bounce score of
+    every address mail to it bounced from (:mod:`pbem.bounces`)."""
+    db["command_log"].create({"id": int, "who": str, "kind": str, "at": str}, pk="id")
+    # A JOIN waits for its address's CONFIRM like a SET ADDRESS: the seat's secret waits with it.
+    db["address_confirmations"].add_column("secret_hash", str)
+    # The text of a mail with no command, to know the same mail again (an auto-responder's loop).
+    db["messages"].add_column("body_hash", str)
+    db["messages"].create_index(["sender", "body_hash"])
+    db["command_log"].create_index(["who", "kind", "at"])
+    db["bounces"].create({
+        "address": str, "score": float, "hard": int, "soft": int, "first": str, "last": str,
+        "last_day": str, "state": str, "detail": str,
+    }, pk="address", defaults={"score": 0.0, "hard": 0, "soft": 0, "state": "ok"})
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 

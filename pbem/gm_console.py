@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 
-from . import store
+from . import batch, store
 from .commands.parse import parse_mail
 from .context import Context
 from .db import atomic, utcnow_iso
@@ -44,16 +44,18 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
         # Whoever runs the console holds the database: no sign-on is needed (and the
         # dispatcher, which asks for one, is not used).
         session.problems.extend(parsed.problems)
-        for cmd in parsed.commands:
-            handler = dispatch.HANDLERS.get(type(cmd))
-            if handler is None or not type(cmd).__name__.startswith("Gm"):
-                session.problem("not-gm", f"{cmd.canonical().splitlines()[0]} is not a GM command", cmd.line)
-                continue
-            handler(session, cmd)
-            session.reload()
-        announce.flush(session)
-        for notice in session.notices:
-            queue(ctx, source=msg_id, in_reply_to=None, **notice)
+        with batch.collect(ctx, key):  # one mail per recipient, as for a GM mail
+            for cmd in parsed.commands:
+                handler = dispatch.HANDLERS.get(type(cmd))
+                if handler is None or not type(cmd).__name__.startswith("Gm"):
+                    session.problem("not-gm", f"{cmd.canonical().splitlines()[0]} is not a GM command",
+                                    cmd.line)
+                    continue
+                handler(session, cmd)
+                session.reload()
+            announce.flush(session)
+            for notice in session.notices:
+                queue(ctx, source=msg_id, in_reply_to=None, **notice)
         ctx.db["messages"].update(msg_id, {"status": "done" if not session.problems else "rejected",
                                            "outcome": "GM command line", "processed": utcnow_iso(ctx.now())})
         return session.reply_text(), not session.problems

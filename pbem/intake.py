@@ -15,11 +15,13 @@ bounded (:mod:`pbem.reply_bounds`).
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import sqlite3
+from datetime import timedelta
 
-from . import quarantine, reply_bounds
+from . import batch, bounces, quarantine, reply_bounds
 from .commands import model as m
 from .commands.parse import parse_mail, split_lines
 from .context import Context
@@ -46,8 +48,30 @@ def store_raw(ctx: Context, raw: RawMail) -> int | None:
             return None
         return ctx.db["messages"].insert({
             "source_key": raw.key, "message_id": None, "sender": None, "subject": None,
-            "received": utcnow_iso(ctx.now()), "raw": raw.data, "status": "new",
+            "received": utcnow_iso(ctx.now()), "raw": _kept(ctx, raw.data), "status": "new",
         }).last_pk
+
+
+#: the first line of the stored copy of a mail over the size limit
+OVERSIZED = b"X-PBEM-Oversized: "
+
+
+def _kept(ctx: Context, data: bytes) -> bytes:
+    """What is stored of a mail: all of it, or of a mail over the size limit
+    (which is only refused) its headers and its first ``limits.keep_oversized_bytes``."""
+    if len(data) <= ctx.max_message_bytes:
+        return data
+    ends = [i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0]
+    head = data[:min(ends)] if ends and min(ends) < 65536 else data[:65536].rsplit(b"\n", 1)[0]
+    body = data[len(head):len(head) + ctx.limits.keep_oversized_bytes]
+    return OVERSIZED + str(len(data)).encode() + b"\n" + head + body + b"\n\n[pbem: the rest was not kept]\n"
+
+
+def _stored_size(raw: bytes) -> int | None:
+    if not raw.startswith(OVERSIZED):
+        return None
+    first = raw[len(OVERSIZED):raw.find(b"\n")]
+    return int(first) if first.isdigit() else None
 
 
 def pending(ctx: Context) -> list[int]:
@@ -118,7 +142,8 @@ def _process(ctx: Context, msg_id: int) -> str:
     if row["status"] != "new":
         return row["status"]
     mail = parse_message(row["raw"], max_bytes=ctx.max_message_bytes, own_addresses=[ctx.address],
-                         own_message_id=lambda mid: bool(ctx.db["outbox"].count_where("message_id = ?", [mid])))
+                         own_message_id=lambda mid: bool(ctx.db["outbox"].count_where("message_id = ?", [mid])),
+                         size=_stored_size(row["raw"]))
     # Every word typed where a secret goes is masked in the stored copy, whatever becomes of
     # the mail (an oversized mail was not decoded: its bytes are searched); a secret typed
     # in the Subject is masked before the Subject is shown anywhere.
@@ -127,14 +152,47 @@ def _process(ctx: Context, msg_id: int) -> str:
     mail.subject = scrub(mail.subject, find_secrets(mail.subject))
     ctx.db["messages"].update(msg_id, {"message_id": mail.message_id, "sender": mail.sender,
                                        "subject": mail.subject[:300], "raw": mask_raw(row["raw"], at_rest)})
-    if ctx.db["messages"].count_where("message_id = ? and id != ? and status != 'new'",
-                                      [mail.message_id, msg_id]):
-        return _finish(ctx, msg_id, "duplicate", "seen before (same Message-ID)")
+    # The same mail again is known by its Message-ID and its sender: another sender's
+    # mail under a known Message-ID (made up, or forged to drop it) is answered.
+    if ctx.db["messages"].count_where("message_id = ? and id != ? and status != 'new' and sender = ?",
+                                      [mail.message_id, msg_id, mail.sender]):
+        return _finish(ctx, msg_id, "duplicate", "seen before (same Message-ID and sender)")
+    if mail.automatic == "bounce":
+        failed = bounces.record(ctx, row["raw"], msg_id)
+        log.info("bounce from %s for %s", mail.sender, ", ".join(failed) or "no address found")
+        return _finish(ctx, msg_id, "ignored", "automatic: bounce"
+                       + (f" for {', '.join(failed)[:200]}" if failed else ""))
     if mail.automatic:
         log.info("ignored automatic mail from %s (%s)", mail.sender, mail.automatic)
         return _finish(ctx, msg_id, "ignored", f"automatic: {mail.automatic}")
     if not mail.sender:
         return _finish(ctx, msg_id, "ignored", "no usable sender address")
+    if _same_mail_again(ctx, mail, msg_id):
+        log.info("ignored a mail without commands from %s: the same as one answered today", mail.sender)
+        return _finish(ctx, msg_id, "ignored", "automatic: the same mail without a command again (a loop)")
+    with batch.collect(ctx, row["source_key"]):
+        session, spoken = _handle(ctx, mail, msg_id, row)
+    if spoken - at_rest:
+        ctx.db["messages"].update(msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
+    reached("intake.before_commit")
+    return _finish(ctx, msg_id, session.status, session.outcome, game=session.game_name, power=session.power)
+
+
+def _same_mail_again(ctx: Context, mail, msg_id: int) -> bool:
+    """Whether this sender sent this very text in the last day and it held no
+    command: an auto-responder that marks itself nowhere answers every reply
+    with the same text, and a second answer would start a loop."""
+    digest = hashlib.sha256(mail.text.strip().encode("utf-8", "replace")).hexdigest()
+    ctx.db["messages"].update(msg_id, {"body_hash": digest})
+    since = utcnow_iso(ctx.now() - timedelta(days=1))
+    return bool(ctx.db["messages"].count_where(
+        "sender = ? and body_hash = ? and id != ? and received >= ? and outcome = 'no commands'",
+        [mail.sender, digest, msg_id, since]))
+
+
+def _handle(ctx: Context, mail, msg_id: int, row: dict) -> tuple[Session, set[str]]:
+    """Read the mail's commands, run them and queue the reply; the session
+    and the real secrets the mail spoke (see :func:`_real_secrets`)."""
     spoken: set[str] = set()
     session = Session(ctx, mail, msg_id)
     if mail.too_large:
@@ -158,10 +216,7 @@ def _process(ctx: Context, msg_id: int) -> str:
         dispatch.run(session, parsed)
         spoken = _real_secrets(parsed, session)
     _reply(ctx, session, row, spoken)
-    if spoken - at_rest:
-        ctx.db["messages"].update(msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
-    reached("intake.before_commit")
-    return _finish(ctx, msg_id, session.status, session.outcome, game=session.game_name, power=session.power)
+    return session, spoken
 
 
 def _real_secrets(parsed, session: Session) -> set[str]:
@@ -187,7 +242,9 @@ def _reply(ctx: Context, session: Session, row: dict, secrets: set[str]) -> None
     stranger: press, warnings and the copy to the address of record go to other
     addresses, and the copy is how a player learns of mail sent in their name."""
     mail = session.mail
-    stranger = not session.signed_on
+    # A player signed on from an address not of record may be forging it: its
+    # reply is bounded like a stranger's (the address of record has the copy).
+    stranger = not session.signed_on or bool(session.power and not session.is_gm and not session.own_address)
     session.problems, rest = reply_bounds.summarise(session.problems, ctx.limits.max_problems)
     if rest:
         session.note(rest)
@@ -196,8 +253,10 @@ def _reply(ctx: Context, session: Session, row: dict, secrets: set[str]) -> None
     subject = scrub(session.subject(), secrets)
     cc = [a for a in session.cc if a != mail.sender]
     to = [mail.sender]
+    # A sign-on from the power's own address (or the GM's) is always answered, right
+    # secret or wrong: no limit may silence the real player.
     held = reply_bounds.stranger_limit(ctx, mail.sender, len(text.encode("utf-8")) + 1000) \
-        if stranger else None
+        if stranger and not session.own_address else None
     if held:
         log.warning("reply to %s held back: %s", mail.sender, held)
         session.outcome += " (reply held back: limit for addresses that have not signed on)"

@@ -24,6 +24,12 @@ class Limits:
     throttle_cap: float = 3600.0                  # ...up to this
     addresses_per_power: int = 3                  # addresses of record one power may have
     confirm_hours: float = 72.0                   # a SET ADDRESS token is valid this long
+    commands_per_mail: int = 5                    # PRESS, TREATY ... of one kind in one mail
+    commands_per_hour: int = 30                   # ... of one kind from one power or address in an hour
+    max_text_bytes: int = 8_000                   # one press, treaty text or breach claim
+    min_secret_length: int = 8                    # a secret a player chooses
+    keep_oversized_bytes: int = 8_192             # of a mail over the size limit: headers and this much
+    bounce_score: float = 5.0                     # bounce score at which an address is given up
 
     @classmethod
     def from_config(cls, cfg) -> "Limits":

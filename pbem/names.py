@@ -44,15 +44,37 @@ def tolerance(length: int) -> int:
     return max(3, length // 5)
 
 
+#: a word longer than this is no typo of a name: it gets no suggestion (and the
+#: comparison, which grows with the square of the length, is never made)
+LONGEST = 64
+#: the most characters of a player's word a reply echoes
+ECHO = 60
+
+
+def shown(text: str, limit: int = ECHO) -> str:
+    """``text`` quoted for a reply, cut to ``limit`` characters: whatever a
+    player wrote, a refusal that names it stays short."""
+    text = str(text)
+    return repr(text if len(text) <= limit else text[:limit - 3] + "...")
+
+
 def nearest(text: str, names: Iterable[str], normalise: Callable[[str], str] = key) -> str | None:
     """The name closest to ``text`` within the tolerance of its length (ties: the
-    first in alphabetical order), or None."""
+    first in alphabetical order), or None.  Only words of a plausible length
+    are compared, and only with names whose length is within the tolerance,
+    so the cost stays linear in what was written."""
+    if len(text) > 4 * LONGEST:
+        return None
     wanted = normalise(text)
-    if not wanted:
+    if not wanted or len(wanted) > LONGEST:
         return None
     best: tuple[int, str] | None = None
+    allowed = tolerance(len(wanted))
     for name in sorted(set(names)):
-        d = distance(wanted, normalise(name))
+        other = normalise(name)
+        if abs(len(other) - len(wanted)) > allowed:
+            continue  # at least that many edits apart
+        d = distance(wanted, other)
         if d <= tolerance(len(wanted)) and (best is None or d < best[0]):
             best = (d, name)
     return best[1] if best else None
@@ -65,9 +87,12 @@ def join_words(words: Iterable[str], resolve: Callable[[str], str], known: Itera
     ``known`` name wins; a word that starts none stays as written (the caller
     refuses it with a suggestion)."""
     words, known = list(words), set(known)
+    # No name is longer than its longest known form: longer runs are never tried,
+    # so a list of thousands of words costs a few calls per word, not their square.
+    longest = max([4, *(len(k.split()) for k in known)])
     out, i = [], 0
     while i < len(words):
-        for j in range(len(words), i, -1):
+        for j in range(min(len(words), i + longest), i, -1):
             if j - i > 1 and resolve(" ".join(words[i:j])) in known:
                 out.append(" ".join(words[i:j]))
                 i = j

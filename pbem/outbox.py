@@ -32,7 +32,16 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
     ``stranger`` marks a reply to an address that has not signed on (such
     replies are limited: :mod:`pbem.reply_bounds`); ``secrets`` are the ones
     the mail hands out (a welcome mail): its stored copy is masked once it is
-    sent or given up."""
+    sent or given up.
+
+    While one inbound mail is handled (:func:`pbem.batch.collect`), the mail
+    is only gathered, and queued at the end merged per recipient."""
+    if ctx.batch is not None:
+        ctx.batch.append(dict(
+            key=key, to=list(to), subject=subject, text=text, html=html, cc=list(cc), game=game,
+            kind=kind, in_reply_to=in_reply_to, references=list(references), source=source,
+            stranger=stranger, secrets=tuple(secrets), related=list(related)))
+        return make_message_id(ctx.domain, key)
     to = sorted({a for a in to if a})
     cc = sorted({a for a in cc if a and a not in to})
     if not to:

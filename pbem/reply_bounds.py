@@ -8,12 +8,20 @@ stranger is capped at a few times the size of the mail that caused it, and
 replies to strangers are limited per address and for all of them together,
 by count and by size, over the last hour.  A signed-on player's own replies
 are never held back, and no limit ever holds back mail to anyone else.
+
+Nobody's mail can silence a real player or a GM: the limits for all
+strangers together never hold back a reply to an address of record (or a
+GM's), and a sign-on from a power's own address is answered whether its
+secret is right or wrong.  A player signed on from an address that is not
+of record may be forging it, so that reply is bounded like a stranger's
+(the address of record gets the copy).
 """
 from __future__ import annotations
 
 from collections import Counter
 from datetime import timedelta
 
+from . import store
 from .context import Context
 from .db import utcnow_iso
 from .gameapi import Problem
@@ -78,6 +86,8 @@ def stranger_limit(ctx: Context, address: str, size: int) -> str | None:
         return f"{count} replies to {address} this hour"
     if sent + size > limits.stranger_reply_bytes_per_hour:
         return f"{sent} bytes of replies to {address} this hour"
+    if store.of_record(ctx, address):
+        return None  # the limits for all strangers together never silence a player or a GM
     count_all, sent_all = stranger_traffic(ctx)
     if count_all >= limits.stranger_replies_per_hour_all:
         return f"{count_all} replies to addresses that have not signed on this hour"

@@ -94,7 +94,9 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
         notes=told.notes, sections=told.sections, treaties=treaties_in_force(game, state, power),
         guide=guide(game, state, power) if owes or may else [],
         mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
-    token = render.token_for(rec, power) if owes and ctx.reply_token else None
+    # The token is printed whether the site or the game asks for it (both are checked at sign-on).
+    token = render.token_for(rec, power) if owes and (ctx.reply_token or store.option_on(rec, "reply_token")) \
+        else None
     text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
     board, parts = render.report_map(ctx, game, state, power, key)
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,

@@ -21,8 +21,9 @@ import quopri
 import re
 from collections.abc import Iterable
 from email import message_from_bytes
-from email.header import decode_header, make_header
 from email.policy import compat32
+
+from .mail.normalize import header_text
 
 MASK = "****"
 
@@ -32,13 +33,17 @@ MASK = "****"
 _ANYWHERE = r"(?:^|(?<=[\s>:]))"
 _LINE_START = r"^[\s>]*"
 _SECRET_LINES = (
-    re.compile(_ANYWHERE + r"SIGNON\s+\S+@\S+\s+(\S+)", re.I),
+    # Glued to a word before it too: adjacent encoded words of a Subject are joined
+    # without a space (RFC 2047), and "SIGNON power@game" is no common phrase.
+    re.compile(r"SIGNON\s+\S+@\S+\s+(\S+)", re.I),
     re.compile(_ANYWHERE + r"SIGNON\s+(?!\S*@)\S+\s+\S+\s+(\S+)", re.I),
     re.compile(_LINE_START + r"(?:SET\s+)?PASSWORD\s+(\S+)", re.I),
     re.compile(_LINE_START + r"JOIN\s+\S+\s+\S+\s+(\S+)", re.I),
     re.compile(_LINE_START + r"CONFIRM\s+(\S+)", re.I),
 )
-_MIN_LENGTH = 3  # shorter words are not worth hiding, and hiding them would garble replies
+# Any length: a secret set before limits.min_secret_length existed (or by the GM on the
+# command line) may be short, and at rest it is hidden all the same.
+_MIN_LENGTH = 1
 
 
 def find_secrets(*texts: str | None) -> set[str]:
@@ -56,28 +61,54 @@ def find_secrets(*texts: str | None) -> set[str]:
     return found
 
 
-def _pattern(secrets: Iterable[str]) -> re.Pattern | None:
-    words = sorted({s for s in secrets if s}, key=len, reverse=True)
-    if not words:
-        return None
-    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w-])", re.I)
+_WORD = re.compile(r"[\w-]+")
+
+
+class _Secrets:
+    """Finds secrets as whole words, in any case, in time linear in the text
+    whatever their number (a mail of sixty thousand CONFIRM lines has sixty
+    thousand): a secret of word characters and hyphens is a whole run of
+    them, looked up in a set; the few others are one regular expression."""
+
+    def __init__(self, secrets: Iterable[str]):
+        words = {s for s in secrets if s}
+        self.simple = {w.lower() for w in words if _WORD.fullmatch(w)}
+        rest = sorted(words - {w for w in words if _WORD.fullmatch(w)}, key=len, reverse=True)
+        self.rest = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in rest) + r")(?![\w-])",
+                               re.I) if rest else None
+
+    def __bool__(self) -> bool:
+        return bool(self.simple) or self.rest is not None
+
+    def sub(self, text: str) -> str:
+        if self.simple:
+            text = _WORD.sub(lambda m: MASK if m.group(0).lower() in self.simple else m.group(0), text)
+        return self.rest.sub(MASK, text) if self.rest else text
+
+    def search(self, text: str) -> bool:
+        if self.simple and any(m.group(0).lower() in self.simple for m in _WORD.finditer(text)):
+            return True
+        return bool(self.rest and self.rest.search(text))
+
+
+def _pattern(secrets: Iterable[str]) -> _Secrets | None:
+    found = _Secrets(secrets)
+    return found if found else None
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every secret, as a whole word in any case, replaced by ``****``."""
     pattern = _pattern(secrets)
-    return pattern.sub(MASK, text) if pattern and text else text
+    return pattern.sub(text) if pattern and text else text
 
 
 def scrub_bytes(data: bytes, secrets: Iterable[str]) -> bytes:
-    pattern = _pattern(secrets)
-    if pattern is None:
+    if _pattern(secrets) is None:
         return data
     # Bytes as latin-1 keep their length and position; UTF-8 secrets are matched by their bytes.
     as_text = data.decode("latin-1")
     variants = {s.encode("utf-8").decode("latin-1") for s in secrets}
-    pattern = _pattern(variants)
-    return pattern.sub(MASK, as_text).encode("latin-1")
+    return _pattern(variants).sub(as_text).encode("latin-1")
 
 
 def _mask_parts(raw: bytes, secrets: set[str]) -> bytes:
@@ -108,11 +139,7 @@ def _mask_parts(raw: bytes, secrets: set[str]) -> bytes:
             part.set_payload(masked.decode(charset, "replace"))
     for name in ("Subject",):
         if msg[name] is not None:
-            try:
-                value = str(make_header(decode_header(str(msg[name]))))
-            except Exception:
-                value = str(msg[name])
-            msg.replace_header(name, scrub(value, secrets))
+            msg.replace_header(name, scrub(header_text(str(msg[name])), secrets))
     return msg.as_bytes()
 
 
@@ -125,8 +152,7 @@ def still_holds(raw: bytes, secrets: set[str]) -> bool:
     pattern = _pattern(secrets)
     mail = parse_message(raw, max_bytes=len(raw) + 1)
     texts = [mail.full_text, mail.subject, *mail.headers.values()]
-    return any(pattern.search(t or "") for t in texts) or bool(
-        pattern.search(raw.decode("latin-1")))
+    return any(pattern.search(t or "") for t in texts) or pattern.search(raw.decode("latin-1"))
 
 
 def mask_raw(raw: bytes, secrets: Iterable[str]) -> bytes:

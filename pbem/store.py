@@ -163,7 +163,14 @@ def update_game(ctx: Context, name: str, **fields: Any) -> None:
 
 
 #: Options every game takes (identity checks), besides its own and the deadline settings.
-PLATFORM_OPTIONS = frozenset({"address_of_record_only", "reply_token"})
+PLATFORM_OPTIONS = frozenset({"address_of_record_only", "reply_token", "seats_per_address"})
+
+
+def option_on(rec: "GameRecord", name: str) -> bool:
+    """Whether a yes/no game option is on (``OPTION reply_token=true``); its
+    value is kept as written, so "false" and "no" are off."""
+    value = rec.options.get(name)
+    return str(value).strip().lower() in ("1", "true", "yes", "on") if value is not None else False
 
 
 def game_settings(rules: Game, deadline_defaults: dict, options: dict) -> tuple[DeadlinePolicy, list[str], list[str]]:
@@ -211,6 +218,25 @@ def player(ctx: Context, game: str, power: str) -> dict | None:
 
 def addresses(row: dict) -> list[str]:
     return loads(row["addresses"], [])
+
+
+def players_at(ctx: Context, address: str) -> list[dict]:
+    """Every seat whose addresses of record include ``address``."""
+    address = address.lower()
+    rows = ctx.db["players"].rows_where("instr(lower(addresses), ?) > 0", [dumps(address)])
+    return [r for r in rows if address in (a.lower() for a in addresses(r))]
+
+
+def gm_addresses(ctx: Context) -> set[str]:
+    """The GM addresses of every game, and the site's admin address."""
+    found = {r[0].lower() for r in ctx.db.execute(
+        "select distinct gm_address from games where gm_address is not null and gm_address != ''")}
+    return found | ({ctx.admin_address.lower()} if ctx.admin_address else set())
+
+
+def of_record(ctx: Context, address: str | None) -> bool:
+    """Whether ``address`` is an address of record of a player or a GM's address."""
+    return bool(address) and (bool(players_at(ctx, address)) or address.lower() in gm_addresses(ctx))
 
 
 def add_player(ctx: Context, game: str, power: str, address_list: list[str], secret_hash: str) -> dict:

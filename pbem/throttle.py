@@ -1,7 +1,7 @@
 """Wrong secrets are throttled, so a secret cannot be guessed by mail.
 
 Two counters meet every sign-on: one per sender address, one per (game,
-power) (or per game for the GM secret).  After ``limits.wrong_secrets_free``
+power) (or one for the whole site for the GM secret, which is the site's).  After ``limits.wrong_secrets_free``
 wrong secrets on a counter, each further wrong secret makes sign-ons on it
 wait: ``throttle_first`` seconds, doubling up to ``throttle_cap``.  While a
 counter waits, a sign-on on it is refused at once, without the (slow) secret
@@ -9,9 +9,11 @@ check, so a flood of guesses costs almost nothing and holds up no other mail;
 the sender is told when to send again.  A right secret clears the counters
 it met.  A counter forgets its wrong secrets a day after the last one.
 
-The power's own address of record does not meet the power's counter (a
-stranger's guesses cannot lock a player out of their own game), only its
-own sender counter.  The address of record hears of wrong secrets at most
+An address of record of the power meets no counter at all, and a GM's
+address (of any game, or the site's admin address) none for the GM secret:
+a guess in a mail that forges such an address would otherwise lock its
+owner out, and its reply goes to that owner, who sees it.  (Such a guess
+still pays the slow hash, one per mail, and the secrets are long.)  The address of record hears of wrong secrets at most
 once per ``TELL_EVERY``, with how many there were.
 """
 from __future__ import annotations
@@ -33,8 +35,10 @@ def power_key(game: str, power: str) -> str:
     return f"power:{game.lower()}:{power.lower()}"
 
 
-def gm_key(game: str | None) -> str:
-    return f"gm:{(game or '').lower()}"
+def gm_key() -> str:
+    """One counter for every guess at the site's GM secret, whatever game
+    (existing or not) the guess names."""
+    return "gm:site"
 
 
 def _row(ctx: Context, key: str) -> dict | None:

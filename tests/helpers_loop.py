@@ -63,6 +63,16 @@ class Loop:
         row = intake.store_raw(self.ctx, RawMail(f"test:{self.counter}", bytes(msg)))
         return intake.process(self.ctx, row) if row else "duplicate-copy"
 
+    def join(self, address: str, game: str, power: str, secret: str) -> str:
+        """JOIN from ``address`` and answer the token mailed to it (a seat is
+        taken only then); returns the CONFIRM mail's status."""
+        import re
+
+        self.mail(address, f"JOIN {game} {power} {secret}\n")
+        self.flush()
+        token = re.findall(r"CONFIRM (\S+)", self.last_text(address))[-1]
+        return self.mail(address, f"CONFIRM {token}\n")
+
     def tick(self) -> list[str]:
         return scheduler.tick(self.ctx)
 

@@ -90,7 +90,8 @@ def test_the_security_section_names_every_limit():
     section = README.split("## Security", 1)[1].split("\n## ", 1)[0]
     wanted = [s.name for s in SETTINGS if s.section == "limits"] + [
         "server.reply_rate_per_hour", "server.admin_address", "server.game_data",
-        "imap.password_file", "smtp.password_file", "pbem quarantine list", "pbem quarantine release"]
+        "imap.password_file", "smtp.password_file", "pbem quarantine list", "pbem quarantine release",
+        "listener.max_sessions", "listener.idle_timeout", "seats_per_address"]
     missing = [name for name in wanted if f"`{name}" not in section]
     assert not missing, f"README's Security section lacks: {missing}"
 def test_readme_has_an_install_section_for_ones_own_host():

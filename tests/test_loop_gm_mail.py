@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 
 from pax_table import GM, POWERS, PaxTable
-from pbem import store
+from pbem import batch, store
 
 
 @pytest.fixture
@@ -144,7 +144,10 @@ def test_resend_sends_the_whole_report(pax):
     sent = pax.text(pax.mails("France", "turn report")[-1])
     pax.say("France", "RESEND")
     again = pax.mails("France", "report again")[-1]
-    text = pax.text(again)
+    # One mail: the reply, then the report asked for (pbem.batch).
+    reply, text = batch.parts(pax.text(again))
+    assert "Report sent again" in reply and text.startswith("[pax] France report again")
+    text = text.split("\n", 1)[1].lstrip("\n")
     assert "report for France" in text and "Resolved: 1880 Movement/Status Change" in text
     assert "What you may do now" in text and "== France ==" in text
     assert text.split("-- \n")[0].replace("\n", "").strip() == sent.split("-- \n")[0].replace("\n", "").strip()

@@ -14,7 +14,7 @@ def _game(lp, *options):
     opt = (" OPTION " + " ".join(options)) if options else ""
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame{opt}\n")
     for power in ("North", "South"):
-        lp.mail(f"{power.lower()}@example.test", f"JOIN g1 {power} {power.lower()}-secret\n")
+        lp.join(f"{power.lower()}@example.test", "g1", power, f"{power.lower()}-secret")
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM START\n")
 
 

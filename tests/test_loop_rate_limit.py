@@ -1,7 +1,8 @@
 """Reply limits (server.reply_rate_per_hour and [limits]) hold back only replies
-to strangers, addresses that have not signed on with a right secret, and only
-the reply to that address: a signed-on player's own replies always go, and so
-do press, warnings and copies to other addresses."""
+to strangers, addresses that have not signed on with a right secret (or signed
+on from an address that is not of record), and only the reply to that address:
+a signed-on player's own replies always go, and so do press, warnings and copies
+to other addresses."""
 import pytest
 
 from helpers_loop import Loop
@@ -44,11 +45,14 @@ def test_a_stranger_s_replies_are_limited_but_the_address_of_record_is_still_tol
 
 
 def test_the_copy_to_the_address_of_record_goes_with_every_reply_from_another_address(loop):
+    """A right secret from an address that is not of record may come with a forged
+    From: that address's replies are limited like a stranger's, and the address of
+    record has the copy of every one."""
     for n in range(MAILS):
         loop.mail("north-laptop@example.test",
                   f"SIGNON North@g1 {loop.secrets['North']}\nORDERS\nBID {n + 1}\n")
     loop.flush()
-    assert len(_replies(loop, "north-laptop@example.test")) == MAILS
+    assert len(_replies(loop, "north-laptop@example.test")) == LIMIT
     copies = [m for m in loop.inbox("north@example.test") if "received" in m["Subject"]]
     assert len(copies) == MAILS
     assert f"BID {MAILS}" in copies[-1].get_body(("plain",)).get_content()

@@ -12,14 +12,14 @@ def lp(tmp_path):
     lp = Loop(tmp_path)
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n")
     for power in ("North", "South", "East"):
-        lp.mail(f"{power.lower()}@example.test", f"JOIN g1 {power} {power.lower()}-pw\n")
+        lp.join(f"{power.lower()}@example.test", "g1", power, f"{power.lower()}-password")
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM START\n")
     lp.flush()
     return lp
 
 
 def say(lp, power, text):
-    return lp.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {power.lower()}-pw\n{text}\n")
+    return lp.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {power.lower()}-password\n{text}\n")
 
 
 def treaty(lp, treaty_id):
@@ -76,9 +76,9 @@ def test_a_signed_treaty_reaches_a_game_that_scores_treaties(tmp_path):
     lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM CREATE pax RULES pax_britannica\n")
     powers = ["Britain", "France", "Germany", "United-States"]
     for power in powers:
-        lp.mail(f"{power.lower()}@example.test", f"JOIN pax {power} {power.lower()}-pw\n")
+        lp.join(f"{power.lower()}@example.test", "pax", power, f"{power.lower()}-password")
     lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM START\n")
-    say = lambda p, text: lp.mail(f"{p.lower()}@example.test", f"SIGNON {p}@pax {p.lower()}-pw\n{text}\n")
+    say = lambda p, text: lp.mail(f"{p.lower()}@example.test", f"SIGNON {p}@pax {p.lower()}-password\n{text}\n")
     say("United-States", "TREATY PROPOSE monroe WITH Britain\nThe Americas are closed.\nENDTREATY")
     assert store.get_game(lp.ctx, "pax").state["treaties"]["monroe"]["status"] == "proposed"
     say("Britain", "TREATY SIGN monroe")

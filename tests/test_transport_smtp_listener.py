@@ -95,3 +95,44 @@ def test_stop_closes_the_port_and_open_sessions(tmp_path):
         await smtp.stop()  # a second stop is harmless
 
     asyncio.run(run())
+
+
+def test_idle_connections_beyond_the_cap_are_told_421_and_mail_still_comes_in(tmp_path):
+    """A crowd of idle sockets neither holds the listener (a session beyond the cap is
+    told 421 and closed; an idle one is dropped) nor floods the log."""
+    import logging
+
+    async def greeting(port: int) -> tuple[bytes, asyncio.StreamWriter]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return await asyncio.wait_for(reader.readline(), 5), writer
+
+    async def run():
+        async with listener(tmp_path, max_sessions=5, timeout=1.0) as smtp:
+            idle = [await greeting(smtp.port) for _ in range(5)]
+            assert all(line.startswith(b"220") for line, _ in idle)
+            line, extra = await greeting(smtp.port)
+            assert line.startswith(b"421")
+            await asyncio.sleep(1.6)  # the idle sessions time out
+            refused, _ = await aiosmtplib.send(order_mail(), hostname="127.0.0.1", port=smtp.port,
+                                               start_tls=False)
+            for _, writer in idle + [(None, extra)]:
+                writer.close()
+            return refused
+
+    assert asyncio.run(run()) == {}
+    assert len(read_maildir(tmp_path / "intake")) == 1
+
+
+def test_the_listener_log_is_rate_limited():
+    import logging
+
+    from pbem.mail.smtp_listener import RateLimit
+
+    now = [0.0]
+    limit = RateLimit(burst=3, period=10.0, clock=lambda: now[0])
+    record = lambda: logging.LogRecord("mail.log", logging.INFO, __file__, 1, "peer connected", None, None)
+    kept = [limit.filter(record()) for _ in range(300)]
+    assert kept.count(True) == 3
+    now[0] = 11.0
+    first = record()
+    assert limit.filter(first) and "297 SMTP listener log lines left out" in first.getMessage()

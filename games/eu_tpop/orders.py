@@ -81,7 +81,16 @@ def parse(state: dict, power: str, lines) -> ParseResult:
         if block is not None:
             end = re.sub(r"\s+", "", stripped.upper())
             if end in (f"END{block['verb']}", "END"):
-                result.orders.append(_block_order(power, block))
+                if len(block["lines"]) > MAX_DEAL_TERMS:
+                    # Choice: a deal holds a handful of terms (NOTES 3.4: alliance, marriage,
+                    # payments, sales); thousands of lines would be printed in every report
+                    # (choices/diplomacy.md).
+                    result.problems.append(Problem(
+                        "too-many-terms", f"{block['verb']} {block['realm']} has {len(block['lines'])} "
+                        f"lines; a deal has at most {MAX_DEAL_TERMS} terms, and nothing of it was taken",
+                        block["line"], None, "invalid"))
+                else:
+                    result.orders.append(_block_order(power, block))
                 block = None
             else:
                 block["lines"].append(" ".join(stripped.split()))
@@ -103,8 +112,8 @@ def parse(state: dict, power: str, lines) -> ParseResult:
             result.problems.append(_problem(exc, number))
             continue
         if order is None:
-            near = difflib.get_close_matches(head, VERBS, n=1, cutoff=0.6)
-            result.problems.append(Problem("invalid-order", f"cannot read {stripped!r}; the order forms are "
+            near = difflib.get_close_matches(head, VERBS, n=1, cutoff=0.6) if len(head) <= 64 else None
+            result.problems.append(Problem("invalid-order", f"cannot read {stripped[:60]!r}; the order forms are "
                                            "in HELP ORDERS", number, near[0] if near else None, "invalid"))
         else:
             result.orders.append(order)
@@ -113,6 +122,10 @@ def parse(state: dict, power: str, lines) -> ParseResult:
                                        f"END{block['verb']}; nothing of it was taken", block["line"],
                                        f"END{block['verb']}", "invalid"))
     return result
+
+
+#: the most lines (terms) one DIPLOMACY or NEGOTIATE block may hold
+MAX_DEAL_TERMS = 12
 
 
 def _problem(exc: GMError, number) -> Problem:
@@ -154,8 +167,14 @@ def _realm_list(r: Reader) -> list[str]:
     for part in parts.split(","):
         if part.strip():
             sub = Reader(r.state, tokens(part))
-            names.append(sub.name("realm"))
+            name = sub.name("realm")
             sub.done()
+            # Choice: a realm named twice in one list is refused, not applied twice (a
+            # declaration's stability cost and its war are per enemy: Declare War action, p. 16;
+            # choices/warfare.md).
+            if name in names:
+                raise GMError(f"{name} is named twice; name each realm once", "duplicate-realm")
+            names.append(name)
     r.words = tokens(rest)
     if not names:
         raise GMError("name the realm(s) you declare war on")

@@ -52,8 +52,8 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "Replace the addresses your reports go to (at most 3); a new address counts once "
                 "it answers the token mailed to it with CONFIRM.", "player"),
     CommandHelp("CONFIRM", "CONFIRM <token>",
-                "From a new address: accept the SET ADDRESS that named it (the token was mailed "
-                "to it); no sign-on needed.", "any"),
+                "From a new address: accept the SET ADDRESS (or take the JOIN seat) that named it "
+                "(the token was mailed to it); no sign-on needed.", "any"),
     CommandHelp("SET PASSWORD", "SET PASSWORD <new-secret>", "Change your secret.", "any"),
     CommandHelp("SET ABSENCE", "SET ABSENCE <from-date> <to-date>",
                 "Announce an absence (dates as 2026-01-31).", "player"),
@@ -61,7 +61,8 @@ COMMANDS: tuple[CommandHelp, ...] = (
                 "Show deadlines in your own time zone too, e.g. SET ZONE America/New_York "
                 "(the game's zone and UTC are always shown).", "player"),
     CommandHelp("JOIN", "JOIN <game> <power> <secret>",
-                "Ask to play a power in a game that has not started; choose your secret.", "any"),
+                "Ask to play a power in a game that has not started; choose your secret. The seat "
+                "is yours once your address answers the token mailed to it with CONFIRM.", "any"),
     # -- treaties -----------------------------------------------------------
     CommandHelp("TREATY PROPOSE",
                 "TREATY PROPOSE <id> WITH <power>[,<power>...] [PUBLIC] ... ENDTREATY",

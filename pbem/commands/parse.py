@@ -26,6 +26,7 @@ from pbem.commands import model as m
 from pbem.commands.model import BadValue, parse_duration
 from pbem.gameapi import Problem
 from pbem.identity import MAX_SECRET_LENGTH, normalize_secret
+from pbem.names import shown
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
 # First words of several commands (SET ADDRESS, SET PASSWORD...): alone they say nothing.
@@ -57,6 +58,10 @@ class _Part:
     value: str
     line: int | None
 
+
+#: the most command lines one mail may hold: each is read by the grammar, and a mail of
+#: a megabyte of CONFIRM lines must not hold the queue (README: Security)
+MAX_COMMAND_LINES = 300
 
 # -- values ------------------------------------------------------------------
 
@@ -251,6 +256,8 @@ def _syntax_problem(err: UnexpectedInput, line: str, words: list[str], n: int) -
 
 
 def _suggest(word: str, choices) -> str | None:
+    if len(word) > 64:  # no keyword is a typo of a word this long
+        return None
     close = difflib.get_close_matches(word.upper(), sorted(choices), n=1, cutoff=_SUGGEST_CUTOFF)
     return close[0] if close else None
 
@@ -263,7 +270,7 @@ def _unknown(words: list[str], n: int) -> Problem:
         return Problem("unknown-command", f"{first} must be followed by one of: "
                        + ", ".join(sorted(subs)), n, f"{first} {close}" if close else None,
                        kind="invalid")
-    return Problem("unknown-command", f"{words[0]!r} is not a command", n,
+    return Problem("unknown-command", f"{shown(words[0])} is not a command", n,
                    _suggest(first, TOP_KEYWORDS), kind="invalid")
 
 
@@ -344,6 +351,7 @@ class _Reader:
         self.commands: list = []
         self.problems: list[Problem] = []
         self.loose: list[tuple[int, str]] = []   # lines that are no command, after the first one
+        self.parsed = 0                          # command lines read so far (MAX_COMMAND_LINES)
 
     def problem(self, code: str, message: str, line: int | None, suggestion: str | None = None):
         self.problems.append(Problem(code, message, line, suggestion, kind="invalid"))
@@ -373,6 +381,11 @@ class _Reader:
             if words[0].isupper() and found.suggestion:
                 self.problems.append(found)
             return None
+        self.parsed += 1
+        if self.parsed > MAX_COMMAND_LINES:
+            self.problem("too-many-commands", f"only the first {MAX_COMMAND_LINES} command lines of a "
+                         "mail are read; this line and the rest were not (send them in another mail)", n)
+            return "stop"
         result = parse_line(line, n)
         if isinstance(result, Problem):
             if self.started or words[0].isupper():

@@ -9,6 +9,11 @@ when one listed address is already of record, else when the first new one
 confirms, so a power is never left without an address.  A power has at most
 ``limits.addresses_per_power`` addresses; a token is good for
 ``limits.confirm_hours``.
+
+A JOIN is confirmed the same way: the seat is held until the address that
+asked for it answers its token, so a forged From seats nobody; an address
+takes one seat per game unless the game's ``seats_per_address`` allows more,
+and the GM is told of every seat taken.
 """
 from __future__ import annotations
 
@@ -43,20 +48,10 @@ def set_address(session: Session, cmd: m.SetAddress) -> None:
     # A later SET ADDRESS replaces the tokens of an earlier one.
     ctx.db.execute("update address_confirmations set status = 'replaced' "
                    "where game = ? and power = ? and status = 'pending'", [rec.name, power])
-    hours = ctx.limits.confirm_hours
     for address in fresh:
-        token = new_secret()
-        ctx.db["address_confirmations"].insert({
-            "game": rec.name, "power": power, "address": address, "token_hash": _token_hash(token),
-            "requested": dumps(wanted), "expires": utcnow_iso(ctx.now() + timedelta(hours=hours)),
-            "status": "pending", "message": session.msg_id})
-        session.notify(key=f"confirm-address:{session.msg_id}:{address}", to=[address], kind="confirm",
-                       secrets=(token,), subject=f"[{rec.name}] confirm this address for {power}",
-                       text=(f"The player of {power} in game {rec.name} asked that this address receive "
-                             f"{power}'s mail from the moderator.\n\nIf that is you, reply with this line "
-                             f"(within {hours:g} hours):\n\n  CONFIRM {token}\n\nIf not, ignore this mail: "
-                             "nothing more will be sent here.\n\n-- \n"
-                             f"{ctx.site_name} moderator\n"))
+        _token_mail(session, rec, power, address, wanted,
+                    f"The player of {power} in game {rec.name} asked that this address receive "
+                    f"{power}'s mail from the moderator.")
     now = kept or old
     session.cc = sorted(set(old) | set(kept))
     lines = ([f"was {', '.join(old)}", f"now {', '.join(now)}"] if now != old
@@ -65,6 +60,67 @@ def set_address(session: Session, cmd: m.SetAddress) -> None:
         lines.append(f"waiting for confirmation: {', '.join(fresh)} (a token was mailed to "
                      f"{'each' if len(fresh) > 1 else 'it'}; it counts once it answers CONFIRM <token>)")
     session.section("Addresses of record:", lines)
+
+
+def _token_mail(session: Session, rec, power: str, address: str, requested: list[str], why: str,
+                secret_hash: str | None = None) -> None:
+    ctx, hours = session.ctx, session.ctx.limits.confirm_hours
+    token = new_secret()
+    ctx.db["address_confirmations"].insert({
+        "game": rec.name, "power": power, "address": address, "token_hash": _token_hash(token),
+        "requested": dumps(requested), "expires": utcnow_iso(ctx.now() + timedelta(hours=hours)),
+        "status": "pending", "message": session.msg_id, "secret_hash": secret_hash})
+    session.notify(key=f"confirm-address:{session.msg_id}:{address}", to=[address], kind="confirm",
+                   secrets=(token,), subject=f"[{rec.name}] confirm this address for {power}",
+                   text=(f"{why}\n\nIf that is you, reply with this line "
+                         f"(within {hours:g} hours):\n\n  CONFIRM {token}\n\nIf not, ignore this mail: "
+                         "nothing more will be sent here.\n\n-- \n"
+                         f"{ctx.site_name} moderator\n"))
+
+
+def ask_to_confirm(session: Session, rec, power: str, address: str, secret_hash: str) -> None:
+    """A JOIN: the seat is taken when ``address`` answers the token mailed to it."""
+    session.ctx.db.execute("update address_confirmations set status = 'replaced' where game = ? and "
+                           "power = ? and address = ? and status = 'pending'", [rec.name, power, address])
+    _token_mail(session, rec, power, address, [address],
+                f"Someone writing from this address asked to play {power} in game {rec.name}.",
+                secret_hash=secret_hash)
+
+
+def seat_free_for(session: Session, rec: store.GameRecord, address: str, line: int | None) -> bool:
+    """Whether ``address`` may take one more seat in ``rec``."""
+    value = str(rec.options.get("seats_per_address", "1")).strip()
+    allowed = max(1, int(value)) if value.isdigit() else 1
+    taken = [r["power"] for r in store.players_at(session.ctx, address) if r["game"] == rec.name]
+    if len(taken) < allowed:
+        return True
+    session.problem("seat-limit", f"{address} already plays {', '.join(taken)} in {rec.name}; a "
+                    "player takes one seat unless the GM allows more (OPTION seats_per_address=2)", line)
+    return False
+
+
+def _take_seat(session: Session, row: dict) -> None:
+    """CONFIRM of a JOIN: the seat, if it is still free, and the GM is told."""
+    ctx, sender = session.ctx, session.mail.sender
+    rec = store.find_game(ctx, row["game"])
+    if rec is None or rec.status != "forming" or store.player(ctx, rec.name, row["power"]):
+        session.problem("power-taken", f"{row['power']} in {row['game']} is no longer free", None)
+        ctx.db["address_confirmations"].update(row["id"], {"status": "replaced"})
+        return
+    if not seat_free_for(session, rec, sender, None):
+        return
+    store.add_player(ctx, rec.name, row["power"], [sender], row["secret_hash"])
+    ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
+    store.gm_log(ctx, rec.name, sender, "join", row["power"])
+    session.game, session.power = store.get_game(ctx, rec.name), row["power"]
+    session.section("Joined:", [f"you play {row['power']} in {rec.name}; the GM starts the game."])
+    gm = rec.row.get("gm_address")
+    if gm:
+        seated = [p["power"] for p in store.players(ctx, rec.name)]
+        session.notify(key=f"seat-taken:{session.msg_id}", to=[gm],
+                       subject=f"[{rec.name}] {row['power']} taken by {sender}",
+                       text=f"{sender} joined game {rec.name} as {row['power']} (the address answered "
+                            f"its token).\nSeats taken: {', '.join(seated)}.\n\n-- \n{ctx.site_name} moderator\n")
 
 
 def confirm(session: Session, cmd: m.Confirm) -> None:
@@ -78,11 +134,15 @@ def confirm(session: Session, cmd: m.Confirm) -> None:
     if row["address"] != sender:
         session.problem("wrong-address", "confirm from the address the token was mailed to", cmd.line)
         return
+    if row.get("secret_hash"):
+        _take_seat(session, row)
+        return
     player = store.player(ctx, row["game"], row["power"])
     requested = loads(row["requested"], [])
     current = store.addresses(player)
     confirmed = [a for a in requested if a in current or a == sender]
-    store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power])
+    # A new address answered: a power flagged for its dead address is reachable again.
+    store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power], status="active")
     ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
     store.gm_log(ctx, row["game"], row["power"], "address confirmed", sender)
     session.cc = [a for a in current if a != sender][:1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import logging
 
-from .. import store
+from .. import budget, store
 from ..commands import model as m
 from ..identity import check_reply_token
 from . import addresses, announce, gm, player, secret_check, treaty
@@ -37,6 +37,7 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
     # sign-on (GAME/POWER/PASSWORD) was reported by the parser and says the same.
     told = any(p.code == "incomplete-signon" for p in parsed.problems)
     helped: set[str] = set()
+    spent = budget.MailBudget()
     for cmd in parsed.commands:
         if isinstance(cmd, m.SignOff):
             break
@@ -61,8 +62,28 @@ def run(session: Session, parsed: m.ParsedMail) -> None:
             session.problem("no-power", f"{cmd.canonical().splitlines()[0]} acts for a power: "
                             "write GM BECOME <power> before it", cmd.line)
             continue
+        if not budget.allow(session, cmd, spent) or not _text_fits(session, cmd):
+            continue
         run_command(session, cmd, handler)
+    undone = budget.summary(spent)
+    if undone:
+        session.note(undone)
     announce.flush(session)
+
+
+def _text_fits(session: Session, cmd) -> bool:
+    """A press, treaty text or breach claim is at most ``limits.max_text_bytes``:
+    what one player writes is copied into others' mail and reports."""
+    if not isinstance(cmd, (m.Press, m.TreatyPropose, m.TreatyBreach)):
+        return True
+    text = cmd.body if isinstance(cmd, m.Press) else cmd.text
+    cap = session.ctx.limits.max_text_bytes
+    size = len(text.encode("utf-8"))
+    if size <= cap:
+        return True
+    session.problem("text-too-long", f"{cmd.echo().splitlines()[0][:60]}: its text is {size} bytes; "
+                    f"at most {cap} are taken. Nothing of it was done: shorten it.", cmd.line)
+    return False
 
 
 def _first_help(session: Session, cmd: m.Help, helped: set[str]) -> bool:
@@ -92,6 +113,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
     ctx = session.ctx
     rec = store.find_game(ctx, signon.game)
     if signon.is_gm:
+        session.own_address = session.mail.sender in store.gm_addresses(ctx)
         if not secret_check.gm_secret(session, rec, signon):
             return False
         session.is_gm = session.signed_on = True
@@ -113,10 +135,10 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
         session.outcome = "unknown power"
         return False
     record = store.addresses(row)
+    session.own_address = session.mail.sender in record
     if not secret_check.player_secret(session, rec, power, row, signon):
         return False
-    opts = rec.options
-    if (ctx.require_address_of_record or opts.get("address_of_record_only")) \
+    if (ctx.require_address_of_record or store.option_on(rec, "address_of_record_only")) \
             and session.mail.sender not in record:
         session.game = rec
         session.problem("not-address-of-record", f"this game accepts {power}'s mail only from its "
@@ -126,7 +148,7 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
                        text=f"A mail from {session.mail.sender} signed on as {power} with the right "
                             "secret, but this game only accepts mail from your address of record.")
         return False
-    if (ctx.reply_token or opts.get("reply_token")) and rec.row.get("token_key") and rec.state:
+    if (ctx.reply_token or store.option_on(rec, "reply_token")) and rec.row.get("token_key") and rec.state:
         phase_key = rec.rules.phase(rec.state).key
         if not any(check_reply_token(rec.row["token_key"], rec.name, phase_key, power, t)
                    for t in session.tokens):

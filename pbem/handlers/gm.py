@@ -2,12 +2,13 @@
 change is announced to all players."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from pathlib import Path
 
-from .. import deadlines, dossier, gamedata, phaselabels, render, registry, store, turns
+from .. import deadlines, dossier, gamedata, names, phaselabels, render, registry, store, turns
 from ..commands import model as m
 from ..commands.help import top_keywords
 from ..db import parse_iso, utcnow_iso
@@ -39,8 +40,16 @@ def _announce(session: Session, what: str, text: str) -> None:
     session.announce(what, text)
 
 
+#: a game's name: it is in every subject line, file name and page of the archive
+GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+
+
 def create(session: Session, cmd: m.GmCreate) -> None:
     ctx = session.ctx
+    if not GAME_NAME.fullmatch(cmd.game):
+        session.problem("bad-game-name", f"{names.shown(cmd.game)} cannot name a game: at most 40 "
+                        "letters, digits, '-', '_' or '.', starting with a letter or digit", cmd.line)
+        return
     if store.find_game(ctx, cmd.game):
         session.problem("game-exists", f"a game called {cmd.game!r} exists already", cmd.line)
         return
@@ -305,7 +314,8 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
         return
     secret, address = new_secret(), normalize_address(cmd.email)
     old = store.addresses(row)
-    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0)
+    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0,
+                        status="active")
     _log(session, "replace", f"{power}: {', '.join(old)} -> {address}")
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you now play {power}",

@@ -17,6 +17,7 @@ import dataclasses
 import logging
 import sqlite3
 
+from .. import batch
 from ..db import savepoint
 from .session import Session
 
@@ -33,6 +34,7 @@ def _saved(session: Session) -> dict:
 def run_command(session: Session, cmd, handler) -> bool:
     """Run ``handler(session, cmd)``; False when it failed and was undone."""
     before = _saved(session)
+    queued = batch.mark(session.ctx)
     try:
         with savepoint(session.ctx.db):
             handler(session, cmd)
@@ -43,6 +45,7 @@ def run_command(session: Session, cmd, handler) -> bool:
         log.exception("mail %s: command on line %s failed", session.msg_id, cmd.line)
         for name, value in before.items():
             setattr(session, name, value)
+        batch.undo(session.ctx, queued)
         _report(session, cmd, exc)
         return False
     return True

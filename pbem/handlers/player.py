@@ -7,9 +7,19 @@ from ..commands.help import top_keywords as help_keywords
 from ..db import dumps, utcnow_iso
 from ..deadlines import format_moment
 from ..gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
-from ..identity import hash_secret
-from . import guide
+from ..identity import hash_secret, normalize_secret
+from . import addresses, guide
 from .session import Session
+
+
+#: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
+#: copied into every report)
+MAX_ORDER_LINES = 200
+#: the longest line of orders a game reads (a game's grammar need not be linear in a line's
+#: length: an unbroken line of a quoted mail must not hold the queue)
+MAX_ORDER_CHARS = 500
+#: the longest absence a player may announce (a longer one is a replacement)
+MAX_ABSENCE_DAYS = 60
 
 
 def _running(session: Session, cmd) -> bool:
@@ -27,8 +37,21 @@ def orders(session: Session, cmd: m.Orders) -> None:
     rec, power = session.game, session.power
     game, state = rec.rules, rec.state
     phase = game.phase(state)
-    parsed = game.parse_orders(state, power, list(cmd.lines))
+    lines = list(cmd.lines)
+    if len(lines) > MAX_ORDER_LINES:
+        session.problem("too-many-orders", f"only the first {MAX_ORDER_LINES} lines of orders are read; "
+                        f"the {len(lines) - MAX_ORDER_LINES} below them were not", lines[MAX_ORDER_LINES][0],
+                        kind="invalid")
+        lines = lines[:MAX_ORDER_LINES]
+    long = [(n, t) for n, t in lines if len(t) > MAX_ORDER_CHARS]
+    for n, _ in long:
+        session.problem("line-too-long", f"this line has more than {MAX_ORDER_CHARS} characters: no order "
+                        "is that long, and it was not read", n, kind="invalid")
+    lines = [(n, t) for n, t in lines if len(t) <= MAX_ORDER_CHARS]
+    parsed = game.parse_orders(state, power, lines)
     parsed.problems = _hints(game, phase, cmd, parsed.problems)
+    if cmd.implicit and parsed.orders:
+        parsed.problems = _sign_off(session, parsed)
     if cmd.implicit and not parsed.orders:  # a greeting or a signature, not orders: hints only
         session.problems.extend(parsed.problems)
         return
@@ -58,7 +81,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
         else:
             session.section(f"No orders stored for {phase.label}.", [])
         return
-    text = "\n".join(t for _, t in cmd.lines)
+    text = "\n".join(t for _, t in lines)
     turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id,
                        refused=len(refused))
     summary = game.order_summary(state, power, accepted)
@@ -97,6 +120,22 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
         out.append(Problem("not-understood", f"{shown!r} is neither a command nor an order of "
                            f"{phase.label}", problem.line, _nearest_form(first, verbs), "invalid"))
     return out
+
+
+def _sign_off(session: Session, parsed) -> list:
+    """Orders written without ORDERS end where the player's sign-off begins
+    ("Thanks,", a name, a list's footer): the lines below the last order that
+    are no order at all are left out with a note, not refused one by one (a
+    refusal would also keep the phase from running early)."""
+    last = max(o.line for o in parsed.orders)
+    # A line that looks like a mistyped order or command (it has a suggestion) is refused as before.
+    tail = [p for p in parsed.problems
+            if p.code == "not-understood" and (p.line or 0) > last and not p.suggestion]
+    if not tail:
+        return parsed.problems
+    session.note(f"The {len(tail)} line(s) below your last order (from line {tail[0].line}) are no "
+                 "orders and were left out, as a sign-off; write ORDERS ... ENDORDERS to be sure.")
+    return [p for p in parsed.problems if p not in tail]
 
 
 def _nearest_form(word: str, verbs: dict[str, str]) -> str | None:
@@ -147,6 +186,9 @@ def press(session: Session, cmd: m.Press) -> None:
                                 rec.roster.nearest(name))
                 return
             to.append(power)
+    if len(set(to)) < len(to):
+        session.note(f"Press on line {cmd.line} named a power more than once: each gets it once.")
+        to = list(dict.fromkeys(to))
     sender = "an anonymous power" if cmd.grey else (session.power or "the GM")
     # Grey press names no sender anywhere: a list of recipients without one
     # power would name it, so the list shown is every power or none.
@@ -217,7 +259,20 @@ def resend(session: Session, cmd: m.Resend) -> None:
     session.section("Report sent again:", [snap["label"]])
 
 
+def long_enough(session: Session, secret: str, line: int | None) -> bool:
+    """A secret a player chooses has at least ``limits.min_secret_length``
+    characters (case, spaces and hyphens aside): a short one is guessed."""
+    least = session.ctx.limits.min_secret_length
+    if len(normalize_secret(secret)) >= least:
+        return True
+    session.problem("secret-too-short", f"a secret needs at least {least} letters or digits "
+                    "(spaces and hyphens are not counted); nothing was changed", line)
+    return False
+
+
 def set_password(session: Session, cmd: m.SetPassword) -> None:
+    if not long_enough(session, cmd.secret, cmd.line):
+        return
     row = store.player(session.ctx, session.game.name, session.power)
     store.update_player(session.ctx, row["id"], secret_hash=hash_secret(cmd.secret))
     session.cc = store.addresses(row)[:1]
@@ -227,6 +282,11 @@ def set_password(session: Session, cmd: m.SetPassword) -> None:
 def set_absence(session: Session, cmd: m.SetAbsence) -> None:
     if cmd.end < cmd.start:
         session.problem("bad-absence", "the absence ends before it starts", cmd.line)
+        return
+    today = session.ctx.now().date()
+    if cmd.end < today or (cmd.start - today).days > 365 or (cmd.end - cmd.start).days > MAX_ABSENCE_DAYS:
+        session.problem("bad-absence", f"an absence is at most {MAX_ABSENCE_DAYS} days, starts within "
+                        "a year and has not ended yet; nothing was noted", cmd.line)
         return
     row = store.player(session.ctx, session.game.name, session.power)
     store.update_player(session.ctx, row["id"], absent_from=cmd.start.isoformat(), absent_to=cmd.end.isoformat())
@@ -245,10 +305,13 @@ def set_zone(session: Session, cmd: m.SetZone) -> None:
 
 
 def join(session: Session, cmd: m.Join) -> None:
+    """Ask for a seat: it is held for the sender, who takes it by answering the
+    token mailed to that address (a forged From cannot seat anyone), one seat
+    per address in a game unless the GM allows more (``seats_per_address``)."""
     ctx = session.ctx
     rec = store.find_game(ctx, cmd.game)
     if rec is None:
-        session.problem("unknown-game", f"there is no game called {cmd.game!r}", cmd.line)
+        session.problem("unknown-game", f"there is no game called {names.shown(cmd.game)}", cmd.line)
         return
     if rec.status != "forming":
         session.problem("game-not-forming", f"{rec.name} is {rec.status}; it takes no new players", cmd.line)
@@ -256,16 +319,18 @@ def join(session: Session, cmd: m.Join) -> None:
     roster = rec.roster
     power = roster.resolve(cmd.power)
     if power is None or power not in roster.powers:
-        session.problem("unknown-power", f"{cmd.power!r} is not a power of {rec.rules.title}", cmd.line,
-                        ", ".join(roster.powers))
+        session.problem("unknown-power", f"{names.shown(cmd.power)} is not a power of {rec.rules.title}",
+                        cmd.line, ", ".join(roster.powers))
         return
     if store.player(ctx, rec.name, power):
         session.problem("power-taken", f"{power} is already taken in {rec.name}", cmd.line)
         return
-    store.add_player(ctx, rec.name, power, [session.mail.sender], hash_secret(cmd.secret))
-    store.gm_log(ctx, rec.name, session.mail.sender, "join", power)
-    session.game, session.power = store.get_game(ctx, rec.name), power
-    session.section("Joined:", [f"you play {power} in {rec.name}; the GM starts the game."])
+    if not addresses.seat_free_for(session, rec, session.mail.sender, cmd.line) or \
+            not long_enough(session, cmd.secret, cmd.line):
+        return
+    addresses.ask_to_confirm(session, rec, power, session.mail.sender, hash_secret(cmd.secret))
+    session.section("Seat held:", [f"{power} in {rec.name} is yours once you answer the token just "
+                                   "mailed to this address with CONFIRM <token>."])
 
 
 HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,

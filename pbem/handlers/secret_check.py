@@ -28,16 +28,17 @@ def player_secret(session: Session, rec: store.GameRecord, power: str, row: dict
     sender is told, the counters are counted and the address of record told."""
     ctx, sender = session.ctx, session.mail.sender
     record = store.addresses(row)
-    keys = [throttle.sender_key(sender)]
-    if sender not in record:  # a stranger's guesses never lock the player out
-        keys.append(throttle.power_key(rec.name, power))
+    # The address of record meets no counter: forged mail from it must not lock
+    # its owner out (and its replies go to that owner).
+    keys = [] if sender in record else [throttle.sender_key(sender), throttle.power_key(rec.name, power)]
     session.game = rec
-    if _waiting(session, keys, power, signon.line):
+    if keys and _waiting(session, keys, power, signon.line):
         return False
     if ctx.secret_cache.verify(signon.secret, row["secret_hash"]):
         throttle.right(ctx, [throttle.sender_key(sender), throttle.power_key(rec.name, power)])
         return True
-    throttle.wrong(ctx, keys)
+    if keys:
+        throttle.wrong(ctx, keys)
     session.problem("wrong-secret", f"the secret for {power} is wrong; nothing was changed", signon.line)
     session.outcome = "wrong secret"
     told = throttle.power_key(rec.name, power)
@@ -54,20 +55,21 @@ def player_secret(session: Session, rec: store.GameRecord, power: str, row: dict
 
 
 def gm_secret(session: Session, rec: store.GameRecord | None, signon: m.SignOn) -> bool:
-    """Whether ``signon`` gives the site's GM secret (same throttle, per game)."""
+    """Whether ``signon`` gives the site's GM secret (same throttle, one
+    counter for the site; a GM's own address meets none)."""
     ctx, sender = session.ctx, session.mail.sender
-    keys = [throttle.sender_key(sender), throttle.gm_key(rec.name if rec else signon.game)]
-    if _waiting(session, keys, "the GM", signon.line):
+    keys = [] if sender in store.gm_addresses(ctx) else [throttle.sender_key(sender), throttle.gm_key()]
+    if keys and _waiting(session, keys, "the GM", signon.line):
         return False
     if ctx.gm_secret_hash and ctx.secret_cache.verify(signon.secret, ctx.gm_secret_hash):
         throttle.right(ctx, keys)
         return True
-    if ctx.gm_secret_hash:
+    if ctx.gm_secret_hash and keys:
         throttle.wrong(ctx, keys)
     session.problem("wrong-secret", "the GM secret is wrong; nothing was done", signon.line)
     session.outcome = "GM sign-on refused"
     gm = rec.row["gm_address"] if rec else None
-    if gm and gm != sender and throttle.tell_now(ctx, keys[1]):
+    if gm and gm != sender and throttle.tell_now(ctx, throttle.gm_key()):
         session.notify(key=f"gm-forgery:{session.msg_id}", to=[gm],
                        subject=f"[{rec.name}] refused GM sign-on from {sender}",
                        text=f"A mail from {sender} tried to sign on as GM of {rec.name} with a wrong "

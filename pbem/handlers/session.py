@@ -12,6 +12,8 @@ from ..mail.normalize import Inbound
 
 #: how much of a line a problem quotes
 QUOTE = 72
+#: the longest problem line of a reply
+PROBLEM_CHARS = 400
 #: lines that end with a secret
 _SECRET_LINES = ("SIGNON", "PASSWORD", "JOIN")
 
@@ -25,6 +27,9 @@ class Session:
     power: str | None = None          # the power this mail acts for (GM BECOME sets it)
     is_gm: bool = False
     signed_on: bool = False           # a right secret was given (GM or player): not a stranger
+    #: the sender is an address of record of the power it signs on as (or a GM's
+    #: address signing on as GM), right secret or wrong: its reply is never held back
+    own_address: bool = False
     tokens: list[str] = field(default_factory=list)
     sections: list[tuple[str, list[str]]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -79,6 +84,8 @@ class Session:
         """A problem as the reply shows it: its line, what is wrong, and the line
         as written (unless the message already quotes it)."""
         lines = [problem.render()]  # one line: mail readers wrap it, and it stays searchable
+        if len(lines[0]) > PROBLEM_CHARS:  # whatever a player's word echoed in it, a line stays short
+            lines[0] = lines[0][:PROBLEM_CHARS - 3] + "..."
         quoted = self.quote(problem.line)
         if quoted and quoted.rstrip(".") not in problem.message:
             lines.append(f"  you wrote: {quoted}")

@@ -58,6 +58,9 @@ def propose(session: Session, cmd: m.TreatyPropose) -> None:
                             rec.roster.nearest(name))
             return
         parties.append(power)
+    if len(set(parties)) < len(parties):
+        session.note(f"Treaty {cmd.id} named a party more than once: each counts once.")
+        parties = list(dict.fromkeys(parties))
     record = _act(session, cmd, _action(session, cmd, "propose", parties=tuple(parties), text=cmd.text,
                                         secret=cmd.secret))
     if record:

@@ -59,11 +59,13 @@ class Inbound:
 
 def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iterable[str] = (),
                   own_domain: str | None = None,
-                  own_message_id: Callable[[str], bool] | None = None) -> Inbound:
+                  own_message_id: Callable[[str], bool] | None = None,
+                  size: int | None = None) -> Inbound:
     """Parse ``raw`` into an :class:`Inbound`; never raises on a malformed mail.
     ``own_message_id`` tells whether a Message-ID is one pbem sent (see
-    :func:`pbem.mail.classify.automatic_reason`)."""
-    size = len(raw)
+    :func:`pbem.mail.classify.automatic_reason`); ``size``, the size of the
+    mail as it came when ``raw`` is only its beginning (an oversized mail)."""
+    size = len(raw) if size is None else size
     too_large = size > max_bytes
     # An oversized mail is answered with a refusal, which needs only its headers.
     source = _header_section(raw) if too_large else raw
@@ -114,11 +116,23 @@ def _decode_header(value: str) -> str:
         value = decode_bytes(value.encode("utf-8", "surrogateescape"), None)
     # Unfold first: a folded header is one logical line.
     value = re.sub(r"\r?\n([ \t])", r"\1", value)
+    return header_text(value).replace("\r", " ").replace("\n", " ").strip()
+
+
+def header_text(value: str) -> str:
+    """A header's RFC 2047 words decoded one by one: a word in a charset
+    nobody knows is read as UTF-8 (else Windows-1252) instead of leaving
+    every other word of the header encoded."""
     try:
-        text = str(make_header(decode_header(value)))
+        return str(make_header(decode_header(value)))
     except Exception:
-        text = value
-    return text.replace("\r", " ").replace("\n", " ").strip()
+        pass
+    try:
+        chunks = decode_header(value)
+    except Exception:
+        return value
+    return "".join(decode_bytes(chunk, charset) if isinstance(chunk, bytes) else chunk
+                   for chunk, charset in chunks)
 
 
 def _raw_header(msg: Message, name: str) -> str | None:

@@ -33,9 +33,16 @@ _FORWARD_MARKER = re.compile(
     re.IGNORECASE,
 )
 _SEPARATOR = re.compile(r"^\s*_{10,}\s*$")
-_HEADER_FROM = re.compile(r"^\s*(From|Von|De)\s*:", re.IGNORECASE)
-_HEADER_SENT = re.compile(r"^\s*(Sent|Date|Gesendet|Datum|Envoyé)\s*:", re.IGNORECASE)
-_HEADER_TO = re.compile(r"^\s*(To|Subject|An|Betreff|À|Objet)\s*:", re.IGNORECASE)
+# The labels of a quoted header block, as clients write them in the languages seen most, each
+# optionally in *bold* the way Gmail renders an Outlook block: the sender, the date, the rest.
+_LABEL = r"^\s*\*{0,2}(%s)\*{0,2}\s*:"
+_HEADER_FROM = re.compile(_LABEL % "From|Von|De|Da|Van|Od|Från|Fra|От|Від", re.IGNORECASE)
+_HEADER_SENT = re.compile(_LABEL % ("Sent|Date|Gesendet|Datum|Envoyé|Enviado|Fecha|Inviato|Data"
+                                    "|Verzonden|Wysłano|Skickat|Sendt|Отправлено|Дата|Надіслано"),
+                          re.IGNORECASE)
+_HEADER_TO = re.compile(_LABEL % ("To|Subject|An|Betreff|À|Objet|Para|Asunto|A|Oggetto|Aan|Onderwerp"
+                                  "|Do|Temat|Till|Ämne|Til|Emne|Кому|Тема|Копия|Кому"),
+                        re.IGNORECASE)
 _HEADER_LINE = re.compile(r"^\s*[\w-]{1,30}\s*:\s")
 
 _SIGNATURE_DELIMITER = re.compile(r"^--\s?$")
@@ -138,15 +145,51 @@ def _reply_header_length(lines: list[str], i: int) -> int:
         following = _next_nonblank(lines, i + 1)
         if following < len(lines) and _QUOTED.match(lines[following]):
             return 1
+    return _attribution_length(lines, i)
+
+
+# Whatever the language, an attribution names who wrote (an address), when (a time) or says
+# "wrote"; it ends with a colon, and quoted lines follow it.
+_WROTE = re.compile(r"(wrote|writes|schrieb|écrit|escribió|ha scritto|schreef|napisał|skrev|kirjoitti"
+                    r"|написал|написала|написав|napsal|írta|yazdı|escreveu)\b", re.IGNORECASE)
+_WHO_OR_WHEN = re.compile(r"<?[^\s<>@]+@[^\s<>@]+>?|\b\d{1,2}[:.]\d{2}\b")
+
+
+def _attribution_length(lines: list[str], i: int) -> int:
+    """How many lines (one to three, split wherever a client wraps them: Yandex's
+    '12.01.2026, 10:00, "pbem" <pbem@x>:', mail.ru's '... от pbem <pbem@x>:',
+    Thunderbird's 'On 12/01/2026 10:00,' / 'pbem' / 'wrote:') an attribution spans
+    before quoted lines, or 0."""
+    ends = [n for n in range(i, min(i + 3, len(lines))) if lines[n].rstrip().endswith(":")]
+    if not ends:
+        return 0
+    for length in (1, 2, 3):
+        part = lines[i:i + length]
+        if len(part) < length or not all(p.strip() for p in part):
+            return 0
+        joined = " ".join(p.strip() for p in part)
+        if len(joined) > 400:
+            return 0
+        if not joined.endswith(":") or joined.upper().startswith("SIGNON"):
+            continue
+        following = _next_nonblank(lines, i + length)
+        if following < len(lines) and _QUOTED.match(lines[following]) and (
+                _WROTE.search(joined) or _WHO_OR_WHEN.search(joined)):
+            return length
+        return 0
     return 0
 
 
 def _is_header_block(lines: list[str], i: int) -> bool:
-    """An Outlook-style quoted header: From: followed closely by Sent:/Date: and To:/Subject:."""
-    if i >= len(lines) or not _HEADER_FROM.match(lines[i]):
+    """A quoted header block (Outlook, Hotmail, Windows Mail, Android...): a sender, a
+    date and a recipient or subject line within five lines, in any order (Hotmail puts
+    Date: first), starting at this line."""
+    if i >= len(lines) or ":" not in lines[i][:80] or not (
+            _HEADER_FROM.match(lines[i]) or _HEADER_SENT.match(lines[i]) or _HEADER_TO.match(lines[i])):
         return False
-    window = lines[i + 1:i + 6]
-    return any(_HEADER_SENT.match(w) for w in window) and any(_HEADER_TO.match(w) for w in window)
+    window = lines[i:i + 5]
+    return (any(_HEADER_FROM.match(w) for w in window) and any(_HEADER_SENT.match(w) for w in window)
+            and any(_HEADER_TO.match(w) for w in window))
 
 
 def _skip_forward_headers(lines: list[str], i: int) -> int:

@@ -4,6 +4,11 @@ It runs on the caller's event loop (aiosmtpd's SMTP protocol behind ``loop.creat
 the threaded Controller), answers 250 only after the message is safely in the Maildir, adds
 Return-Path and Received headers like a real MTA, refuses recipients the moderator does not
 serve with 550 and oversize mail with 552.
+
+It cannot be held open by a crowd: beyond ``max_sessions`` open sessions a new connection is
+told ``421`` and closed at once, a session idle for ``timeout`` seconds is dropped, and its log
+lines (its own and aiosmtpd's, one or more per connection) are rate-limited, with a count of
+the lines left out.
 """
 from __future__ import annotations
 
@@ -61,6 +66,37 @@ class _IntakeHandler:
                 f"\t{email.utils.formatdate(localtime=False)}\n").encode("utf-8", "replace")
 
 
+class RateLimit(logging.Filter):
+    """At most ``burst`` log lines per ``period`` seconds; then one line saying
+    how many were left out when the next period begins."""
+
+    def __init__(self, burst: int = 20, period: float = 10.0, clock=None):
+        super().__init__()
+        self.burst, self.period = burst, period
+        self.clock = clock or __import__("time").monotonic
+        self.start, self.count, self.dropped = self.clock(), 0, 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = self.clock()
+        if now - self.start >= self.period:
+            if self.dropped:
+                record.msg = f"({self.dropped} SMTP listener log lines left out) {record.msg}"
+            self.start, self.count, self.dropped = now, 0, 0
+        self.count += 1
+        if self.count > self.burst:
+            self.dropped += 1
+            return False
+        return True
+
+
+class _TooBusy(asyncio.Protocol):
+    """A connection beyond the cap: told so, and closed."""
+
+    def connection_made(self, transport) -> None:
+        transport.write(b"421 4.7.0 too many connections, try again later\r\n")
+        transport.close()
+
+
 class SmtpListener:
     """SMTP on host:port delivering every accepted message into a Maildir.
 
@@ -70,18 +106,27 @@ class SmtpListener:
 
     def __init__(self, host: str, port: int, *, deliver_to_maildir: Path,
                  accept: Callable[[str], bool] | None = None, max_bytes: int,
-                 hostname: str | None = None, timeout: float = 300.0):
+                 hostname: str | None = None, timeout: float = 30.0, max_sessions: int = 20):
         self.host = host
         self.port = port
         self.maildir = ensure_maildir(Path(deliver_to_maildir))
         self.max_bytes = max_bytes
         self.hostname = hostname or socket.getfqdn()
         self.timeout = timeout
+        self.max_sessions = max_sessions
+        self._limit = RateLimit()
         self._handler = _IntakeHandler(self.maildir, accept, self.hostname)
         self._server: asyncio.base_events.Server | None = None
         self._sessions: weakref.WeakSet[SMTP] = weakref.WeakSet()
 
-    def _protocol(self) -> SMTP:
+    def open_sessions(self) -> int:
+        return sum(1 for smtp in list(self._sessions)
+                   if smtp.transport is not None and not smtp.transport.is_closing())
+
+    def _protocol(self) -> SMTP | _TooBusy:
+        if self.open_sessions() >= self.max_sessions:
+            log.warning("SMTP listener: %d sessions open; a new connection was told 421", self.max_sessions)
+            return _TooBusy()
         smtp = SMTP(self._handler, data_size_limit=self.max_bytes, enable_SMTPUTF8=True,
                     hostname=self.hostname, timeout=self.timeout,
                     loop=asyncio.get_running_loop())
@@ -92,6 +137,9 @@ class SmtpListener:
         if self._server is not None:
             raise RuntimeError("listener already started")
         loop = asyncio.get_running_loop()
+        for name in ("mail.log", __name__):  # aiosmtpd logs each connection on "mail.log"
+            if self._limit not in logging.getLogger(name).filters:
+                logging.getLogger(name).addFilter(self._limit)
         self._server = await loop.create_server(self._protocol, self.host, self.port)
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("SMTP listener on %s:%d delivering to %s", self.host, self.port, self.maildir)
@@ -108,6 +156,8 @@ class SmtpListener:
         self._sessions.clear()
         await server.wait_closed()
         log.info("SMTP listener on %s:%d stopped", self.host, self.port)
+        for name in ("mail.log", __name__):
+            logging.getLogger(name).removeFilter(self._limit)
 
     async def __aenter__(self) -> "SmtpListener":
         return await self.start()

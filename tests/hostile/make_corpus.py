@@ -247,6 +247,48 @@ case("control_characters.eml", plain(SIGN + "ORDERS\nBID\x1b[31m 2\x07\nBID 2\n"
 case("tab_and_nbsp.eml", plain("SIGNON\tNorth@g1\u00a0{NORTH}\nORDERS\nBID\u00a02\n"), status="done", replies=1,
      orders={"North": "BID 2"})
 
+# -- one inbound mail, a bounded outbound cost ----------------------------------------------------
+case("press_flood_to_all.eml", plain(SIGN + "PRESS TO ALL\nnews\nENDPRESS\n" * 200), status="done", replies=1,
+     reply_contains=["[over-limit]", "PRESS x195"], notice_to="south@example.test")
+case("treaty_flood.eml", plain(SIGN + "".join(f"TREATY PROPOSE t{i} WITH South\nPeace.\nENDTREATY\n"
+                                              for i in range(60))),
+     status="done", replies=1, reply_contains=["[over-limit]", "TREATY x55"])
+case("set_address_flood.eml", plain(SIGN + "".join(f"SET ADDRESS a{i}@far.test, b{i}@far.test\n" for i in range(50))),
+     status="done", replies=1, reply_contains=["only the first SET ADDRESS of a mail is done"],
+     mails_to_none="a1@far.test")
+case("set_password_flood.eml", plain(SIGN + "".join(f"SET PASSWORD new-secret-{i:04d}\n" for i in range(200))),
+     status="done", replies=1, reply_contains=["only the first SET PASSWORD of a mail is done"],
+     signs_on_with="new-secret-0000")
+case("short_new_secret.eml", plain(SIGN + "SET PASSWORD ab\n"), status="done", replies=1,
+     reply_contains=["[secret-too-short]"])
+case("forged_from_status.eml", plain(SIGN + "STATUS\n" * 10, sender="victim@elsewhere.test"), status="done",
+     replies=1, reply_max_bytes=12_000, copy_to="north@example.test")
+case("x_loop_autoresponder.eml", plain("I am on holiday until Monday.\n", sender="robot@elsewhere.test",
+                                       extra="X-Loop: robot@elsewhere.test\n"), status="ignored", replies=0)
+case("endless_absence.eml", plain(SIGN + "SET ABSENCE 0001-01-01 9999-12-31\n"), status="done", replies=1,
+     reply_contains=["[bad-absence]"])
+case("long_game_name.eml", plain("SIGNON GM@x {GM}\nGM CREATE " + "g" * 300 + " RULES testgame\n",
+                                 sender="gm@example.test"),
+     status="done", replies=1, reply_contains=["[bad-game-name]"], no_game="g" * 300)
+case("huge_name_echoed.eml", plain(SIGN + "PRESS TO " + "Z" * 200_000 + "\nhi\nENDPRESS\nSTATUS\n"),
+     status="done", replies=1, reply_contains=["[unknown-power]", "Status:"], reply_max_bytes=16_000)
+case("help_and_a_huge_word.eml", plain("HELP " + "a" * 300_000 + "\n", sender="stranger@elsewhere.test"),
+     status="done", replies=1)
+case("bounce_report_without_type.eml",
+     head(sender="notify@relay.example.net", subject="Message status", n="b1")
+     + 'MIME-Version: 1.0\nContent-Type: multipart/report; boundary="b1"\n\n--b1\nContent-Type: text/plain\n\n'
+       "Not delivered.\n\n--b1\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; relay\n\n"
+       "Final-Recipient: rfc822; south@example.test\nAction: failed\nStatus: 5.1.1\n\n--b1--\n",
+     status="ignored", replies=0)
+case("bounce_mailer_daemon_return_path.eml",
+     plain("A message that you sent could not be delivered.\n\n  south@example.test\n    550 No such user\n",
+           sender="noreply@mx.players.test", subject="Returned message",
+           extra="Return-Path: <MAILER-DAEMON@mx.players.test>\n"), status="ignored", replies=0)
+case("bounce_gateway_subject.eml",
+     plain("Your message to south@example.test could not be delivered: mailbox full.\n",
+           sender="gateway@corp.example.org", subject="Delivery failed: [g1] South turn report"),
+     status="ignored", replies=0)
+
 
 def write() -> None:
     import tomllib  # noqa: F401  (the reader's format)
