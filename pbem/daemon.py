@@ -231,9 +231,10 @@ class Daemon:
             return
         try:
             await action(result)
-        except sendhold.Held:  # logged by pbem.sendhold, paced by its own pause
+        except sendhold.Held:  # logged by pbem.sendhold, paced by its own pause, shown as held
             if name not in result.failed:
                 result.failed.append(name)
+            self.failing.pop(name, None)  # an earlier failure (server unreachable) is over
             return
         except Exception as exc:  # any failure of one step must leave the others running
             if is_disk_full(exc):
