@@ -10,42 +10,16 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from . import __version__, cli_host
+from .cliutil import DEFAULT_CONFIG, CliError, load_cfg, open_ctx
 from .db import describe_failure
-
-DEFAULT_CONFIG = "pbem.toml"
-CLI_LOCK_WAIT = 5.0  # seconds a command waits for the database when another program writes
-
-
-class CliError(Exception):
-    pass
-
-
-def load_cfg(args):
-    from .config import load_config
-
-    path = args.config or os.environ.get("PBEM_CONFIG")
-    if path is None and Path(DEFAULT_CONFIG).exists():
-        path = DEFAULT_CONFIG
-    return load_config(path)
-
-
-def open_ctx(args):
-    from . import registry
-    from .clock import SystemClock
-    from .context import Context
-    from .db import open_db
-
-    cfg = load_cfg(args)
-    registry.load_extras(cfg.server.games_extra)
-    # A command waits a few seconds for a daemon's transaction, not half a minute.
-    return Context.from_config(open_db(cfg.server.database, timeout=CLI_LOCK_WAIT), SystemClock(), cfg), cfg
 
 
 # -- verbs -----------------------------------------------------------------
 
 def cmd_init(args) -> int:
+    from .backup import migrate_with_backup
     from .config import load_config
-    from .db import open_db
     from .identity import hash_secret, new_secret
     from .private_files import write_private
     from .resources import resource
@@ -59,33 +33,67 @@ def cmd_init(args) -> int:
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
     write_private(target, text)  # it holds the GM secret's hash, perhaps mail passwords later
     cfg = load_config(target)
-    open_db(cfg.server.database)
+    migrate_with_backup(cfg.server.database)  # an existing database is copied before it is migrated
     print(f"wrote {target} and created the database {cfg.server.database}")
     print(f"GM secret (shown once; sign GM mail with SIGNON GM@<game> <secret>): {secret}")
     return 0
 
 
 def cmd_serve(args) -> int:
+    """The daemon: one per site (the site lock is held until it exits), the database
+    migrated first (with a copy made before), every line of its log timestamped."""
+    import signal
+
+    from . import heartbeat, logsetup
+    from .backup import migrate_with_backup
+    from .config import ConfigError
+    from .configcheck import problems, warnings
     from .daemon import build
+    from .sitelock import SiteLock
 
     cfg = load_cfg(args)
-    daemon = build(cfg)
-    logging.getLogger().setLevel(cfg.server.log_level)
-    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's per-command chatter
+    found = problems(cfg)  # what would stop the daemon, before anything starts: one line each
+    if found:
+        raise ConfigError(found)
+    logsetup.configure(cfg.server.log_level,
+                       log_file=cfg.path_of(cfg.server.log_file) if cfg.server.log_file else None)
+    log = logging.getLogger("pbem.serve")
+    lock = SiteLock(cfg.server.database)
+    lock.acquire("pbem serve --once" if args.once else "pbem serve")
+    try:
+        migrate_with_backup(cfg.server.database)
+        for line in warnings(cfg):  # after the database opened: a fatal error comes alone
+            log.warning("%s", line)
+        daemon = build(cfg, heartbeat=heartbeat.Heartbeat(cfg.server.database))
+        why = ["nothing left to do (--once)" if args.once else "stopped"]
 
-    async def run() -> None:
-        # SIGTERM and SIGINT finish the pass under way, then stop cleanly;
-        # a harder kill is safe too (every step is crash-safe).
-        import signal
+        async def run() -> set[str]:
+            # SIGTERM and SIGINT finish the pass under way, then stop cleanly; a harder
+            # kill is safe too (every step is crash-safe).  SIGHUP reopens the log file.
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
 
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await daemon.serve(stop, once=args.once)
+            def stop_on(sig: signal.Signals) -> None:
+                why[0] = f"{sig.name} received"
+                stop.set()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stop_on, sig)
+            loop.add_signal_handler(signal.SIGHUP, lambda: log.info("%s", logsetup.reopen()))
+            return await daemon.serve(stop, once=args.once)
 
-    asyncio.run(run())
-    return 0
+        try:
+            failed = asyncio.run(run())
+        except BaseException as exc:
+            log.critical("pbem stops on an unexpected error: %s", exc, exc_info=exc)
+            daemon.heartbeat.stopped(f"unexpected error: {exc}")
+            raise
+        if failed:
+            why[0] += f"; these steps failed: {', '.join(sorted(failed))}"
+        log.info("pbem stopped: %s", why[0])
+        daemon.heartbeat.stopped(why[0])
+        return 1 if args.once and failed else 0
+    finally:
+        lock.release()
 
 
 def cmd_send(args) -> int:
@@ -238,11 +246,8 @@ def cmd_verify(args) -> int:
 
     ctx, _ = open_ctx(args)
     report = verify(ctx, args.game)
-    for problem in report.problems:
-        print(f"DIFFERENT: {problem}")
-    inputs = f" and {report.inputs} treaty actions, rulings and GM edits" if report.inputs else ""
-    print(f"{report.game}: {report.phases - report.inputs} phases{inputs} re-run, "
-          + ("all identical" if report.ok else f"{len(report.problems)} differences"))
+    for line in report.lines():
+        print(line)
     return 0 if report.ok else 1
 
 
@@ -313,6 +318,7 @@ def _rules_help(what: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description="play-by-email moderator")
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
     parser.add_argument("-c", "--config", type=Path,
                         help=f"configuration file (default: $PBEM_CONFIG, else ./{DEFAULT_CONFIG} if present)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -324,8 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     verb(sub, "init", cmd_init, "write a configuration file with a new GM secret and create the database")
-    serve = verb(sub, "serve", cmd_serve, "run the moderator daemon")
-    serve.add_argument("--once", action="store_true", help="handle what is waiting, then exit")
+    serve = verb(sub, "serve", cmd_serve, "run the moderator daemon (one per site)")
+    serve.add_argument("--once", action="store_true",
+                       help="handle what is waiting, then exit (non-zero when a step failed)")
     send = verb(sub, "send", cmd_send, "drop a mail file into the local Maildir intake")
     send.add_argument("file", help="an RFC 5322 mail file, or - for standard input")
 
@@ -373,6 +380,8 @@ def build_parser() -> argparse.ArgumentParser:
                "hand a mail that was set aside to the moderator again (after fixing the cause)")
     rel.add_argument("id", type=int, help="its number, from pbem quarantine list")
 
+    cli_host.add_verbs(sub, verb)
+
     v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
     v.add_argument("game")
 
@@ -396,6 +405,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from .logsetup import quiet_libraries
+
+    quiet_libraries(logging.WARNING)
     try:
         return args.func(args)
     except KeyboardInterrupt:
@@ -404,12 +416,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except Exception as exc:  # one clear line, never a traceback, for the user
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        messages = [str(exc).splitlines()[0] if str(exc) else type(exc).__name__]
         if isinstance(exc, sqlite3.Error):
-            message = describe_failure(_database(args), exc)
-        if hasattr(exc, "problems"):
-            message = "; ".join(exc.problems)
-        print(f"pbem: error: {message}", file=sys.stderr)
+            messages = [describe_failure(_database(args), exc)]
+        if hasattr(exc, "problems"):  # a configuration's problems: one line each
+            messages = list(exc.problems)
+        for message in messages:
+            print(f"pbem: error: {message}", file=sys.stderr)
         if os.environ.get("PBEM_DEBUG"):
             raise
         return 1

@@ -132,11 +132,16 @@ SETTINGS: tuple[Setting, ...] = (
       _not_empty),
     S("server", "data_dir", Path, "var", "Folder for pbem's own working files."),
     S("server", "database", Path, "var/pbem.sqlite", "The SQLite database file."),
-    S("server", "archive_dir", Path, "var/archive", "Where the static HTML archive is written."),
+    S("server", "archive_dir", Path, "archive",
+      "Where the static HTML archive is written (pages 0644 in folders 0755, for a web server "
+      "running as another user; keep it outside the private data_dir)."),
     S("server", "game_data", Path, "var/game-data",
       "The only folder a GM's OPTION data=<file> is read from (once, when the game is created)."),
     S("server", "log_level", str, "INFO", "Logging level.",
       one_of("DEBUG", "INFO", "WARNING", "ERROR"), kind="DEBUG, INFO, WARNING or ERROR"),
+    S("server", "log_file", str, "",
+      'A file the daemon appends its log to (reopened on SIGHUP); "" logs to standard error '
+      "(the journal under systemd)."),
     S("server", "gm_secret_hash", str, "",
       'Hash of the GM secret; "" disables GM commands by mail until `pbem init` sets one.',
       _secret_hash, secret=True),
@@ -178,6 +183,9 @@ SETTINGS: tuple[Setting, ...] = (
     S("imap", "password_file", str, "",
       'A file (mode 0600) whose first line is the IMAP password; "" for none.'),
     S("imap", "ssl", bool, True, "Connect with TLS from the start (IMAPS)."),
+    S("imap", "ca_file", str, "",
+      'A PEM file of the authorities trusted for the IMAP server\'s certificate (a private CA); '
+      '"" trusts the system\'s.'),
     S("imap", "mailbox", str, "INBOX", "Mailbox read for new mail.", _not_empty),
     S("imap", "processed_folder", str, "Processed",
       'Folder stored mail is moved to; "" keeps it in the mailbox, flagged as seen '
@@ -201,6 +209,10 @@ SETTINGS: tuple[Setting, ...] = (
       at_least(1)),
     S("outbound", "retry_base_seconds", float, 30.0,
       "First retry delay in seconds; it doubles after every failed attempt.", at_least(0)),
+    S("outbound", "held_retry_max_seconds", float, 900.0,
+      "Longest pause between tries while the SMTP server refuses the session (login, sender, "
+      "quota): sending is held, nothing is given up; the pause starts at retry_base_seconds and "
+      "doubles.", at_least(1)),
     S("outbound", "keep_sent_days", float, 30.0,
       "Days a sent (or given-up) mail stays in the outbox; 0 keeps every one.", at_least(0)),
 
@@ -213,6 +225,9 @@ SETTINGS: tuple[Setting, ...] = (
       'A file (mode 0600) whose first line is the SMTP password; "" for none.'),
     S("smtp", "starttls", bool, True, "Upgrade the connection with STARTTLS (port 587)."),
     S("smtp", "tls", bool, False, "Connect with TLS from the start (port 465)."),
+    S("smtp", "ca_file", str, "",
+      'A PEM file of the authorities trusted for the SMTP server\'s certificate (a private CA); '
+      '"" trusts the system\'s.'),
     S("smtp", "timeout", float, 30.0, "Seconds before a silent SMTP connection is dropped.",
       at_least(1)),
 
@@ -354,6 +369,11 @@ class Config:
 
     def __getitem__(self, name: str) -> Section:
         return self._sections[name]
+
+    def path_of(self, value: str | Path) -> Path:
+        """A path a setting names, relative to the configuration's folder."""
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else self.base_dir / path
 
     def as_dict(self) -> dict[str, dict]:
         return {name: dict(section) for name, section in self._sections.items()}
@@ -525,8 +545,7 @@ def password(cfg: Config, section: str) -> str:
     if values["password"]:
         return values["password"]
     if values["password_file"]:
-        path = Path(values["password_file"]).expanduser()
-        path = path if path.is_absolute() else cfg.base_dir / path
+        path = cfg.path_of(values["password_file"])
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:

@@ -14,7 +14,13 @@ The steps (intake, deadlines, outbox, and the archive pages) are independent: a 
 fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
 line and sits out a growing, capped pause, while the other two go on; its
 first success resets the pause.  Everything a failed step left undone is
-still stored, so its next try picks it up.
+still stored, so its next try picks it up.  An SMTP server that refuses the
+session itself (login, sender, quota) holds sending instead, with a pause of
+its own kept in the database (:mod:`pbem.sendhold`): no mail is given up.
+
+One line is logged per mail handled, per phase resolved and per mail sent,
+and at start and stop; `pbem status` reads the last pass from the heartbeat
+file (:mod:`pbem.heartbeat`).
 
 Mail is handled by a ``handler`` (:mod:`pbem.sandbox`): in a worker process
 under time and memory limits, or in this process off the event loop.
@@ -32,13 +38,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import archive, budget, intake, outbox, registry, scheduler
+from . import archive, budget, intake, outbox, registry, scheduler, sendhold, undelivered
 from .clock import Clock, SystemClock
-from .config import password
 from .context import Context
 from .crashpoints import reached
-from .db import atomic, describe_failure, is_disk_full, open_db
-from .mail.source import PermanentFailure, TemporaryFailure
+from .db import atomic, describe_failure, is_disk_full, open_db, parse_iso
+from .mail.credentials import current_password, tls_context
+from .mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from .sandbox import InProcessHandler, IsolatedHandler
 
 log = logging.getLogger(__name__)
@@ -90,9 +96,14 @@ PRUNE_EVERY_SECONDS = 3600.0
 class Daemon:
     def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
                  retry_base: float = 30.0, poll_interval: float = 5.0,
-                 backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0):
+                 backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0,
+                 held_retry_max: float = 900.0, heartbeat=None, description: str = ""):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
+        self.held_retry_max = held_retry_max
+        self.heartbeat = heartbeat            # pbem.heartbeat.Heartbeat, or None (tests)
+        self.description = description        # where mail comes from and goes, for the start line
+        self.failing: dict[str, dict] = {}    # failing steps: since when, the last error, tries
         self.backoff = {name: Backoff(*backoff) for name in STEPS}
         self.handler = handler or InProcessHandler()
         self.disk_full: str | None = None   # the log line said when the database's disk filled up
@@ -104,6 +115,7 @@ class Daemon:
         result = PassResult()
         if self.disk_full and not self._space_again():
             result.failed.extend(STEPS)
+            self._beat(result)
             return result
         # The archive goes last, after the mail is out: the public site follows the games it shows.
         for name, action in (("intake", self._intake), ("deadlines", self._deadlines),
@@ -111,7 +123,16 @@ class Daemon:
             await self._step(name, action, result)
             if self.disk_full:
                 break
+        self._beat(result)
         return result
+
+    def _beat(self, result: PassResult) -> None:
+        if self.heartbeat is not None:
+            failing = dict(self.failing)
+            if self.disk_full:
+                failing["database"] = {"error": self.disk_full}
+            self.heartbeat.beat(failing, fetched=result.fetched, handled=result.handled,
+                                resolved=result.resolved, sent=result.sent, failed=result.failed)
 
     async def _intake(self, result: PassResult) -> None:
         batch = await self.source.fetch(100)
@@ -126,7 +147,10 @@ class Daemon:
         fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
         acked: set[str] = set()
         for msg_id in ids:
-            await self.handler.process(self.ctx, msg_id)
+            status = await self.handler.process(self.ctx, msg_id)
+            self._log_handled(msg_id, status)
+            if self.heartbeat is not None:
+                self.heartbeat.busy()
             # Each mail is acknowledged, and its reply sent, as soon as it is handled: the
             # first player of a backlog does not wait for the whole batch.
             if msg_id in fetched:
@@ -138,6 +162,24 @@ class Daemon:
         for raw in batch:  # copies handled before (a crash between handling and moving them)
             if raw.key not in acked:
                 await self._ack(raw)
+
+    def _log_handled(self, msg_id: int, status: str) -> None:
+        """One line per mail: its row, who sent it (a role, never an address), the result."""
+        row = next(self.ctx.db["messages"].rows_where("id = ?", [msg_id],
+                                                      select="game, power, outcome"), None) or {}
+        game, power, outcome = row.get("game"), row.get("power"), row.get("outcome") or ""
+        if power:
+            role = f"{power}@{game}"
+        elif outcome == "GM":
+            role = f"GM@{game}" if game else "the GM"
+        elif status in ("ignored", "duplicate"):
+            role = "an automatic or repeated mail"
+        else:
+            role = "an address not signed on" + (f" (game {game})" if game else "")
+        if status == "new":
+            log.warning("mail %s from %s: this try failed; tried again later", msg_id, role)
+        elif status != "quarantined":  # set aside: pbem.quarantine logs it at ERROR
+            log.info("mail %s from %s: %s (%s)", msg_id, role, status, outcome)
 
     def _rows_of(self, batch) -> dict[str, dict]:
         keys = [raw.key for raw in batch]
@@ -168,8 +210,16 @@ class Daemon:
         archive.refresh(self.ctx)
 
     async def _outbox(self, result: PassResult) -> None:
-        result.sent += await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
-                                                retry_base=self.retry_base)
+        if not sendhold.ready(self.ctx):
+            raise sendhold.Held()
+        try:
+            sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
+                                            retry_base=self.retry_base, on_failed=undelivered.tell)
+        except SessionRefused as exc:
+            sendhold.refused(self.ctx, exc, first=self.retry_base, cap=self.held_retry_max)
+            raise sendhold.Held() from None
+        result.sent += sent
+        sendhold.release(self.ctx, sent)
         if self.clock_seconds() - self._pruned_at >= PRUNE_EVERY_SECONDS:
             outbox.prune(self.ctx, keep_days=self.keep_sent_days)
             with atomic(self.ctx.db):
@@ -183,6 +233,11 @@ class Daemon:
             return
         try:
             await action(result)
+        except sendhold.Held:  # logged by pbem.sendhold, paced by its own pause, shown as held
+            if name not in result.failed:
+                result.failed.append(name)
+            self.failing.pop(name, None)  # an earlier failure (server unreachable) is over
+            return
         except Exception as exc:  # any failure of one step must leave the others running
             if is_disk_full(exc):
                 self._stop_for_space(exc)
@@ -191,8 +246,9 @@ class Daemon:
             result.failed.append(name)
             return
         if backoff.failures:
-            log.info("%s works again after %d failed tries", name, backoff.failures)
+            log.warning("%s works again after %d failed tries", name, backoff.failures)
         backoff.succeeded()
+        self.failing.pop(name, None)
 
     def _failed(self, name: str, exc: Exception) -> None:
         backoff = self.backoff[name]
@@ -201,6 +257,9 @@ class Daemon:
         # Transport failures are expected and say all in their message; anything else is
         # a bug whose traceback is logged once per run of failures, not on every try.
         trace = not isinstance(exc, (TemporaryFailure, PermanentFailure)) and backoff.failures == 1
+        since = self.failing.get(name, {}).get("since") or self.ctx.now().isoformat(timespec="seconds")
+        self.failing[name] = {"since": since, "error": f"{type(exc).__name__}: {exc}"[:300],
+                              "tries": backoff.failures}
         log.error("%s failed: %s: %s; %s go on; next try in %.0fs", name, type(exc).__name__, exc,
                   others, delay, exc_info=exc if trace else None)
 
@@ -241,6 +300,12 @@ class Daemon:
             remaining = backoff.remaining()
             if remaining is not None:
                 timeout = min(timeout, remaining)
+        try:
+            hold = sendhold.current(self.ctx)
+        except Exception:  # the outbox step reports what is wrong
+            hold = None
+        if hold is not None:
+            timeout = min(timeout, (parse_iso(hold.next_try) - self.ctx.now()).total_seconds())
         return max(0.05, timeout)
 
     async def _wait_for_mail(self, timeout: float) -> None:
@@ -252,13 +317,23 @@ class Daemon:
         except Exception as exc:  # waiting is part of the intake step
             self._failed("intake", exc)
 
-    async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> None:
+    async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> set[str]:
+        """Run passes until ``stop`` is set (or, with ``once``, until nothing is left
+        to do).  Returns the steps that failed in the passes of a ``once`` run."""
         stop = stop or asyncio.Event()
+        failed: set[str] = set()
         if self.listener is not None:
             await self.listener.start()
+        from . import __version__
+
+        log.info("pbem %s started%s%s", __version__, " (one run: --once)" if once else "",
+                 f": {self.description}" if self.description else "")
+        if self.heartbeat is not None:
+            self.heartbeat.started(once=once, description=self.description, version=__version__)
         try:
             while not stop.is_set():
                 result = await self.run_pass()
+                failed.update(result.failed)
                 if once:
                     if result.fetched or result.resolved or result.sent or \
                             (result.pending and "intake" not in result.failed):
@@ -279,33 +354,47 @@ class Daemon:
             close = getattr(self.sender, "close", None)
             if close is not None:
                 await close()
+        return failed
 
 
-def build(cfg, *, clock: Clock | None = None) -> Daemon:
-    """A daemon wired from the configuration (embedded default or IMAP/SMTP)."""
+def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
+    """A daemon wired from the configuration (embedded default or IMAP/SMTP).
+    Raises ConfigError when what the configuration names cannot be used (a
+    password it needs is missing, a CA file does not exist), one line each."""
+    from .config import ConfigError
+    from .configcheck import problems
     from .mail.maildir_source import MaildirDelivery, MaildirSource
 
+    found = problems(cfg)
+    if found:
+        raise ConfigError(found)
     registry.load_extras(cfg.server.games_extra)
     db = open_db(cfg.server.database)
     ctx = Context.from_config(db, clock or SystemClock(), cfg)
     if cfg.intake.kind == "imap":
         from .mail.imap_source import ImapSource
 
-        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, password(cfg, "imap"),
-                            ssl_context=_ssl() if cfg.imap.ssl else None, mailbox=cfg.imap.mailbox,
-                            processed=cfg.imap.processed_folder, rejected=cfg.imap.rejected_folder,
-                            idle=cfg.imap.idle, poll_interval=cfg.imap.poll_interval,
-                            timeout=cfg.imap.timeout)
+        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, current_password(cfg, "imap"),
+                            ssl_context=tls_context(cfg, "imap") if cfg.imap.ssl else None,
+                            mailbox=cfg.imap.mailbox, processed=cfg.imap.processed_folder,
+                            rejected=cfg.imap.rejected_folder, idle=cfg.imap.idle,
+                            poll_interval=cfg.imap.poll_interval, timeout=cfg.imap.timeout)
+        inbound = f"IMAP {cfg.imap.user}@{cfg.imap.host}:{cfg.imap.port}/{cfg.imap.mailbox}"
     else:
         source = MaildirSource(Path(cfg.intake.maildir), poll_interval=cfg.intake.poll_interval)
+        inbound = f"Maildir {cfg.intake.maildir}"
     if cfg.outbound.kind == "smtp":
         from .mail.sender import SmtpSender
 
         sender = SmtpSender(cfg.smtp.host, cfg.smtp.port, user=cfg.smtp.user or None,
-                            password=password(cfg, "smtp") or None, starttls=cfg.smtp.starttls,
-                            use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout)
+                            password=current_password(cfg, "smtp") if cfg.smtp.user else None,
+                            starttls=cfg.smtp.starttls, use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout,
+                            tls_context=tls_context(cfg, "smtp") if cfg.smtp.tls or cfg.smtp.starttls
+                            else None)
+        outbound = f"SMTP {cfg.smtp.host}:{cfg.smtp.port}" + (f" as {cfg.smtp.user}" if cfg.smtp.user else "")
     else:
         sender = MaildirDelivery(Path(cfg.outbound.maildir))
+        outbound = f"local Maildirs under {cfg.outbound.maildir}"
     listener = None
     if cfg.listener.enabled and cfg.intake.kind == "maildir":
         from .mail.smtp_listener import SmtpListener
@@ -314,16 +403,15 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
                                 deliver_to_maildir=Path(cfg.intake.maildir),
                                 max_bytes=cfg.server.max_message_bytes * 2,
                                 max_sessions=cfg.listener.max_sessions, timeout=cfg.listener.idle_timeout)
+        inbound += f" (fed by the SMTP listener on {cfg.listener.host}:{cfg.listener.port})"
     # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
     handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
-                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level)
+                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level,
+                               log_file=str(cfg.path_of(cfg.server.log_file)) if cfg.server.log_file else "")
                if cfg.limits.handling_timeout and clock is None else InProcessHandler())
     return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
                   retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
-                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days)
-
-
-def _ssl():
-    import ssl
-
-    return ssl.create_default_context()
+                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days,
+                  held_retry_max=cfg.outbound.held_retry_max_seconds, heartbeat=heartbeat,
+                  description=f"config {cfg.path.resolve() if cfg.path else '(defaults)'}, database {cfg.server.database}, "
+                              f"mail in from {inbound}, out through {outbound}")

@@ -172,6 +172,20 @@ def _outbound_budget(db: sqlite_utils.Database) -> None:
     }, pk="address", defaults={"score": 0.0, "hard": 0, "soft": 0, "state": "ok"})
 
 
+@migration("0010_site_state")
+def _site_state(db: sqlite_utils.Database) -> None:
+    """What the site as a whole is in, kept across restarts and read by `pbem
+    status`: e.g. sending held while the SMTP server refuses the session."""
+    db["site_state"].create({"key": str, "value": str, "updated": str}, pk="key")
+
+
+@migration("0011_rules_version")
+def _rules_version(db: sqlite_utils.Database) -> None:
+    """Which version of a game's rules made each snapshot, so `pbem verify`
+    can say that a phase was made by rules that have changed since."""
+    db["snapshots"].add_column("rules_version", str)
+
+
 def utcnow_iso(dt: datetime) -> str:
     return dt.astimezone(timezone.utc).isoformat(timespec="seconds")
 
@@ -274,10 +288,19 @@ def is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
 
 
-def open_db(path: Path | str, *, timeout: float = 30) -> sqlite_utils.Database:
+class MigrationDue(DatabaseUnusable):
+    """The database was made by an earlier version: `pbem migrate` (or the
+    daemon) brings it up to date, with a backup first."""
+
+
+def open_db(path: Path | str, *, timeout: float = 30, migrate: bool = True) -> sqlite_utils.Database:
     """The database at ``path`` (created 0600 in a 0700 folder when new),
     migrated to the current schema.  Raises :class:`DatabaseUnusable` with one
-    line when it is locked, damaged or cannot be written."""
+    line when it is locked, damaged or cannot be written.
+
+    With ``migrate=False`` an existing database made by an earlier version is
+    not changed: :class:`MigrationDue` says which migrations are due (a new,
+    empty database is always given the current schema)."""
     memory = str(path) == ":memory:"
     if not memory:
         from .private_files import create_private
@@ -294,7 +317,14 @@ def open_db(path: Path | str, *, timeout: float = 30) -> sqlite_utils.Database:
         conn.execute("PRAGMA journal_mode=WAL" if not memory else "PRAGMA journal_mode=MEMORY")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA synchronous=FULL")
-        migrate(db)
+        due = pending(db)
+        if due and not migrate and db.table_names():
+            conn.close()
+            raise MigrationDue(f"{path}: the database was made by an earlier version of pbem and needs "
+                               f"{len(due)} migration(s) ({', '.join(due)}): run `pbem migrate`, "
+                               "which backs it up first")
+        if due:
+            _migrate(db)
     except sqlite3.DatabaseError as exc:
         raise DatabaseUnusable(describe_failure(path, exc)) from None
     return db
@@ -304,6 +334,25 @@ def applied(db: sqlite_utils.Database) -> list[str]:
     if "migrations" not in db.table_names():
         return []
     return [r["name"] for r in db["migrations"].rows_where(order_by="rowid")]
+
+
+def pending(db: sqlite_utils.Database) -> list[str]:
+    """The migrations this database has not had yet, in order."""
+    done = set(applied(db))
+    return [name for name, _ in MIGRATIONS if name not in done]
+
+
+def pending_at(path: Path | str, *, timeout: float = 30) -> list[str]:
+    """The migrations due on the database file at ``path``, without changing it
+    ([] for a missing or empty file: it is given the current schema when made)."""
+    if str(path) == ":memory:" or not Path(path).is_file():
+        return []
+    conn = sqlite3.connect(str(path), timeout=timeout)
+    try:
+        db = Database(conn)
+        return pending(db) if db.table_names() else []
+    finally:
+        conn.close()
 
 
 def migrate(db: sqlite_utils.Database) -> list[str]:
@@ -319,6 +368,9 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
             db["migrations"].insert({"name": name, "applied": datetime.now(timezone.utc).isoformat()})
         ran.append(name)
     return ran
+
+
+_migrate = migrate  # open_db's keyword argument of the same name hides the function there
 
 
 def _forget_schema(db) -> None:

@@ -301,6 +301,10 @@ class Game:
     #: whether the game's own report lists the treaties its reader may see (then
     #: the moderator adds no list of its own to the report mail)
     report_lists_treaties: bool = False
+    #: the version of the rules' code, raised when a change may resolve a stored phase
+    #: differently; "" (the default) takes pbem's own version.  Every snapshot records
+    #: it, so `pbem verify` can tell a changed rule from a damaged record.
+    rules_version: str = ""
 
     # -- names -------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:

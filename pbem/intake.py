@@ -163,7 +163,7 @@ def _process(ctx: Context, msg_id: int) -> str:
         return _finish(ctx, msg_id, "ignored", "automatic: bounce"
                        + (f" for {', '.join(failed)[:200]}" if failed else ""))
     if mail.automatic:
-        log.info("ignored automatic mail from %s (%s)", mail.sender, mail.automatic)
+        log.debug("automatic mail (%s): never answered", mail.automatic)  # the daemon logs the result
         return _finish(ctx, msg_id, "ignored", f"automatic: {mail.automatic}")
     if not mail.sender:
         return _finish(ctx, msg_id, "ignored", "no usable sender address")

@@ -40,11 +40,39 @@ class WorkerUnavailable(RuntimeError):
 READY_SECONDS = 120.0  # a fresh interpreter importing pbem and its games, on a loaded machine
 
 
-def _child(conn, config_path: str | None, memory_mb: int, log_level: str) -> None:
-    """The worker: handle the row ids it is sent, one at a time, until the pipe closes."""
+def _child(conn, config_path: str | None, memory_mb: int, log_level: str, log_file: str = "",
+           parent: int | None = None) -> None:
+    """The worker: handle the row ids it is sent, one at a time, until the pipe closes
+    or the daemon dies (then it stops at once and quietly: nothing of it is lost, the
+    mail it was handling is tried again by the next daemon)."""
+    from . import logsetup
+
+    _die_with_parent(parent)
+    logsetup.configure(log_level, log_file=log_file or None, role="worker")
+    try:
+        _serve(conn, config_path, memory_mb)
+    except (EOFError, BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
+        return  # the daemon is gone: no traceback, no orphan
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """Ask Linux to stop this process when the daemon dies (even by kill -9); elsewhere
+    the closed pipe ends it once the mail under way is handled."""
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:  # the daemon died before the request
+        os._exit(0)
+
+
+def _serve(conn, config_path: str | None, memory_mb: int) -> None:
     import resource
 
-    logging.basicConfig(level=log_level, format="%(levelname)s %(name)s (worker): %(message)s")
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from . import registry
@@ -71,9 +99,10 @@ class IsolatedHandler:
     """Handles stored mail in a worker process under ``limits``."""
 
     def __init__(self, config_path: Path | None, *, timeout: float, memory_mb: int,
-                 log_level: str = "INFO"):
+                 log_level: str = "INFO", log_file: str = ""):
         self.config_path = str(config_path) if config_path else None
         self.timeout, self.memory_mb, self.log_level = timeout, memory_mb, log_level
+        self.log_file = log_file
         self._process: multiprocessing.Process | None = None
         self._conn = None
 
@@ -81,7 +110,8 @@ class IsolatedHandler:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         self._process = context.Process(target=_child, name="pbem-worker", daemon=True,
-                                        args=(child, self.config_path, self.memory_mb, self.log_level))
+                                        args=(child, self.config_path, self.memory_mb, self.log_level,
+                                              self.log_file, os.getpid()))
         self._process.start()
         child.close()
         self._conn = parent

@@ -163,6 +163,14 @@ def _orders_with_defaults(ctx: Context, rec: store.GameRecord) -> tuple[dict, li
     return orders, missing
 
 
+def rules_version(game) -> str:
+    """The version of a game's rules as snapshots record it: the game's own
+    ``rules_version``, else pbem's version."""
+    from . import __version__
+
+    return f"{game.name} {game.rules_version}" if game.rules_version else f"{game.name} (pbem {__version__})"
+
+
 def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
     kind = "input" if step.input is not None else "phase"
     label = step.phase.label if kind == "phase" else f"{step.phase.label}: {describe_input(step.input)}"
@@ -172,7 +180,7 @@ def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
         "orders": dumps({p: [o.to_json() for o in os] for p, os in step.orders.items()}),
         "input": dumps(input_to_json(step.input)) if step.input is not None else None,
         "after": dumps(step.after), "events": dumps(step.events), "dice": dumps(step.dice),
-        "created": utcnow_iso(ctx.now()), "rolled_back": 0,
+        "created": utcnow_iso(ctx.now()), "rolled_back": 0, "rules_version": rules_version(rec.rules),
     })
     ctx.db["events"].insert_all(({"game": rec.name, "seq": seq, "kind": e.get("kind", ""),
                                   "data": dumps(e)} for e in step.events))
@@ -237,6 +245,8 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
         render.queue_reports(ctx, new, steps, new.deadline, missed)
         reached("turns.before_commit")
     reached("turns.after_commit")
+    for number, step in enumerate(steps):
+        log.info("%s: %s resolved (%s)", name, step.phase.label, reason if number == 0 else "no orders due")
     return steps
 
 

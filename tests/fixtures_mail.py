@@ -7,6 +7,8 @@ installed every test that needs it fails with a message naming the Debian packag
 The SMTP server in front of Dovecot is a small aiosmtpd relay (in a thread of the test process)
 that knows the users, answers 550 for unknown recipients at RCPT time like a real MTA, and
 delivers over LMTP before it answers 250, so a mail is in the mailbox when the send returns.
+It offers AUTH (the users' passwords; a wrong one gets 535) and, on a test's demand, refuses
+like a provider: a sender or quota at MAIL FROM, a policy at RCPT, a mail's content at DATA.
 """
 from __future__ import annotations
 
@@ -79,8 +81,22 @@ class LmtpRelay:
         self.lmtp_port = lmtp_port
         self.users = users
         self.deferred: set[str] = set()  # answered 451 at RCPT, as a full mailbox is
+        # Refusals a provider gives: to MAIL FROM (a sending quota, a refused sender), to every
+        # RCPT (a policy), to the DATA of a mail whose bytes hold a marker (its content).
+        self.sender_refusal: str | None = None
+        self.rcpt_refusal: str | None = None
+        self.data_refusal: tuple[bytes, str] | None = None
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.sender_refusal:
+            return self.sender_refusal
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.rcpt_refusal:
+            return self.rcpt_refusal
         if address.lower() in self.deferred:
             return "451 4.2.2 <%s>: mailbox full, try again later" % address
         local, _, domain = address.rpartition("@")
@@ -91,6 +107,8 @@ class LmtpRelay:
 
     async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content
+        if self.data_refusal and self.data_refusal[0] in data:
+            return self.data_refusal[1]
         # Dovecot's LMTP adds Return-Path and Delivered-To itself.
         trace = (f"Received: from {session.host_name or 'unknown'} ([{session.peer[0]}])\r\n"
                  f"\tby relay.{DOMAIN} with ESMTP; {email.utils.formatdate()}\r\n").encode()
@@ -242,6 +260,13 @@ class MailServers:
     def defer(self, *addresses: str) -> None:
         """The SMTP relay answers 451 for these recipients until called again without them."""
         self._relay_handler.deferred = {a.lower() for a in addresses}
+
+    def refuse(self, *, sender: str | None = None, rcpt: str | None = None,
+               data: tuple[bytes, str] | None = None) -> None:
+        """The SMTP relay answers MAIL FROM with ``sender``, every RCPT with ``rcpt``, and the
+        DATA of a mail holding ``data[0]`` with ``data[1]``, until called again without them."""
+        handler = self._relay_handler
+        handler.sender_refusal, handler.rcpt_refusal, handler.data_refusal = sender, rcpt, data
 
     def _start_relay(self) -> None:
         passwords = self._passwords
@@ -405,6 +430,7 @@ def clean_mailboxes(mail_servers):
         mail_servers.start_dovecot()
     mail_servers.start_relay()
     mail_servers.defer()
+    mail_servers.refuse()
     for user in mail_servers.users:
         mail_servers.clear(user)
     yield mail_servers

@@ -41,7 +41,7 @@ def demo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def site(demo) -> Path:
-    return demo / "var" / "archive"
+    return demo / "archive"
 
 
 @pytest.fixture(scope="module")

@@ -4,68 +4,16 @@ Maildir -> local delivery)."""
 from __future__ import annotations
 
 import asyncio
-import email
-from email.message import EmailMessage
-from pathlib import Path
 
 import aiosmtplib
 import pytest
 
+from helpers_site import help_mail as _help_mail
+from helpers_site import one_pass as _one_pass
+from helpers_site import production_config as _production
+from helpers_site import site_config as _config
 from pbem.config import load_config
 from pbem.daemon import build
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _config(tmp_path: Path, replacements: dict[str, str]) -> Path:
-    text = (ROOT / "config.example.toml").read_text()
-    for old, new in replacements.items():
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    path = tmp_path / "pbem.toml"
-    path.write_text(text)
-    return path
-
-
-def _help_mail(sender: str, to: str) -> EmailMessage:
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = sender, to, "help"
-    msg["Message-ID"] = email.utils.make_msgid(domain="players.test")
-    msg.set_content("HELP\n")
-    return msg
-
-
-def _production(mail_servers, tmp_path, **extra: str) -> Path:
-    """The example configuration set for IMAP in and SMTP out against the test servers."""
-    moderator = mail_servers.address("moderator")
-    return _config(tmp_path, {
-        'address = "pbem@localhost"': f'address = "{moderator}"',
-        'kind = "maildir"                    # production: "imap"': 'kind = "imap"',
-        'enabled = true ': 'enabled = false',
-        'host = ""                           # e.g. "imap.example.org"': 'host = "127.0.0.1"',
-        "port = 993": f"port = {mail_servers.imap_port}",
-        'user = ""                           # e.g. "pbem@example.org"': 'user = "moderator"',
-        'password = ""': f'password = "{mail_servers.password("moderator")}"',
-        "ssl = true": "ssl = false",
-        'kind = "maildir"                    # production: "smtp"': 'kind = "smtp"',
-        'host = ""                           # e.g. "smtp.example.org"': 'host = "127.0.0.1"',
-        "port = 587": f"port = {mail_servers.smtp_port}",
-        "starttls = true": "starttls = false",
-        **extra,
-    })
-
-
-def _one_pass(daemon):
-    """One pass of a built daemon, then what it holds open closed, as `pbem serve` does when
-    it stops: the IMAP connection, the mail-handling process and the SMTP connection."""
-    async def run():
-        try:
-            return await daemon.run_pass()
-        finally:
-            await daemon.source.close()
-            await daemon.handler.close()
-            await daemon.sender.close()
-    return asyncio.run(run())
 
 
 @pytest.mark.mail
@@ -147,3 +95,36 @@ def test_embedded_wiring_listener_to_maildir_to_local_delivery(tmp_path):
     assert result.fetched == 1 and result.sent == 1
     delivered = list((tmp_path / "var" / "mail" / "out" / "carol@players.test" / "new").iterdir())
     assert len(delivered) == 1 and b"Help:" in delivered[0].read_bytes()
+
+
+@pytest.mark.mail
+def test_a_private_ca_is_trusted_for_imap_and_smtp_through_its_settings(mail_servers, clean_mailboxes, tmp_path):
+    """IMAPS and SMTP with STARTTLS to servers whose certificate a private CA signed: the
+    CA's file in imap.ca_file and smtp.ca_file, no environment variable."""
+    moderator = mail_servers.address("moderator")
+    tls = {"ssl = false": "ssl = true", f"port = {mail_servers.imap_port}": f"port = {mail_servers.imaps_port}",
+           "starttls = false": "starttls = true"}
+
+    def configured(folder, ca: str):
+        folder.mkdir()
+        path = _production(mail_servers, folder)
+        text = path.read_text()
+        for old, new in tls.items():
+            text = text.replace(old, new, 1)
+        path.write_text(text.replace('ca_file = ""', f'ca_file = "{ca}"'))  # both sections
+        return load_config(path)
+
+    cfg = configured(tmp_path / "trusted", str(mail_servers.ca_file))
+    assert cfg.imap.ca_file == cfg.smtp.ca_file == str(mail_servers.ca_file)
+    alice = mail_servers.address("alice")
+    mail_servers.send(_help_mail(alice, moderator), alice, [moderator])
+    result = _one_pass(build(cfg))
+    assert result.failed == [] and result.sent == 1
+    assert len(mail_servers.wait_for_messages("alice", 1)) == 1
+
+    daemon = build(configured(tmp_path / "untrusted", ""))  # the system's CAs only
+    from pbem import outbox
+
+    outbox.queue(daemon.ctx, key="k", to=[alice], subject="a notice", text="x")
+    assert set(_one_pass(daemon).failed) == {"intake", "outbox"}
+    assert "CERTIFICATE_VERIFY_FAILED" in next(daemon.ctx.db["outbox"].rows_where())["last_error"]

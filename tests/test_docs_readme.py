@@ -140,3 +140,47 @@ def test_pax_britannica_diplomacy_orders_clauses_queries_and_windows_are_documen
     missing += [f"HELP {topic}" for topic in ("NEGOTIATION", "CONGRESS", "CLAUSES") if f"HELP {topic}" not in README]
     assert len(diplomacy_orders.FORMS) >= 16 and len(clauses.FORMS) >= 12
     assert not missing, f"README lacks: {missing}"
+
+
+def test_the_running_a_host_section_is_in_step_with_the_commands():
+    """Each part an administrator needs is there; every `pbem ...` command it names
+    exists with the options it gives; every setting it names exists; every
+    administrator's verb is in it; the unit it names is the shipped one."""
+    from pbem.config import BY_NAME
+
+    section = " ".join(README.split("## Running a host", 1)[1].split("\n## ", 1)[0].split())
+    for part in ("**User and files.**", "**The unit.**", "**Logs.**", "**Outgoing mail is never lost.**",
+                 "**Backups.**", "**Upgrades.**", "**Monitoring.**"):
+        assert part in section, part
+    parser = build_parser()
+    named = re.findall(r"`pbem ([a-z][^`]*)`", section)
+    assert len(named) >= 12
+    for command in named:
+        words = [w for w in command.split() if not w.startswith(("[", "<", "$", "/")) and "..." not in w]
+        try:
+            parser.parse_args(_example(words))
+        except SystemExit as exc:
+            raise AssertionError(f"README names `pbem {command}`, which the command line refuses") from exc
+    for verb in ("pbem status", "pbem config check", "pbem migrate", "pbem backup", "pbem outbox list",
+                 "pbem outbox show", "pbem outbox retry", "pbem serve --once", "pbem --version",
+                 "pbem verify"):
+        assert f"`{verb}" in section, verb
+    sections = {name.split(".")[0] for name in BY_NAME}
+    for setting in set(re.findall(r"`([a-z]+\.[a-z_]+)`", section)):
+        if setting.split(".")[0] in sections:  # not a file name such as pbem.toml
+            assert setting in BY_NAME, setting
+    assert "`docs/systemd/pbem.service`" in README and (ROOT / "docs/systemd/pbem.service").is_file()
+    unit = (ROOT / "docs/systemd/pbem.service").read_text()
+    assert "ExecStart=/srv/pbem/.venv/bin/pbem -c /srv/pbem/pbem.toml serve" in unit
+    assert "`/srv/pbem/.venv/bin/pbem -c /srv/pbem/pbem.toml serve`" in " ".join(README.split())
+
+
+def _example(words: list[str]) -> list[str]:
+    """A command as README writes it, made runnable: placeholders get example values."""
+    out = []
+    for word in words:
+        if word in ("ID", "FILE", "GAME", "NAME"):
+            out.append({"ID": "1", "FILE": "backup.sqlite", "GAME": "g1", "NAME": "g1"}[word])
+        else:
+            out.append(word)
+    return out

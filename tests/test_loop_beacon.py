@@ -26,7 +26,7 @@ def test_orders_are_echoed_and_the_phase_runs_when_all_are_in(loop):
     loop.flush()
     report = [m for m in loop.inbox("north@example.test") if "turn report" in m["Subject"]][-1]
     assert "beacon won by North" in report.get_body(("plain",)).get_content()
-    assert report["Auto-Submitted"] == "auto-replied"
+    assert report["Auto-Submitted"] == "auto-generated"  # a report answers nobody's mail (RFC 3834)
     rec = store.get_game(loop.ctx, "g1")
     assert rec.state["score"]["North"] == 1 and rec.state["round"] == 2
 

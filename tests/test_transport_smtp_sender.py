@@ -129,3 +129,33 @@ def test_mail_shares_one_connection_and_a_dropped_one_is_replaced(clean_mailboxe
     asyncio.run(send_all())
     subjects = [email.message_from_bytes(m)["Subject"] for m in servers.wait_for_messages("alice", 4)]
     assert sorted(subjects) == ["after the restart", "kept 0", "kept 1", "kept 2"]
+
+
+def test_what_a_refusal_is_about_the_recipient_the_mail_or_the_session():
+    import aiosmtplib
+    from pbem.mail.sender import about_recipient, classify_smtp_error
+    from pbem.mail.source import MessageRefused, ServerUnavailable, SessionRefused
+
+    # The session: nothing is given up for these, every mail waits.
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPAuthenticationError(535, "5.7.8 bad")), SessionRefused)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPSenderRefused(550, "5.4.5 quota", "m@x")),
+                      SessionRefused)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPSenderRefused(452, "4.5.3 later", "m@x")),
+                      ServerUnavailable)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPHeloError(554, "go away")), SessionRefused)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPException("SMTP AUTH extension not supported")),
+                      SessionRefused)
+    # The recipient: a bad address or mailbox.
+    for code, text in ((550, "5.1.1 unknown"), (552, "5.2.2 mailbox full"), (550, "no such user"),
+                       (553, "mailbox name not allowed")):
+        assert about_recipient(code, text), (code, text)
+        refused = aiosmtplib.SMTPRecipientsRefused([aiosmtplib.SMTPRecipientRefused(code, text, "a@x")])
+        failure = classify_smtp_error(refused)
+        assert type(failure) is PermanentFailure and failure.refused == {"a@x": (code, text)}
+    # Undecided: a policy or quota answer at RCPT, any 5xx at DATA.
+    for code, text in ((554, "5.7.1 Relay access denied"), (550, "5.4.5 Daily sending quota exceeded"),
+                       (554, "no SMTP service here")):
+        assert not about_recipient(code, text), (code, text)
+        refused = aiosmtplib.SMTPRecipientsRefused([aiosmtplib.SMTPRecipientRefused(code, text, "a@x")])
+        assert isinstance(classify_smtp_error(refused), MessageRefused)
+    assert isinstance(classify_smtp_error(aiosmtplib.SMTPDataError(554, "5.6.0 content")), MessageRefused)

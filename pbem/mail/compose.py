@@ -12,6 +12,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import format_datetime
@@ -34,7 +35,7 @@ def make_message_id(domain: str, key: str) -> str:
     return f"<{digest}@{domain}>"
 
 
-def build_message(*, from_addr: str, to: list[str], subject: str, text: str,
+def build_message(*, from_addr: str, from_name: str = "", to: list[str], subject: str, text: str,
                   html: str | None = None, cc: Iterable[str] = (), message_id: str,
                   in_reply_to: str | None = None, references: Iterable[str] = (),
                   auto_submitted: str = "auto-replied", loop_tag: str | None = None,
@@ -50,7 +51,8 @@ def build_message(*, from_addr: str, to: list[str], subject: str, text: str,
     echoes a player's own subject line, is flattened to one line instead.
     """
     msg = EmailMessage(policy=default_policy)
-    msg["From"] = from_addr
+    # A display name ("pbem <pbem@example.org>") reads better in a mail client's list.
+    msg["From"] = Address(display_name=from_name, addr_spec=from_addr) if from_name else from_addr
     msg["To"] = ", ".join(to)
     cc = list(cc)
     if cc:

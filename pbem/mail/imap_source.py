@@ -21,6 +21,7 @@ import asyncio
 import logging
 import re
 import ssl
+from collections.abc import Callable
 
 import aioimaplib
 
@@ -94,7 +95,7 @@ class ImapSource:
     """MailSource on one IMAP mailbox; ``ack`` moves mail to the processed/rejected folder,
     or flags it \\Seen where that folder is ""."""
 
-    def __init__(self, host: str, port: int, user: str, password: str, *,
+    def __init__(self, host: str, port: int, user: str, password: str | Callable[[], str], *,
                  ssl_context: ssl.SSLContext | None = None, mailbox: str = "INBOX",
                  processed: str = "Processed", rejected: str = "Rejected", idle: bool = True,
                  poll_interval: float = 60.0, timeout: float = 30.0, batch_size: int = 50,
@@ -280,7 +281,10 @@ class ImapSource:
             self.host, self.port, timeout=self.timeout, ssl_context=self.ssl_context,
             conn_lost_cb=lambda exc: lost.set())
         await self._call("connect", self._client.wait_hello_from_server(), must_succeed=False)
-        answer = await self._call("LOGIN", self._client.login(self.user, self._password),
+        # A callable password is asked again for every login: a password changed in its
+        # file (or the configuration) is used without a restart.
+        secret = self._password() if callable(self._password) else self._password
+        answer = await self._call("LOGIN", self._client.login(self.user, secret),
                                   must_succeed=False)
         if answer.result != "OK":
             text = b" ".join(x for x in answer.lines if isinstance(x, bytes)).decode(errors="replace")

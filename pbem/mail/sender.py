@@ -1,50 +1,102 @@
 """Outbound mail: SMTP (aiosmtplib) in production, Maildir delivery in the embedded default.
 
 Both raise TemporaryFailure (try again later: 4xx answers, unreachable server, timeouts) or
-PermanentFailure (5xx answers: unknown user, refused login, message refused).
+PermanentFailure (5xx answers).  Which of the two, and whether a failure concerns the
+recipient, the mail or the whole session (a refused login, sender or quota), is decided by
+:func:`classify_smtp_error`; the outbox acts on it (:mod:`pbem.outbox`).
 """
 from __future__ import annotations
 
 import asyncio
 import email.message
 import logging
+import re
 import ssl
 import time
+from collections.abc import Callable
 
 import aiosmtplib
 
 from pbem.mail.maildir_source import MaildirDelivery, read_maildir
-from pbem.mail.source import PermanentFailure, ServerUnavailable, TemporaryFailure
+from pbem.mail.source import (MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused,
+                              TemporaryFailure)
 
 __all__ = ["SmtpSender", "MaildirDelivery", "read_maildir", "classify_smtp_error"]
 
 log = logging.getLogger(__name__)
 
 
-def _failure_for_code(code: int, text: str, refused=None) -> Exception:
-    # 421: "service not available, closing transmission channel" (RFC 5321, 3.8).
-    kind = (PermanentFailure if 500 <= code < 600 else ServerUnavailable if code == 421
-            else TemporaryFailure)
-    return kind(f"SMTP {code} {text}".strip(), refused=refused)
+_ENHANCED = re.compile(r"^\s*([245])\.(\d{1,3})\.(\d{1,3})\b")
+
+
+def about_recipient(code: int, text: str) -> bool:
+    """Whether a 5xx answer to RCPT is about that recipient alone: its enhanced
+    status says the address (5.1.x) or the mailbox (5.2.x) is wrong, or, without
+    one, the basic code says "no such mailbox" (550, 551, 553).  Anything else
+    there (a policy, a quota, relaying refused: 5.7.x, 5.4.x, 5.3.x) may concern
+    every mail, and is not taken as the recipient's fault (RFC 5321 4.2.5, RFC 3463)."""
+    enhanced = _ENHANCED.match(text or "")
+    if enhanced:
+        return enhanced.group(1) == "5" and enhanced.group(2) in ("1", "2")
+    return code in (550, 551, 553)
+
+
+def _recipients_failure(refused: dict[str, tuple[int, str]], what: str) -> Exception:
+    """The failure for recipients refused with these answers: for now when one was
+    refused for now; for good when every one was refused as a bad address; else
+    (a policy or quota answer) undecided between the mail and the session."""
+    if any(not 500 <= code < 600 for code, _ in refused.values()):
+        return TemporaryFailure(f"{what} for now: {refused}", refused=refused)
+    if all(about_recipient(code, text) for code, text in refused.values()):
+        return PermanentFailure(f"{what}: {refused}", refused=refused)
+    return MessageRefused(f"{what}: {refused}", refused=refused)
+
+
+def _by_code(code: int, text: str, permanent: type, what: str) -> Exception:
+    message = f"{what}: {code} {text}".strip()
+    if 500 <= code < 600:
+        return permanent(message)
+    return ServerUnavailable(message)  # 4xx before any recipient: every mail would wait the same
 
 
 def classify_smtp_error(exc: BaseException) -> Exception:
-    """The TemporaryFailure or PermanentFailure that an aiosmtplib (or socket) error means."""
+    """The failure an aiosmtplib (or socket) error means for the mail being sent:
+
+    - ServerUnavailable: the server cannot be reached or answers 4xx before any
+      recipient (every mail waits; no mail is charged a try);
+    - SessionRefused: a 5xx to the login, the sender, the greeting or TLS, or a
+      missing extension (every mail is held; the admin is told);
+    - PermanentFailure with ``refused``: recipients refused as bad addresses;
+    - MessageRefused: another 5xx to RCPT, or any 5xx to DATA;
+    - TemporaryFailure: a 4xx to RCPT or DATA (this mail is tried again later).
+    """
     if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
         refused = {r.recipient: (r.code, r.message) for r in exc.recipients}
-        if all(500 <= code < 600 for code, _ in refused.values()):
-            return PermanentFailure(f"every recipient refused: {refused}", refused=refused)
-        return TemporaryFailure(f"every recipient refused: {refused}", refused=refused)
+        return _recipients_failure(refused, "every recipient refused")
+    if isinstance(exc, aiosmtplib.SMTPRecipientRefused):
+        return _recipients_failure({exc.recipient: (exc.code, exc.message)}, "recipient refused")
+    if isinstance(exc, aiosmtplib.SMTPAuthenticationError):
+        return _by_code(exc.code, exc.message, SessionRefused, "SMTP login refused")
+    if isinstance(exc, aiosmtplib.SMTPSenderRefused):
+        return _by_code(exc.code, exc.message, SessionRefused, f"sender <{exc.sender}> refused")
+    if isinstance(exc, aiosmtplib.SMTPDataError):
+        if 500 <= exc.code < 600:
+            return MessageRefused(f"mail refused: SMTP {exc.code} {exc.message}".strip())
+        return TemporaryFailure(f"mail refused for now: SMTP {exc.code} {exc.message}".strip())
     if isinstance(exc, aiosmtplib.SMTPResponseException) and exc.code > 0:
-        return _failure_for_code(exc.code, exc.message)
+        # The greeting, EHLO, STARTTLS: the session, whatever the mail.
+        return _by_code(exc.code, exc.message, SessionRefused, "SMTP session refused: SMTP")
     if isinstance(exc, (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPServerDisconnected,
                         aiosmtplib.SMTPTimeoutError, OSError, TimeoutError)):
         # Connection refused or dropped, timeouts, TLS failures: the server, not this mail.
         return ServerUnavailable(f"SMTP unavailable: {type(exc).__name__}: {exc}")
+    if isinstance(exc, aiosmtplib.SMTPNotSupported):
+        # An address that needs SMTPUTF8, which this server lacks: that mail's recipients.
+        return PermanentFailure(f"SMTP cannot carry this mail: {exc}")
     if isinstance(exc, aiosmtplib.SMTPException):
-        # E.g. a missing extension: nothing was accepted, and retrying later (perhaps after
-        # the configuration is fixed) is safe.
-        return TemporaryFailure(f"SMTP refused this mail for now: {type(exc).__name__}: {exc}")
+        # E.g. no STARTTLS or AUTH where the configuration asks for them: nothing is sent
+        # until the configuration (or the server) is fixed.
+        return SessionRefused(f"SMTP session refused: {type(exc).__name__}: {exc}")
     raise TypeError(f"not a mail transport error: {exc!r}")
 
 
@@ -56,13 +108,15 @@ class SmtpSender:
     is opened again once for the same message; any failure closes it, so the
     next message starts clean.  :meth:`close` ends it.
 
+    ``password`` may be a callable, asked for every new connection.
     ``starttls`` upgrades a plain connection (port 587), ``use_tls`` is implicit TLS (465);
     with neither the connection stays plain (loopback only).  ``sender_address`` is the
     envelope sender (bounces go there); None takes it from the message's Sender/From.
     """
 
     def __init__(self, host: str, port: int, *, user: str | None = None,
-                 password: str | None = None, starttls: bool = False, use_tls: bool = False,
+                 password: str | Callable[[], str] | None = None, starttls: bool = False,
+                 use_tls: bool = False,
                  timeout: float = 30.0, sender_address: str | None = None,
                  tls_context: ssl.SSLContext | None = None, idle_seconds: float = 30.0):
         if starttls and use_tls:
@@ -96,8 +150,11 @@ class SmtpSender:
             client = None
         if client is not None:
             return client, True
+        # A callable password is asked again for every new connection: a password changed
+        # in its file (or the configuration) is used without a restart.
+        secret = self._password() if callable(self._password) else self._password
         client = aiosmtplib.SMTP(
-            hostname=self.host, port=self.port, username=self.user, password=self._password,
+            hostname=self.host, port=self.port, username=self.user, password=secret or None,
             use_tls=self.use_tls, start_tls=self.starttls, timeout=self.timeout,
             tls_context=self.tls_context)
         await client.connect()
@@ -125,8 +182,8 @@ class SmtpSender:
         self._used_at = time.monotonic()
         if refused:
             self._raise_partial(msg, refused)
-        log.info("sent %s to %d recipient(s): %s", msg.get("Message-ID", "(no id)"),
-                 len(recipients), answer)
+        log.debug("sent %s to %d recipient(s): %s", msg.get("Message-ID", "(no id)"),
+                  len(recipients), answer)
 
     @staticmethod
     def _failure(msg, exc: BaseException) -> Exception:
@@ -151,7 +208,7 @@ class SmtpSender:
         its code (the caller retries those refused for now, alone)."""
         details = {rcpt: (resp.code, resp.message) for rcpt, resp in refused.items()}
         temporary = {r: d for r, d in details.items() if not 500 <= d[0] < 600}
-        log.warning("%s refused for %s", msg.get("Message-ID", "(no id)"), details)
+        # The others were accepted in this very session: a 5xx here is about these recipients.
         if temporary:
             raise TemporaryFailure(f"recipients refused for now: {temporary}", refused=details)
         raise PermanentFailure(f"recipients refused: {details}", refused=details)

@@ -75,6 +75,19 @@ class PermanentFailure(Exception):
         self.refused = dict(refused or {})
 
 
+class SessionRefused(PermanentFailure):
+    """The server refuses the session itself, not this mail: the login (535), the
+    sender address, a sending quota, a missing extension.  Every mail would be
+    refused the same way until the cause is fixed, so none is given up: sending
+    is held and tried again, and the site's admin is told."""
+
+
+class MessageRefused(PermanentFailure):
+    """A permanent refusal of one mail that may be about the mail (its content or
+    size, at DATA) or about the session (a policy or quota answer at RCPT).  The
+    caller tells the two apart by whether the server takes the next mail."""
+
+
 @runtime_checkable
 class MailSender(Protocol):
     async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
