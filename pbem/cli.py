@@ -100,6 +100,20 @@ def cmd_send(args) -> int:
     return 0
 
 
+def cmd_mail(args) -> int:
+    from .mail.reader import MailboxError, show
+
+    cfg = load_cfg(args)
+    if cfg.outbound.kind != "maildir":
+        raise CliError("pbem mail reads the local mailboxes of the embedded default; this configuration "
+                       "sends mail by SMTP (outbound.kind)")
+    try:
+        return show(Path(cfg.outbound.maildir), args.address, sys.stdout, last=args.last,
+                    prefer_html=args.html, open_file=Path(args.open) if args.open else None)
+    except MailboxError as exc:
+        raise CliError(str(exc)) from None
+
+
 def cmd_game_new(args) -> int:
     from . import registry, store
     from .db import atomic
@@ -328,6 +342,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--once", action="store_true", help="handle what is waiting, then exit")
     send = verb(sub, "send", cmd_send, "drop a mail file into the local Maildir intake")
     send.add_argument("file", help="an RFC 5322 mail file, or - for standard input")
+
+    mail = verb(sub, "mail", cmd_mail, "read a local mailbox of the embedded default (the mail pbem delivered "
+                "to an address), or list the mailboxes")
+    mail.add_argument("address", nargs="?", help="whose mail to read (none: list the mailboxes)")
+    mail.add_argument("--last", type=int, metavar="N", help="only the N newest mails")
+    mail.add_argument("--html", action="store_true", help="show the HTML part, read as text, instead of the "
+                      "plain-text part")
+    mail.add_argument("--open", metavar="FILE", help="write the HTML part of the newest mail shown to FILE, "
+                      "its images inside it, for a browser")
 
     game = sub.add_parser("game", help="create and steer games from the command line")
     gsub = game.add_subparsers(dest="game_command", metavar="VERB")
