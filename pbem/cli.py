@@ -48,6 +48,7 @@ def cmd_init(args) -> int:
     from .config import check_text, load_config, toml_value
     from .db import open_db
     from .identity import hash_secret, new_secret
+    from .mail.smtp_listener import free_port
     from .private_files import write_private
     from .resources import resource
 
@@ -60,6 +61,10 @@ def cmd_init(args) -> int:
     if args.gm:
         old = re.search(r'gm_address = "gm@localhost" *', text).group(0)
         text = text.replace(old, f"gm_address = {toml_value(args.gm)}".ljust(len(old) - 1) + " ", 1)
+    example = load_config(resource("config.example.toml"))
+    wanted = example.listener.port
+    port = free_port(example.listener.host, wanted)
+    text = text.replace(f"port = {wanted}", f"port = {port}", 1)
     problems = check_text(text, str(target))
     if problems:
         raise CliError("; ".join(p.split(": ", 1)[1] for p in problems))
@@ -70,6 +75,11 @@ def cmd_init(args) -> int:
     print(f"GM secret (shown once; sign GM mail with SIGNON GM@<game> <secret>): {secret}")
     print(f"site GM: {cfg.server.gm_address} (server.gm_address in {target}), the GM of games made with "
           f"`pbem game new` without --gm; `pbem mail {cfg.server.gm_address}` reads its mail here")
+    listens = f"SMTP listener: {cfg.listener.host}:{cfg.listener.port} (listener.port in {target}"
+    if port == wanted:
+        print(f"{listens}; `pbem send FILE` needs no listener)")
+    else:
+        print(f"{listens}): port {wanted} is taken by another program; any free port will do")
     return 0
 
 
@@ -364,8 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
-    init = verb(sub, "init", cmd_init, "write a configuration file with a new GM secret and the site GM, and create "
-                "the database")
+    init = verb(sub, "init", cmd_init, "write a configuration file with a new GM secret, the site GM and a free "
+                "listener port, and create the database")
     init.add_argument("--gm", help="the site GM's address (default: gm@localhost, read with pbem mail)")
     serve = verb(sub, "serve", cmd_serve, "run the moderator daemon")
     serve.add_argument("--once", action="store_true", help="handle what is waiting, then exit")

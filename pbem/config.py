@@ -169,6 +169,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("listener", "host", str, "127.0.0.1", "Address the listener binds to (keep it on loopback).",
       _not_empty),
     S("listener", "port", int, 2525, "Port of the built-in SMTP listener.", _port),
+    S("listener", "required", bool, False,
+      "Refuse to start the daemon when the listener cannot listen (its port taken): for a site "
+      "where the listener is the only way mail reaches pbem; false: the daemon logs one line and "
+      "goes on, reading mail dropped into the Maildir intake (`pbem send`)."),
 
     S("imap", "host", str, "", 'IMAP server (needed when intake.kind = "imap").'),
     S("imap", "port", int, 993, "IMAP port.", _port),

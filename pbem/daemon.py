@@ -90,8 +90,10 @@ PRUNE_EVERY_SECONDS = 3600.0
 class Daemon:
     def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
                  retry_base: float = 30.0, poll_interval: float = 5.0,
-                 backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0):
+                 backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0,
+                 listener_required: bool = False, config_name: str = "pbem.toml"):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
+        self.listener_required, self.config_name = listener_required, config_name
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
         self.backoff = {name: Backoff(*backoff) for name in STEPS}
         self.handler = handler or InProcessHandler()
@@ -250,11 +252,27 @@ class Daemon:
         except Exception as exc:  # waiting is part of the intake step
             self._failed("intake", exc)
 
+    async def _start_listener(self) -> None:
+        """Start the built-in SMTP listener.  When it cannot listen (its port taken), one line
+        says so and names the setting to change; the daemon goes on without it, since mail
+        dropped into the Maildir intake still arrives, unless the configuration says the
+        listener is the only way mail reaches pbem (``listener.required``)."""
+        from .mail.smtp_listener import ListenerUnavailable, cannot_listen
+
+        try:
+            await self.listener.start()
+        except OSError as exc:
+            line = cannot_listen(self.listener, exc, config=self.config_name, required=self.listener_required)
+            if self.listener_required:
+                raise ListenerUnavailable(line) from None
+            log.error(line)
+            self.listener = None
+
     async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> None:
         stop = stop or asyncio.Event()
-        if self.listener is not None:
-            await self.listener.start()
         try:
+            if self.listener is not None:
+                await self._start_listener()
             while not stop.is_set():
                 result = await self.run_pass()
                 if once:
@@ -317,7 +335,8 @@ def build(cfg, *, clock: Clock | None = None) -> Daemon:
                if cfg.limits.handling_timeout and clock is None else InProcessHandler())
     return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
                   retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
-                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days)
+                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days,
+                  listener_required=cfg.listener.required, config_name=str(cfg.path or "the configuration"))
 
 
 def _ssl():

@@ -93,7 +93,7 @@ def test_a_relative_config_path_still_resolves_its_folder(tmp_path, monkeypatch)
 def test_sections_are_read_only_mappings_with_helpful_misses():
     cfg = load_config(None)
     assert dict(cfg.smtp)["starttls"] is True and cfg["smtp"] is cfg.smtp
-    assert len(cfg.listener) == 3 and set(cfg.listener) == {"enabled", "host", "port"}
+    assert len(cfg.listener) == 4 and set(cfg.listener) == {"enabled", "host", "port", "required"}
     with pytest.raises(AttributeError, match="read-only"):
         cfg.smtp.host = "x"
     with pytest.raises(AttributeError, match=r"smtp.hots: no such setting \(did you mean smtp.host\?\)"):
