@@ -148,10 +148,11 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, see
         rec = store.get_game(ctx, "demo")
         print(f"the game is over after {progress.elapsed()}")
         _print_results(rec)
+        print("\nwriting the archive site ...")
         from .archive import build_archive
 
         index = build_archive(ctx, Path(cfg.server.archive_dir))
-        print(f"\nArchive: {index}")
+        print(f"Archive: {index}")
         print(f"Mail of every player: {outbox_root}")
         first = next(iter(bots.values())).address
         command = _shown(Path(sys.argv[0])) if Path(sys.argv[0]).name == "pbem" else "pbem"

@@ -5,8 +5,8 @@ say() { printf '%s: %s\n' "${0##*/}" "$*"; }
 started=$SECONDS
 if [ ! -x .venv/bin/python ]; then
   say "first run: making the virtual environment .venv and installing pbem into it;" \
-      "this takes one to four minutes, most of it pip downloading packages (later runs skip it)"
-  say "creating .venv with $("$PY" --version 2>&1) ..."
+      "this takes about a minute, more on a slow network (later runs skip it)"
+  say "creating .venv with $("$PY" --version 2>&1) (venv puts pip into it: 10 to 20 s) ..."
   "$PY" -m venv .venv
 fi
 stamp=.venv/.pbem-installed

@@ -119,7 +119,7 @@ def test_scripts_demo_on_a_fresh_copy_says_what_it_does_from_its_first_line(tmp_
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("demo: first run: making the virtual environment .venv"), lines[:3]
-    assert lines[1].startswith("demo: creating .venv with Python 3.")
+    assert lines[1].startswith("demo: creating .venv with Python 3.") and lines[1].endswith(" ...")
     assert lines[2] == "demo: installing pbem and its dependencies into .venv with pip (its progress follows) ..."
     installed = next(i for i, line in enumerate(lines) if line.startswith("demo: pbem installed into .venv in "))
     assert any(line.startswith("Successfully installed ") for line in lines[3:installed])  # pip's own lines
