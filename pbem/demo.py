@@ -206,7 +206,8 @@ def _print_results(rec) -> None:
 
 
 def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None = None, seed: int = 1) -> int:
-    sys.stdout.reconfigure(line_buffering=True)  # each line shows at once, piped or not
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)  # each line shows at once, piped or not
     folder = folder.resolve()
     if (folder / "var").exists():
         shutil.rmtree(folder / "var")
