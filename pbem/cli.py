@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -19,8 +20,9 @@ from .db import describe_failure
 
 def cmd_init(args) -> int:
     from .backup import migrate_with_backup
-    from .config import load_config
+    from .config import check_text, load_config, toml_value
     from .identity import hash_secret, new_secret
+    from .mail.smtp_listener import free_port
     from .private_files import write_private
     from .resources import resource
 
@@ -28,14 +30,30 @@ def cmd_init(args) -> int:
     secret = new_secret()
     if target.exists():
         raise CliError(f"{target} exists already; edit it, or give another path with --config")
-    example = resource("config.example.toml")
-    text = example.read_text(encoding="utf-8")
+    text = resource("config.example.toml").read_text(encoding="utf-8")
     text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
+    if args.gm:
+        old = re.search(r'gm_address = "gm@localhost" *', text).group(0)
+        text = text.replace(old, f"gm_address = {toml_value(args.gm)}".ljust(len(old) - 1) + " ", 1)
+    example = load_config(resource("config.example.toml"))
+    wanted = example.listener.port
+    port = free_port(example.listener.host, wanted)
+    text = text.replace(f"port = {wanted}", f"port = {port}", 1)
+    problems = check_text(text, str(target))
+    if problems:
+        raise CliError("; ".join(p.split(": ", 1)[1] for p in problems))
     write_private(target, text)  # it holds the GM secret's hash, perhaps mail passwords later
     cfg = load_config(target)
     migrate_with_backup(cfg.server.database)  # an existing database is copied before it is migrated
     print(f"wrote {target} and created the database {cfg.server.database}")
     print(f"GM secret (shown once; sign GM mail with SIGNON GM@<game> <secret>): {secret}")
+    print(f"site GM: {cfg.server.gm_address} (server.gm_address in {target}), the GM of games made with "
+          f"`pbem game new` without --gm; `pbem mail {cfg.server.gm_address}` reads its mail here")
+    listens = f"SMTP listener: {cfg.listener.host}:{cfg.listener.port} (listener.port in {target}"
+    if port == wanted:
+        print(f"{listens}; `pbem send FILE` needs no listener)")
+    else:
+        print(f"{listens}): port {wanted} is taken by another program; any free port will do")
     return 0
 
 
@@ -49,6 +67,7 @@ def cmd_serve(args) -> int:
     from .config import ConfigError
     from .configcheck import problems, warnings
     from .daemon import build
+    from .mail.smtp_listener import ListenerUnavailable
     from .sitelock import SiteLock
 
     cfg = load_cfg(args)
@@ -83,6 +102,9 @@ def cmd_serve(args) -> int:
 
         try:
             failed = asyncio.run(run())
+        except ListenerUnavailable as exc:  # its one line says what to change; no traceback
+            daemon.heartbeat.stopped(str(exc))
+            raise CliError(str(exc)) from None
         except BaseException as exc:
             log.critical("pbem stops on an unexpected error: %s", exc, exc_info=exc)
             daemon.heartbeat.stopped(f"unexpected error: {exc}")
@@ -108,6 +130,20 @@ def cmd_send(args) -> int:
     return 0
 
 
+def cmd_mail(args) -> int:
+    from .mail.reader import MailboxError, show
+
+    cfg = load_cfg(args)
+    if cfg.outbound.kind != "maildir":
+        raise CliError("pbem mail reads the local mailboxes of the embedded default; this configuration "
+                       "sends mail by SMTP (outbound.kind)")
+    try:
+        return show(Path(cfg.outbound.maildir), args.address, sys.stdout, last=args.last,
+                    prefer_html=args.html, open_file=Path(args.open) if args.open else None)
+    except MailboxError as exc:
+        raise CliError(str(exc)) from None
+
+
 def cmd_game_new(args) -> int:
     from . import registry, store
     from .db import atomic
@@ -115,6 +151,7 @@ def cmd_game_new(args) -> int:
     from . import gamedata
 
     ctx, cfg = open_ctx(args)
+    gm = _game_gm(args.gm, cfg)
     options = dict(_option(o) for o in args.option)
     rules = registry.get(args.rules)
     policy, unknown, known = store.game_settings(rules, dict(cfg.deadlines), options)
@@ -126,12 +163,30 @@ def cmd_game_new(args) -> int:
         except gamedata.DataFileError as exc:
             raise CliError(str(exc)) from None
     with atomic(ctx.db):
-        with_db = store.create_game(ctx, args.name, args.rules, options, policy, args.gm or cfg.server.address)
+        with_db = store.create_game(ctx, args.name, args.rules, options, policy, gm)
         store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
     print(f"created {with_db.name} ({with_db.rules.title}), forming")
+    print(f"  GM: {gm}" + ("" if args.gm else " (server.gm_address)"))
     for a in with_db.rules.assumptions(options):
         print(f"  assumed: {a}")
     return 0
+
+
+def _game_gm(given: str | None, cfg) -> str:
+    """The GM of a game made on the command line: --gm, else the site GM; never the
+    moderator's own address, where mail to the GM would reach nobody."""
+    from .identity import normalize_address
+
+    gm = normalize_address(given or cfg.server.gm_address)
+    where = cfg.path or "the configuration"
+    if not gm:
+        raise CliError(f"the game needs a GM: give --gm ADDRESS, or set server.gm_address in {where}")
+    if "@" not in gm or any(c.isspace() for c in gm):
+        raise CliError(f"--gm {given}: not a mail address")
+    if gm == normalize_address(cfg.server.address):
+        raise CliError(f"{gm} is the moderator's own address (server.address): mail to the GM would "
+                       f"reach nobody; give --gm ADDRESS" + ("" if given else f", or set server.gm_address in {where}"))
+    return gm
 
 
 def cmd_game_add(args) -> int:
@@ -329,12 +384,23 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
-    verb(sub, "init", cmd_init, "write a configuration file with a new GM secret and create the database")
+    init = verb(sub, "init", cmd_init, "write a configuration file with a new GM secret, the site GM and a free "
+                "listener port, and create the database")
+    init.add_argument("--gm", help="the site GM's address (default: gm@localhost, read with pbem mail)")
     serve = verb(sub, "serve", cmd_serve, "run the moderator daemon (one per site)")
     serve.add_argument("--once", action="store_true",
                        help="handle what is waiting, then exit (non-zero when a step failed)")
     send = verb(sub, "send", cmd_send, "drop a mail file into the local Maildir intake")
     send.add_argument("file", help="an RFC 5322 mail file, or - for standard input")
+
+    mail = verb(sub, "mail", cmd_mail, "read a local mailbox of the embedded default (the mail pbem delivered "
+                "to an address), or list the mailboxes")
+    mail.add_argument("address", nargs="?", help="whose mail to read (none: list the mailboxes)")
+    mail.add_argument("--last", type=int, metavar="N", help="only the N newest mails")
+    mail.add_argument("--html", action="store_true", help="show the HTML part, read as text, instead of the "
+                      "plain-text part")
+    mail.add_argument("--open", metavar="FILE", help="write the HTML part of the newest mail shown to FILE, "
+                      "its images inside it, for a browser")
 
     game = sub.add_parser("game", help="create and steer games from the command line")
     gsub = game.add_subparsers(dest="game_command", metavar="VERB")
@@ -343,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("name")
     new.add_argument("--rules", required=True, help=_rules_help("the game's rules, one of"))
     new.add_argument("--option", action="append", default=[], help="KEY=VALUE (repeatable)")
-    new.add_argument("--gm", help="the GM's address (default: the moderator's)")
+    new.add_argument("--gm", help="the GM's address (default: the site GM, server.gm_address)")
     add = verb(gsub, "add-player", cmd_game_add, "add a player to a game; prints their secret")
     add.add_argument("name")
     add.add_argument("power")

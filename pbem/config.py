@@ -91,6 +91,7 @@ def matching(pattern: str, wanted: str) -> Check:
 
 _address = matching(r"[^\s@]+@[^\s@]+", 'a bare mail address such as "pbem@example.org"')
 _plugin = matching(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*", '"module:attribute"')
+_optional_address = matching(r"([^\s@]+@[^\s@]+)?", '"" or a bare mail address')
 _url = matching(r"(https?://[^\s/]+\S*)?", '"" or an http(s) URL')
 _not_empty = matching(r"(?s).*\S.*", "some text")
 
@@ -152,7 +153,11 @@ SETTINGS: tuple[Setting, ...] = (
       "replies are never held back); 0 means no limit by count.", at_least(0)),
     S("server", "admin_address", str, "",
       'Told of every mail set aside (quarantine), besides the GMs of the sender\'s games; "" for none.',
-      matching(r"([^\s@]+@[^\s@]+)?", '"" or a bare mail address')),
+      _optional_address),
+    S("server", "gm_address", str, "",
+      "The site GM: the GM of a game made on the command line without --gm (`pbem game new`), "
+      "who is told what a game's GM is told (quarantined mail, breach claims, missed turns); "
+      '"" makes --gm required; never the moderator\'s own address.', _optional_address),
     S("server", "base_url", str, "", 'Public URL of the archive for links in mail; "" for none.',
       _url),
     S("server", "games_extra", list, [],
@@ -174,6 +179,10 @@ SETTINGS: tuple[Setting, ...] = (
       at_least(1)),
     S("listener", "idle_timeout", float, 30.0,
       "Seconds an SMTP session may stay silent before it is dropped.", at_least(1)),
+    S("listener", "required", bool, False,
+      "Refuse to start the daemon when the listener cannot listen (its port taken): for a site "
+      "where the listener is the only way mail reaches pbem; false: the daemon logs one line and "
+      "goes on, reading mail dropped into the Maildir intake (`pbem send`)."),
 
     S("imap", "host", str, "", 'IMAP server (needed when intake.kind = "imap").'),
     S("imap", "port", int, 993, "IMAP port.", _port),
@@ -488,6 +497,10 @@ def _cross_problems(values: dict[str, dict]) -> list[str]:
         problems.append('imap.host: required when intake.kind = "imap"')
     if values["outbound"]["kind"] == "smtp" and not values["smtp"]["host"].strip():
         problems.append('smtp.host: required when outbound.kind = "smtp"')
+    gm, moderator = values["server"]["gm_address"], values["server"]["address"]
+    if gm and gm.lower() == moderator.lower():
+        problems.append(f'server.gm_address: must not be the moderator\'s own address (server.address = '
+                        f'"{moderator}"): mail to the GM would reach nobody')
     if values["smtp"]["tls"] is True and values["smtp"]["starttls"] is True:
         problems.append("smtp.tls: cannot be true together with smtp.starttls "
                         "(TLS from the start, or STARTTLS, not both)")
@@ -505,6 +518,15 @@ def _build(values: dict[str, dict], path: Path | None, base_dir: Path) -> Config
 def check_data(data: dict, label: str = "<config>") -> list[str]:
     """Every problem of an already parsed TOML document, one line each."""
     return [f"{label}: {p}" for p in _problems_in(data)[1]]
+
+
+def check_text(text: str, label: str = "<config>") -> list[str]:
+    """Every problem of a configuration file's text, one line each (as :func:`check_data`)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return [f"{label}: not valid TOML: {exc}"]
+    return check_data(data, label)
 
 
 def load_config(path: Path | str | None) -> Config:

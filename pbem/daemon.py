@@ -97,8 +97,10 @@ class Daemon:
     def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
                  retry_base: float = 30.0, poll_interval: float = 5.0,
                  backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0,
-                 held_retry_max: float = 900.0, heartbeat=None, description: str = ""):
+                 held_retry_max: float = 900.0, heartbeat=None, description: str = "",
+                 listener_required: bool = False, config_name: str = "pbem.toml"):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
+        self.listener_required, self.config_name = listener_required, config_name
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
         self.held_retry_max = held_retry_max
         self.heartbeat = heartbeat            # pbem.heartbeat.Heartbeat, or None (tests)
@@ -317,20 +319,37 @@ class Daemon:
         except Exception as exc:  # waiting is part of the intake step
             self._failed("intake", exc)
 
+    async def _start_listener(self) -> None:
+        """Start the built-in SMTP listener.  When it cannot listen (its port taken), one line
+        says so and names the setting to change; the daemon goes on without it, since mail
+        dropped into the Maildir intake still arrives, unless the configuration says the
+        listener is the only way mail reaches pbem (``listener.required``)."""
+        from .mail.smtp_listener import ListenerUnavailable, cannot_listen
+
+        try:
+            await self.listener.start()
+        except OSError as exc:
+            line = cannot_listen(self.listener, exc, config=self.config_name, required=self.listener_required)
+            if self.listener_required:
+                raise ListenerUnavailable(line) from None
+            log.error(line)
+            self.listener = None
+            self.description = self.description.replace(" (fed by the SMTP listener on", " (the SMTP listener could not listen on")
+
     async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> set[str]:
         """Run passes until ``stop`` is set (or, with ``once``, until nothing is left
         to do).  Returns the steps that failed in the passes of a ``once`` run."""
-        stop = stop or asyncio.Event()
-        failed: set[str] = set()
-        if self.listener is not None:
-            await self.listener.start()
         from . import __version__
 
-        log.info("pbem %s started%s%s", __version__, " (one run: --once)" if once else "",
-                 f": {self.description}" if self.description else "")
-        if self.heartbeat is not None:
-            self.heartbeat.started(once=once, description=self.description, version=__version__)
+        stop = stop or asyncio.Event()
+        failed: set[str] = set()
         try:
+            if self.listener is not None:
+                await self._start_listener()
+            log.info("pbem %s started%s%s", __version__, " (one run: --once)" if once else "",
+                     f": {self.description}" if self.description else "")
+            if self.heartbeat is not None:
+                self.heartbeat.started(once=once, description=self.description, version=__version__)
             while not stop.is_set():
                 result = await self.run_pass()
                 failed.update(result.failed)
@@ -414,4 +433,5 @@ def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
                   handler=handler, keep_sent_days=cfg.outbound.keep_sent_days,
                   held_retry_max=cfg.outbound.held_retry_max_seconds, heartbeat=heartbeat,
                   description=f"config {cfg.path.resolve() if cfg.path else '(defaults)'}, database {cfg.server.database}, "
-                              f"mail in from {inbound}, out through {outbound}")
+                              f"mail in from {inbound}, out through {outbound}",
+                  listener_required=cfg.listener.required, config_name=str(cfg.path or "the configuration"))

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import email
+import os
 import random
 import re
 import shutil
 import socket
+import sys
+import time
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -74,10 +77,36 @@ async def _send(port: int, sender: str, to: str, subject: str, body: str) -> Non
     await aiosmtplib.send(msg, hostname="127.0.0.1", port=port, start_tls=False, use_tls=False)
 
 
+class Progress:
+    """What the demo says as it plays: each new game turn as "turn N of M", each phase
+    under it, and the time since the start."""
+
+    def __init__(self, turns: list | None):
+        self.turns, self.started = turns, time.monotonic()
+        self.turn, self.label, self.seen = None, None, 0
+
+    def elapsed(self) -> str:
+        seconds = int(time.monotonic() - self.started)
+        return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+    def phase(self, phase) -> None:
+        if phase.turn != self.turn:
+            self.turn, self.seen = phase.turn, self.seen + 1
+            number = self.turns.index(phase.turn) + 1 if self.turns and phase.turn in self.turns else self.seen
+            of = f" of {len(self.turns)}" if self.turns else ""
+            named = f": {phase.turn}" if phase.turn != number else ""
+            print(f"turn {number}{of}{named} ({self.elapsed()} so far)")
+        if phase.label != self.label:
+            print(f"  {phase.label}")
+            self.label = phase.label
+
+
 async def _play(folder: Path, rules: str, players: list[str], options: dict, seed: int) -> int:
     gm_secret = new_secret()
     port = _free_port()
     cfg = load_config(_write_config(folder, gm_secret, port))
+    print(f"starting the moderator (database {_shown(cfg.server.database)}) and its SMTP listener "
+          f"on 127.0.0.1:{port}")
     daemon = build(cfg)
     ctx = daemon.ctx
     moderator = cfg.server.address
@@ -85,13 +114,14 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, see
     bots = {p: Bot(p, f"{p.lower().replace(' ', '-')}@demo.test", outbox_root / f"{p.lower().replace(' ', '-')}@demo.test", seed)
             for p in players}
     await daemon.listener.start()
+    progress = Progress(registry.get(rules).turns(options))
     try:
         create = f"GM CREATE demo RULES {rules}" + "".join(f" OPTION {k}={v}" for k, v in options.items())
         lines = [f"SIGNON GM@demo {gm_secret}", create]
         lines += [f"GM ADD PLAYER {Game.mail_name(p)} {b.address}" for p, b in bots.items()]
         lines.append("GM START")
+        print(f"the GM mails: {create}, seats {len(bots)} players, starts the game; the bots mail their orders")
         await _send(port, "gm@demo.test", moderator, "new game", "\n".join(lines) + "\n")
-        last_label = None
         idle_passes = 0
         while True:
             result = await daemon.run_pass()
@@ -103,11 +133,7 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, see
                     return 1
                 await asyncio.sleep(0.02)
                 continue
-            game = rec.rules
-            phase = game.phase(rec.state)
-            if phase.label != last_label:
-                print(f"  {phase.label}", flush=True)
-                last_label = phase.label
+            progress.phase(rec.rules.phase(rec.state))
             if rec.status == "over":
                 break
             sent = await _bots_act(port, moderator, rec, bots)
@@ -120,15 +146,17 @@ async def _play(folder: Path, rules: str, players: list[str], options: dict, see
             else:
                 idle_passes = 0
         rec = store.get_game(ctx, "demo")
+        print(f"the game is over after {progress.elapsed()}")
         _print_results(rec)
-        try:
-            from .archive import build_archive
+        print("\nwriting the archive site ...")
+        from .archive import build_archive
 
-            index = build_archive(ctx, Path(cfg.server.archive_dir))
-            print(f"\nArchive: {index}")
-        except ImportError:
-            print("\n(the archive builder is not available)")
+        index = build_archive(ctx, Path(cfg.server.archive_dir))
+        print(f"Archive: {index}")
         print(f"Mail of every player: {outbox_root}")
+        first = next(iter(bots.values())).address
+        command = _shown(Path(sys.argv[0])) if Path(sys.argv[0]).name == "pbem" else "pbem"
+        print(f"Read a player's mail: {command} -c {_shown(cfg.path)} mail {first} --last 1")
         return 0
     finally:
         await daemon.listener.stop()
@@ -160,6 +188,15 @@ async def _bots_act(port: int, moderator: str, rec, bots: dict[str, Bot]) -> int
     return sent
 
 
+def _shown(path: Path) -> str:
+    """A path as short as it can be written from the current folder."""
+    try:
+        shown = os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+    return str(path) if shown.startswith("..") else shown
+
+
 def _print_results(rec) -> None:
     results = rec.rules.results(rec.state)
     print("\nFinal standings:")
@@ -169,6 +206,8 @@ def _print_results(rec) -> None:
 
 
 def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None = None, seed: int = 1) -> int:
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)  # each line shows at once, piped or not
     folder = folder.resolve()
     if (folder / "var").exists():
         shutil.rmtree(folder / "var")
@@ -176,7 +215,8 @@ def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None =
     game = registry.get(rules)
     # The game itself ends after the turns asked for, so the last turn is whole and scored.
     players, options = game.demo_setup(turns) if turns is not None else game.demo_setup()
-    length = f", {turns} turn{'s' if turns != 1 else ''}" if turns is not None else ""
+    planned = len(game.turns(options) or []) or turns
+    length = f", {planned} turn{'s' if planned != 1 else ''}" if planned else ""
     print(f"pbem demo: {game.title}, {len(players)} bot players{length}, mail through the built-in SMTP listener")
     print(f"working folder: {folder}")
     return asyncio.run(_play(folder, rules, players, options, seed))

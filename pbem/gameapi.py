@@ -502,3 +502,9 @@ class Game:
             raise NotImplementedError(f"{self.title} cannot end after a given number of turns")
         roster = self.roster({})
         return list(roster.powers[:self.max_players]), {}
+
+    def turns(self, options: Mapping[str, Any]) -> list[int] | None:
+        """The game turns (the ``turn`` of :class:`PhaseInfo`, in order) a game under these
+        options plays when nothing ends it early, or None when that is not known in advance.
+        Optional: ``pbem demo`` shows "turn 3 of 10" with it, "turn 3" without."""
+        return None

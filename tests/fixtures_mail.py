@@ -408,12 +408,24 @@ def require_dovecot(binary: str = DOVECOT, openssl: str = OPENSSL) -> None:
                     "(apt-get install openssl)", pytrace=False)
 
 
+def announce(config: pytest.Config, line: str) -> None:
+    """A line on the terminal while the tests run (the test's output is captured)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None:
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write(f"\n{line}\n")  # the progress dots go on below it
+
+
 @pytest.fixture(scope="session")
-def mail_servers():
+def mail_servers(pytestconfig):
     """Session-wide Dovecot (IMAP + LMTP) and SMTP relay on loopback."""
     require_dovecot()
     root = Path(tempfile.mkdtemp(prefix="pbem-mail-", dir="/tmp"))
     servers = MailServers(root)
+    announce(pytestconfig, f"starting Dovecot (IMAP on 127.0.0.1:{servers.imap_port}) and an SMTP server "
+             f"(127.0.0.1:{servers.smtp_port}) for the mail tests")
     try:
         servers.start()
         yield servers

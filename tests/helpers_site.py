@@ -1,9 +1,17 @@
-"""A site's configuration for tests: the example file with some lines replaced,
-and the same set for production mail (IMAP in, SMTP out) against the test servers."""
+"""A site for tests: the example configuration with some lines replaced, the same set
+for production mail (IMAP in, SMTP out) against the test servers, and a site on the
+embedded default as a person runs one: ``pbem init`` in a folder, mail dropped in with
+``pbem send``, ``pbem serve``, each a new process on the site's configuration, and the
+delivered mail read back from its local mailboxes."""
 from __future__ import annotations
 
 import asyncio
 import email.utils
+import os
+import re
+import socket
+import subprocess
+import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -59,3 +67,62 @@ def one_pass(daemon):
             await daemon.handler.close()
             await daemon.sender.close()
     return asyncio.run(run())
+
+
+class Site:
+    def __init__(self, folder: Path, umask: int = 0o022):
+        self.folder, self.umask = folder, umask
+        self.env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME", "PYTHONPATH": str(ROOT)}
+        for name in ("PBEM_CRASH_AT", "PBEM_CONFIG"):
+            self.env.pop(name, None)
+        self.sent = 0
+
+    @property
+    def config(self) -> Path:
+        return self.folder / "pbem.toml"
+
+    def run(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pbem", "-c", str(self.config), *args],
+                              cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=timeout,
+                              preexec_fn=lambda: os.umask(self.umask))
+
+    def pbem(self, *args: str) -> str:
+        proc = self.run(*args)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    def start(self, *args: str) -> subprocess.Popen:
+        """A long-running ``pbem`` (the daemon), its log lines on stderr."""
+        return subprocess.Popen([sys.executable, "-m", "pbem", "-c", str(self.config), *args],
+                                cwd=self.folder, env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def send(self, sender: str, body: str, subject: str = "orders") -> None:
+        """A mail from ``sender`` to the moderator, dropped into the intake with ``pbem send``."""
+        self.sent += 1
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", subject
+        msg["Message-ID"] = f"<site-{self.sent}@players.test>"
+        msg.set_content(body)
+        path = self.folder / f"mail{self.sent}.eml"
+        path.write_bytes(bytes(msg))
+        self.pbem("send", str(path))
+
+    def setting(self, section: str, key: str, value: str) -> None:
+        """Set ``[section] key = value`` (value as TOML) in the site's pbem.toml."""
+        text = self.config.read_text()
+        head = text.index(f"[{section}]")
+        line = re.compile(rf"^{key} = .*$", re.M).search(text, head)
+        assert line, (section, key)
+        self.config.write_text(text[:line.start()] + f"{key} = {value}" + text[line.end():])
+
+    def mailbox(self, address: str) -> Path:
+        return self.folder / "var" / "mail" / "out" / address
+
+
+def hold_port(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening socket on host:port (0: a free one), as another program holding the port."""
+    holder = socket.socket()
+    holder.bind((host, port))
+    holder.listen()
+    return holder

@@ -93,7 +93,8 @@ def test_a_relative_config_path_still_resolves_its_folder(tmp_path, monkeypatch)
 def test_sections_are_read_only_mappings_with_helpful_misses():
     cfg = load_config(None)
     assert dict(cfg.smtp)["starttls"] is True and cfg["smtp"] is cfg.smtp
-    assert len(cfg.listener) == 5 and set(cfg.listener) == {"enabled", "host", "port", "max_sessions", "idle_timeout"}
+    assert len(cfg.listener) == 6 and set(cfg.listener) == {"enabled", "host", "port", "required",
+                                                             "max_sessions", "idle_timeout"}
     with pytest.raises(AttributeError, match="read-only"):
         cfg.smtp.host = "x"
     with pytest.raises(AttributeError, match=r"smtp.hots: no such setting \(did you mean smtp.host\?\)"):

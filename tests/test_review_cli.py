@@ -60,6 +60,6 @@ def test_errors_are_one_line_and_a_failed_exit(pbem):
 
 
 def test_preview_of_a_game_not_started_says_so(pbem):
-    pbem("game", "new", "g1", "--rules", "testgame")
+    pbem("game", "new", "g1", "--rules", "testgame", "--gm", "gm@example.test")
     proc = pbem("game", "preview", "g1", ok=False)
     assert proc.stderr.strip() == "pbem: error: g1 is forming: there is no phase to preview"

@@ -5,52 +5,23 @@ readable by its own user only, and the archive by everyone."""
 from __future__ import annotations
 
 import email
-import os
 import re
 import stat
-import subprocess
-import sys
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
 from pbem.config import ConfigError, load_config, password
 from pbem.db import open_db
-
-ROOT = Path(__file__).resolve().parent.parent
+from helpers_site import Site
 
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-class Site:
-    def __init__(self, folder: Path, umask: int = 0o022):
-        self.folder, self.umask = folder, umask
-        self.env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME", "PYTHONPATH": str(ROOT)}
-        self.env.pop("PBEM_CRASH_AT", None)
-        self.sent = 0
-
-    def pbem(self, *args: str) -> str:
-        proc = subprocess.run([sys.executable, "-m", "pbem", "-c", str(self.folder / "pbem.toml"), *args],
-                              cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=300,
-                              preexec_fn=lambda: os.umask(self.umask))
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout
-
-    def send(self, sender: str, body: str, subject: str = "orders") -> None:
-        self.sent += 1
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = sender, "pbem@localhost", subject
-        msg["Message-ID"] = f"<rest-{self.sent}@players.test>"
-        msg.set_content(body)
-        path = self.folder / f"mail{self.sent}.eml"
-        path.write_bytes(bytes(msg))
-        self.pbem("send", str(path))
-
-    def files(self, *parts: str) -> list[Path]:
-        return [p for p in (self.folder.joinpath(*parts)).rglob("*") if p.is_file()]
+def files(site: Site, *parts: str) -> list[Path]:
+    return [p for p in (site.folder.joinpath(*parts)).rglob("*") if p.is_file()]
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +59,7 @@ def test_no_secret_rests_in_the_database(site):
 
 
 def test_no_secret_rests_in_the_folder_of_handled_mail(site):
-    handled = site.files("var", "mail", "inbox", ".Processed") + site.files("var", "mail", "inbox", ".Rejected")
+    handled = files(site, "var", "mail", "inbox", ".Processed") + files(site, "var", "mail", "inbox", ".Rejected")
     handled = [p for p in handled if p.name != "maildirfolder"]
     assert len(handled) == 2
     for path in handled:
@@ -96,7 +67,7 @@ def test_no_secret_rests_in_the_folder_of_handled_mail(site):
 
 
 def test_no_reply_shows_a_secret_but_the_welcome_mail(site):
-    for path in site.files("var", "mail", "out"):
+    for path in files(site, "var", "mail", "out"):
         msg = email.message_from_bytes(path.read_bytes())
         if "you play" in msg["Subject"]:
             continue

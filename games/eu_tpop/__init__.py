@@ -272,6 +272,10 @@ class EuropaUniversalis(Game):
     def bot_orders(self, state, power, rng):
         return bot.orders_for(state, power, rng)
 
+    def turns(self, options):
+        """The rounds the option ``rounds`` asks for (a round: the action phase, then Peace & Rebels)."""
+        return list(range(1, int(options.get("rounds", 3)) + 1))
+
     def demo_setup(self, turns=None):
         """The three player realms of the sample map, as bots; ``turns`` rounds (default 3)."""
         if turns is not None and turns < 1:

@@ -490,6 +490,12 @@ class PaxBritannica(Game):
                           f"turns, not {turns}") from None
         return list(PLAYABLE), {"last_turn": last}
 
+    def turns(self, options: Mapping[str, Any]) -> list[int]:
+        """Rules: THE GAME TURN (each Game Turn is four years); GAME TURN SEQUENCE (the game
+        ends once the 1916 Game Turn is completed, or at the last turn option ``last_turn`` sets;
+        a Great War ends it early)."""
+        return list(range(st.FIRST_TURN, int(options.get("last_turn") or st.LAST_TURN) + 1, st.TURN_LENGTH))
+
     def bot_orders(self, state: State, power: str, rng) -> list[str]:
         from . import bot, bot_diplomacy, bot_war
         if state.get("phase") in DIPLOMACY:

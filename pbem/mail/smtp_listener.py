@@ -9,12 +9,17 @@ It cannot be held open by a crowd: beyond ``max_sessions`` open sessions a new c
 told ``421`` and closed at once, a session idle for ``timeout`` seconds is dropped, and its log
 lines (its own and aiosmtpd's, one or more per connection) are rate-limited, with a count of
 the lines left out.
+When its port cannot be had (another program holds it), :func:`cannot_listen` says so in one
+line naming the settings to change; the daemon then goes on without it, as mail dropped into
+the Maildir intake still arrives, unless ``listener.required`` says the listener is the only way.
 """
 from __future__ import annotations
 
 import asyncio
 import email.utils
+import errno
 import logging
+import os
 import socket
 import weakref
 from pathlib import Path
@@ -164,3 +169,52 @@ class SmtpListener:
 
     async def __aexit__(self, *exc) -> None:
         await self.stop()
+
+
+class ListenerUnavailable(Exception):
+    """The listener cannot listen, and the configuration requires it (``listener.required``)."""
+
+
+_WHY = {errno.EADDRINUSE: "another program holds that port",
+        errno.EACCES: "ports below 1024 need root",
+        errno.EADDRNOTAVAIL: "this host has no such address (listener.host)"}
+
+
+def cannot_listen(listener: SmtpListener, exc: OSError, *, config: str, required: bool) -> str:
+    """One line: why ``listener`` could not listen, what pbem does without it, and the setting
+    to change in the file ``config``."""
+    reason = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+    hint = _WHY.get(exc.errno)
+    where = f"SMTP listener: cannot listen on {listener.host}:{listener.port}: {reason}" + \
+        (f" ({hint})" if hint else "")
+    if required:
+        return (f"{where}; listener.required = true in {config} says it is the only way mail "
+                f"reaches pbem, so pbem does not start: set listener.port there to a free port, "
+                f"or stop the program that holds it")
+    return (f"{where}; pbem goes on without it: mail dropped into the Maildir intake "
+            f"{listener.maildir} (pbem send FILE) is read and answered, phases run and replies go "
+            f"out; to receive mail by SMTP set listener.port in {config} to a free port "
+            f"(or listener.enabled = false to run without the listener)")
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether the listener could listen on host:port now (another program may take it later)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as asyncio's server does
+        try:
+            probe.bind((host, port))
+            probe.listen(1)
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str, wanted: int, tries: int = 100) -> int:
+    """``wanted`` when it is free, else the first free port after it (within ``tries``), else
+    one the system picks."""
+    for port in range(wanted, min(wanted + tries, 65536)):
+        if port_is_free(host, port):
+            return port
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]

@@ -408,6 +408,9 @@ class Beacon(Game):
             return ["PASS"]
         return [f"BID {rng.randint(1, max(1, min(gold, 5)))}"]
 
+    def turns(self, options):
+        return list(range(1, int(options.get("rounds", ROUNDS)) + 1))
+
     def demo_setup(self, turns=None):
         return list(DEFAULT_POWERS), {"claims": "on", **({"rounds": turns} if turns else {})}
 
