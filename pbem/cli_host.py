@@ -79,6 +79,7 @@ def cmd_status(args) -> int:
     else:
         print("sending: ok")
     _queues(ctx)
+    _bouncing(ctx)
     games = {}
     for row in ctx.db.execute("select status, count(*) from games group by status").fetchall():
         games[row[0]] = row[1]
@@ -110,6 +111,18 @@ def _queues(ctx) -> None:
           + (" (pbem quarantine list)" if quarantined else ""))
     print(f"outbound: {queued} mail(s) waiting" + (f" (oldest queued {oldest})" if queued else "")
           + f"; {failed} given up" + (" (pbem outbox list)" if failed else ""))
+
+
+def _bouncing(ctx) -> None:
+    """Addresses mail to them bounced from (pbem.bounces), worst first.  A bouncing
+    address is the GM's to mend (the GM has been told), not the site's: listed, not unhealthy."""
+    from .bounces import bouncing_addresses
+
+    rows = bouncing_addresses(ctx)
+    print(f"bouncing addresses: {len(rows) or 'none'}")
+    for row in rows:
+        print(f"  {row['address']}: {row['state']}, score {row['score']:g} ({row['hard']} hard, "
+              f"{row['soft']} soft), first {row['first']}, last {row['last']}")
 
 
 def _verdict(trouble: list[str]) -> int:

@@ -183,3 +183,20 @@ def test_the_archive_is_readable_by_a_web_server_running_as_another_user():
         assert "archive_dir" not in site.pbem("config", "check").stdout
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_status_lists_the_addresses_mail_bounces_from_worst_first(tmp_path):
+    site = Site(tmp_path / "site")
+    site.init()
+    assert "bouncing addresses: none" in site.pbem("status", check=False).stdout
+    db = sqlite3.connect(site.folder / "var" / "pbem.sqlite")
+    with db:  # what pbem.bounces records when bounces arrive (tested through the loop elsewhere)
+        for address, score, hard, soft, state in (("soft@players.test", 0.5, 0, 1, "bouncing"),
+                                                  ("dead@players.test", 5.0, 5, 0, "dead")):
+            db.execute("insert into bounces (address, score, hard, soft, first, last, last_day, state, detail) "
+                       "values (?, ?, ?, ?, '2026-11-20', '2026-11-25', '2026-11-25', ?, '')",
+                       (address, score, hard, soft, state))
+    db.close()
+    out = site.pbem("status", check=False).stdout
+    assert "bouncing addresses: 2" in out
+    assert out.index("dead@players.test: dead, score 5 (5 hard, 0 soft)") < out.index("soft@players.test: bouncing")
