@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
-from .. import store
+from .. import audience, store
 from ..commands import model as m
 from ..db import dumps, loads, parse_iso, utcnow_iso
 from ..identity import new_secret, normalize_address, normalize_secret
@@ -84,7 +84,8 @@ def confirm(session: Session, cmd: m.Confirm) -> None:
     confirmed = [a for a in requested if a in current or a == sender]
     store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power])
     ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
-    store.gm_log(ctx, row["game"], row["power"], "address confirmed", sender)
+    store.gm_log(ctx, row["game"], row["power"], "address confirmed", row["power"],
+                 seen_by=audience.powers(row["power"]))
     session.cc = [a for a in current if a != sender][:1]
     session.section("Address confirmed:", [f"{sender} now receives {row['power']}'s mail in game "
                                            f"{row['game']}", f"addresses of record: {', '.join(confirmed)}"])
