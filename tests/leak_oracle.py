@@ -22,7 +22,9 @@ what happened, not anything the moderator computes:
   (only the welcome mail that hands a secret out carries it);
 - a stranger's reply says nothing of the game's progress (its phase, its deadline, who is
   awaited);
-- the public archive shows no address and nothing secret.
+- the public archive shows no address and nothing secret;
+- every event the game emitted carries its audience (one without is shown to the GM alone:
+  nothing leaks, but its readers miss it).
 
 ``play(rules, seed, folder)`` plays one game and returns its :class:`Outcome`.
 """
@@ -539,6 +541,8 @@ class Table:
         self.outcome.counts["over"] = int(self.rec.status == "over")
         for row in self.db["events"].rows_where("game = ?", [self.name], select="kind, data"):
             data = loads(row["data"], {})
+            if "audience" not in data:  # shown to the GM alone: safe, but the game forgot it
+                self.find(f"an event {row['kind']!r} carries no audience")
             if row["kind"] in ("declaration", "war"):
                 self.outcome.count("war declared")
             if row["kind"] == "cb" and data.get("cause") == "treaty":
