@@ -35,32 +35,38 @@ def main() -> int:
     print(f"leak oracle: {args.games} games of {', '.join(args.rules)} from seed {args.start}; "
           f"Python {platform.python_version()}", flush=True)
     began = time.perf_counter()
-    leaky = 0
-    for rules in args.rules:
-        start = time.perf_counter()
-        played, findings, mails, pages, phases = 0, 0, 0, 0, 0
-        counts: dict[str, int] = {}
-        for seed in range(args.start, args.start + args.games):
-            if args.hours and time.perf_counter() - began > args.hours * 3600:
-                break
+    stats = {r: {"games": 0, "leaks": 0, "leaky": 0, "phases": 0, "mails": 0, "pages": 0, "seconds": 0.0,
+                 "counts": {}} for r in args.rules}
+    # The rule sets take turns, so a run stopped by --hours has played each about as often.
+    for seed in range(args.start, args.start + args.games):
+        if args.hours and time.perf_counter() - began > args.hours * 3600:
+            print(f"stopped after {args.hours:g} h", flush=True)
+            break
+        for rules in args.rules:
+            start = time.perf_counter()
             with tempfile.TemporaryDirectory() as folder:
                 outcome = play(rules, seed, Path(folder))
-            played += 1
-            mails, pages, phases = mails + outcome.mails, pages + outcome.pages, phases + outcome.phases
+            st = stats[rules]
+            st["seconds"] += time.perf_counter() - start
+            st["games"] += 1
+            for key in ("phases", "mails", "pages"):
+                st[key] += getattr(outcome, key)
             for k, v in outcome.counts.items():
-                counts[k] = counts.get(k, 0) + v
+                st["counts"][k] = st["counts"].get(k, 0) + v
             if outcome.findings:
-                findings += len(outcome.findings)
-                leaky += 1
+                st["leaks"] += len(outcome.findings)
+                st["leaky"] += 1
                 print(f"{rules} game {seed}: " + "; ".join(outcome.findings[:5]), flush=True)
-            if played % 50 == 0:
-                took = time.perf_counter() - start
-                print(f"  {rules}: {played} games, {findings} leaks, {took:.0f} s", flush=True)
-        took = time.perf_counter() - start
-        print(f"{rules}: {played} games, {phases} phases, {mails} mails, {pages} archive pages read; "
-              f"{findings} leaks; {took:.0f} s ({took / max(1, played):.1f} s a game)", flush=True)
-        print("  " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), flush=True)
-    return 1 if leaky else 0
+        if (seed - args.start + 1) % 25 == 0:
+            print("  " + "; ".join(f"{r}: {st['games']} games, {st['leaks']} leaks" for r, st in stats.items())
+                  + f" ({time.perf_counter() - began:.0f} s)", flush=True)
+    for rules, st in stats.items():
+        n = max(1, st["games"])
+        print(f"{rules}: {st['games']} games, {st['phases']} phases, {st['mails']} mails, {st['pages']} archive "
+              f"pages read; {st['leaks']} leaks in {st['leaky']} games; {st['seconds']:.0f} s "
+              f"({st['seconds'] / n:.1f} s a game)", flush=True)
+        print("  " + ", ".join(f"{k} {v}" for k, v in sorted(st["counts"].items())), flush=True)
+    return 1 if any(st["leaky"] for st in stats.values()) else 0
 
 
 if __name__ == "__main__":

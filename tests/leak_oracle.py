@@ -76,6 +76,7 @@ class Secret:
     treaty: str | None = None         # the treaty whose reveal makes it public
     grey_sender: str | None = None    # grey press: who must stay unnamed
     sent: datetime | None = None      # grey press: when it was written
+    phase: str | None = None          # grey press: the phase it was written in
 
 
 @dataclass
@@ -133,9 +134,9 @@ def _text_of(msg) -> str:
 class Table:
     """One game among bots, through the whole moderator, with the oracle's bookkeeping."""
 
-    def __init__(self, folder: Path, rules: str, seed: int):
+    def __init__(self, folder: Path, rules: str, seed: int, short: bool = False):
         self.rng = random.Random(f"oracle:{rules}:{seed}")
-        self.rules, self.name = rules, f"g{seed}"
+        self.rules, self.name, self.short = rules, f"g{seed}", short
         self.clock = FakeClock()
         self.db = open_db(folder / "pbem.sqlite")
         self.archive_dir = folder / "archive"
@@ -149,6 +150,7 @@ class Table:
         self.addresses: dict[str, str] = {}       # address -> power (or GM / stranger)
         self.passwords: dict[str, str] = {}       # power -> its secret
         self.counter = 0
+        self.grey_dates: dict[str | None, set] = {}
         self.checked = 0                          # mails of self.sender.sent already read
         self.gm_address = self.canary("gm") + "@gm.oracle.test"
         self.addresses[self.gm_address] = GM
@@ -218,9 +220,10 @@ class Table:
         rules = self.rules
         powers = self.rng.choice(SETUPS[rules])
         if rules == "pax_britannica":
-            options = f"OPTION setup=1880 OPTION last_turn={self.rng.choice([1880, 1884, 1888])}"
+            last = 1880 if self.short else self.rng.choice([1880, 1884, 1888])
+            options = f"OPTION setup=1880 OPTION last_turn={last}"
         else:
-            options = f"OPTION setup=sample OPTION rounds={self.rng.choice([1, 1, 2])}"
+            options = f"OPTION setup=sample OPTION rounds={1 if self.short else self.rng.choice([1, 1, 2])}"
         seats = []
         for power in powers:
             address = f"{self.canary('p')}@players.oracle.test"
@@ -282,7 +285,8 @@ class Table:
         public = set(to) == set(others) and len(self.powers) >= 3
         s = self.secret(word, "grey press" if grey else "press", readers,
                         public_since=self.now() if public else None,
-                        grey_sender=power if grey else None, sent=self.now() + timedelta(seconds=7))
+                        grey_sender=power if grey else None, sent=self.now() + timedelta(seconds=7),
+                        phase=self.rec.row["phase_key"])
         names = "ALL" if everyone else ", ".join(Game.mail_name(p) for p in to)
         self.say(power, f"PRESS TO {names}{' GREY' if grey else ''}\nA word: {word}{self.spill(power)}\nENDPRESS")
         self.outcome.count("grey press" if grey else "press")
@@ -498,8 +502,13 @@ class Table:
         if "press from" not in subject:
             return  # a report or dossier quoting it is checked by the canary rules
         date = parsedate_to_datetime(str(msg["Date"]))
-        if s.sent and abs((date - s.sent).total_seconds()) < 60:
+        if s.sent and date == s.sent:
             self.find(f"{reader}'s grey press {s.word!r} carries the moment it was sent ({msg['Date']})")
+        # every grey press of one phase carries the same Date: nothing finer than the phase
+        dates = self.grey_dates.setdefault(s.phase, set())
+        dates.add(date)
+        if len(dates) > 1:
+            self.find(f"grey press of {s.phase} carries different dates ({sorted(map(str, dates))})")
         sender_address = self.address_of(s.grey_sender)
         for to, other in batch:
             if sender_address in to and other is not msg and "received" in _header(other["Subject"]):
@@ -557,8 +566,9 @@ class Table:
                 self.find(f"the log shows {s.what} {s.word!r}")
 
 
-def play(rules: str, seed: int, folder: Path, max_rounds: int = 400) -> Outcome:
-    """One random game of ``rules``; its findings are the leaks seen."""
+def play(rules: str, seed: int, folder: Path, max_rounds: int = 400, short: bool = False) -> Outcome:
+    """One random game of ``rules``; its findings are the leaks seen.  ``short``: a game of one
+    turn (one round)."""
     folder.mkdir(parents=True, exist_ok=True)
     logs = _Logs()
     root = logging.getLogger()
@@ -566,7 +576,7 @@ def play(rules: str, seed: int, folder: Path, max_rounds: int = 400) -> Outcome:
     root.addHandler(logs)
     root.setLevel(logging.DEBUG)
     try:
-        table = Table(folder, rules, seed)
+        table = Table(folder, rules, seed, short)
         table.start()
         rounds = 0
         while table.rec.status == "active" and rounds < max_rounds:

@@ -10,16 +10,31 @@ import pytest
 
 from leak_oracle import GM, PUBLIC, STRANGER, Table, play
 
-GAMES = [("pax_britannica", 6), ("pax_britannica", 11), ("eu_tpop", 1), ("eu_tpop", 4)]
+#: one-turn games (one round) chosen so that together they do every secret thing the oracle knows
+GAMES = [("pax_britannica", 3), ("pax_britannica", 4), ("eu_tpop", 1), ("eu_tpop", 5), ("eu_tpop", 9)]
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    return {(rules, seed): play(rules, seed, tmp_path_factory.mktemp(f"{rules}{seed}"), short=True)
+            for rules, seed in GAMES}
 
 
 @pytest.mark.parametrize("rules,seed", GAMES)
-def test_no_reader_learns_what_it_may_not_know(rules, seed, tmp_path):
-    outcome = play(rules, seed, tmp_path)
+def test_no_reader_learns_what_it_may_not_know(outcomes, rules, seed):
+    outcome = outcomes[(rules, seed)]
     assert outcome.findings == [], "\n".join(outcome.findings[:20])
-    # the game was played, and secrets were kept in it
     assert outcome.counts.get("over") == 1 and outcome.mails > 50 and outcome.pages > 10
-    assert outcome.counts.get("secret treaty", 0) and outcome.counts.get("grey press", 0), outcome.counts
+
+
+def test_the_short_run_does_every_secret_thing(outcomes):
+    done: dict[str, int] = {}
+    for outcome in outcomes.values():
+        for what, n in outcome.counts.items():
+            done[what] = done.get(what, 0) + n
+    for what in ("secret treaty", "secret alliance", "public treaty", "press", "grey press", "reveal",
+                 "breach claim", "stranger", "war declared", "treaty Casus Belli", "war joined"):
+        assert done.get(what, 0) > 0, (what, done)
 
 
 def _mail(to: str, subject: str, body: str) -> EmailMessage:
