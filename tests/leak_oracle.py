@@ -283,10 +283,10 @@ class Table:
         readers = {power, *to}
         # Press to every other power is public (the archive shows it with three players or more).
         public = set(to) == set(others) and len(self.powers) >= 3
-        s = self.secret(word, "grey press" if grey else "press", readers,
-                        public_since=self.now() if public else None,
-                        grey_sender=power if grey else None, sent=self.now() + timedelta(seconds=7),
-                        phase=self.rec.row["phase_key"])
+        self.secret(word, "grey press" if grey else "press", readers,
+                    public_since=self.now() if public else None,
+                    grey_sender=power if grey else None, sent=self.now() + timedelta(seconds=7),
+                    phase=self.rec.row["phase_key"])
         names = "ALL" if everyone else ", ".join(Game.mail_name(p) for p in to)
         self.say(power, f"PRESS TO {names}{' GREY' if grey else ''}\nA word: {word}{self.spill(power)}\nENDPRESS")
         self.outcome.count("grey press" if grey else "press")

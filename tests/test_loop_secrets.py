@@ -19,7 +19,7 @@ from email.utils import parsedate_to_datetime
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pax_table import GM, POWERS, PaxTable, address
+from pax_table import GM, POWERS, PaxTable
 from pbem import archive, store
 from pbem.db import parse_iso
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import difflib
 import re
 
-from pbem import treatybook
+from pbem import audience, treatybook
 from pbem.gameapi import GMError
 
 from . import board
+from .audiences import players_of
+from .report_events import poss
 from .orders import Tok, tokenize
 from .state import check_last_turn
 
@@ -137,9 +139,6 @@ def apply(state: dict, text: str, dice, data) -> list[dict]:
 def _private(state: dict, power: str, what: str, n: int) -> list[dict]:
     """An edit of a figure on ``power``'s own sheet (Rules: ADMINISTRATIVE RECORD SHEETS):
     everyone learns the GM changed it, its player alone the new figure."""
-    from pbem import audience
-    from .audiences import players_of
-    from .report_events import poss
     return [{"kind": "gm", "text": f"{poss(power)} {what}", "changed": True},
             audience.tag({"kind": "gm", "text": f"{what} {power} = {n}"},
                          audience.powers(players_of(state, [power])))]
