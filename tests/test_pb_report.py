@@ -264,7 +264,9 @@ def test_an_unknown_or_broken_event_still_reads():
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     odd = [{"kind": "comet_sighted", "area": "Egypt", "brightness": 3, "treasury": 4321},
            {"kind": "colonial_combat"}, {"kind": "marker"}, {"no_kind": True}]
-    text = report_text(state, odd, None)
+    # a kind the catalogue does not know has no audience: the GM's alone
+    assert "Comet sighted" not in report_text(state, [dict(odd[0])], None)
+    text = GAME.report(state, [audience.tag(dict(e), audience.public()) for e in odd], None).text
     assert "Comet sighted: area Egypt; brightness 3." in text
     assert "4321" not in text and not RAW_DUMP.search(text)
 
