@@ -4,12 +4,11 @@ Pages are rendered by jinja2 from ``templates/archive/`` (autoescape,
 StrictUndefined).  Every link is relative, so the site reads the same from
 file:// as from a web server, and no page needs JavaScript.
 
-The archive is public, so it is built only from what anyone may see: the
-public report, public treaties, the dice, the GM log with addresses removed.
-Addresses, secrets, private press, secret treaties and each power's own
-report never reach a template; as a last guard every value a template prints
-has anything shaped like an email address replaced.  What the pages show is
-gathered in :mod:`pbem.archive_pages`.
+The archive is public, so it is built only from facts the audience gate
+(:func:`pbem.audience.admits`) lets the public see: the events of each phase
+(which the game renders as its public report), treaties, press, the GM-log
+entries (which keep roles and ids, never addresses); and the dice.  What the
+pages show is gathered in :mod:`pbem.archive_pages`.
 
 The daemon calls :func:`refresh` after every pass: it rebuilds the games whose
 resolved phases changed since the last build, reusing the maps already
@@ -26,12 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
 
 from . import archive_pages as pages_of
-from . import store
+from . import audience, store
 from .context import Context
-from .db import utcnow_iso
+from .db import loads, utcnow_iso
 from .gameapi import Game
 from .private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from .resources import resource
@@ -40,25 +38,8 @@ from .sitepaths import game_dir, slug  # noqa: F401  (part of this module's inte
 log = logging.getLogger(__name__)
 
 TEMPLATES = resource("templates") / "archive"
-EMAIL = re.compile(r"[A-Za-z0-9._%+=-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
-WITHHELD = "[address withheld]"
-_ANGLED = re.compile(r"<[^<>]*>")
-# A treaty record the moderator logs for a secret treaty ("SET TREATY T1 ... SECRET").
-_SECRET_TREATY = re.compile(r"\bTREATY\b.*\bSECRET\b", re.I | re.S)
 _PHASE_PAGE = re.compile(r"^\d+-[a-z0-9-]*\.(html|svg)$")
 BUILT = ".built.json"  # what the last build wrote, per game (for refresh)
-
-
-def redact(text: str) -> str:
-    return EMAIL.sub(WITHHELD, text)
-
-
-def _finalize(value: Any) -> Any:
-    if isinstance(value, Markup):
-        return Markup(redact(str(value)))
-    if isinstance(value, str):
-        return redact(value)
-    return value
 
 
 def _field(value: Any) -> str:
@@ -85,7 +66,7 @@ def _when(text: str | None) -> str:
 
 _env = jinja2.Environment(
     loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-    undefined=jinja2.StrictUndefined, finalize=_finalize, trim_blocks=True, lstrip_blocks=True)
+    undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.filters["field"] = _field
 _env.filters["when"] = _when
 
@@ -119,12 +100,15 @@ def game_summary(ctx: Context, rec: store.GameRecord) -> dict:
 
 
 def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
-    """Public treaties only: a secret one stays off the archive even in part."""
+    """The treaties the gate lets the public see: a secret one stays off the archive even in
+    part, until it is revealed."""
     if game is None or rec.state is None:
         return []
     out = []
+    book = audience.game_book(game, rec.state)
     for t in game.treaty_records(rec.state, None):
-        if t.get("secret"):
+        if not audience.admits(audience.treaty(t.get("key") or t["id"], t.get("parties") or ()),
+                               audience.PUBLIC, book):
             continue
         history = t.get("history") or []
         out.append({"id": t["id"], "proposer": t.get("proposer") or "",
@@ -136,21 +120,14 @@ def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
     return out
 
 
-def public_actor(actor: str | None) -> str:
-    """The GM log's actor without its address: 'GM <gm@example.org>' -> 'GM'."""
-    text = redact(_ANGLED.sub("", actor or "")).strip()
-    return " ".join(text.split()) or "GM"
-
-
-def gm_log(ctx: Context, game: str) -> list[dict]:
-    rows = []
-    for row in store.gm_log_rows(ctx, game):
-        detail = row["detail"] or ""
-        if _SECRET_TREATY.search(detail):
-            continue
-        rows.append({"at": row["at"], "actor": public_actor(row["actor"]),
-                     "action": row["action"] or "", "detail": redact(detail)})
-    return rows
+def gm_log(ctx: Context, rec: store.GameRecord, game: Game | None) -> list[dict]:
+    """The GM-log entries the gate lets the public see (an entry made before entries had
+    an audience is the GM's alone)."""
+    book = audience.game_book(game, rec.state) if game is not None else {}
+    return [{"at": row["at"], "actor": row["actor"] or "", "action": row["action"] or "",
+             "detail": row["detail"] or ""}
+            for row in store.gm_log_rows(ctx, rec.name)
+            if audience.admits(loads(row.get("audience")), audience.PUBLIC, book)]
 
 
 def _glance(game: Game, state: dict) -> list[tuple[str, Any]]:
@@ -194,7 +171,7 @@ def game_page(ctx: Context, rec: store.GameRecord) -> dict:
             "phases": shown, "turns": pages_of.turns_of(every), "quiet": len(every) - len(shown),
             "charts": pages_of.chart_data(game, every, over), "players": pages_of.player_rows(ctx, rec.name),
             "results": results, "results_columns": results_columns(results),
-            "treaties": treaties(rec, game), "gm_log": gm_log(ctx, rec.name)}
+            "treaties": treaties(rec, game), "gm_log": gm_log(ctx, rec, game)}
 
 
 # -- writing the site ------------------------------------------------------

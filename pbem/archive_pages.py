@@ -4,15 +4,17 @@
 resolved phases grouped by turn (empty pass-through phases left out of the
 navigation), each with the public report as readable blocks, its map and the
 press every player received; the charts of the game's figures; the players
-and their replacements.  Nothing here reads a power's own report, private
-press, a secret treaty, an address or a secret.
+and their replacements.  Every event and press item passes the audience gate
+for the public (:func:`pbem.audience.admits`) before a page or the game's
+renderer sees it: nothing here reads a power's own report, private press, a
+secret treaty, an address or a secret.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from . import charts, store, turns
+from . import audience, charts, store, turns
 from .context import Context
 from .db import loads
 from .gameapi import Game
@@ -86,35 +88,38 @@ def is_empty(snap: dict, events: list[dict]) -> bool:
     return not events and not loads(snap["dice"], []) and not any(loads(snap["orders"], {}).values())
 
 
-def public_press(ctx: Context, game: str) -> dict[str, list[dict]]:
-    """Press every player received, by the phase it was sent in.  Grey press
-    names nobody; press to some powers only is private and never shown.
-
-    Choice: with fewer than three players, press to "every other power" is
-    one power writing to another, so nothing is public."""
-    everyone = {p["power"] for p in store.players(ctx, game)}
+def public_press(ctx: Context, game: str, book: audience.Book) -> dict[str, list[dict]]:
+    """Press the gate lets the public see (press to every power), by the phase it was sent in.
+    Grey press names nobody and shows no time finer than its phase: it is listed after the
+    signed press of its phase, in an order that says nothing of when it was sent."""
     out: dict[str, list[dict]] = {}
-    if len(everyone) < 3:
-        return out
+    grey: dict[str, list[dict]] = {}
     for row in ctx.db["press"].rows_where("game = ?", [game], order_by="id"):
-        sender = row["sender"]
-        to = set(loads(row["recipients"], []))
-        if not (everyone - {sender}) <= to:
+        if not audience.admits(loads(row.get("audience")), audience.PUBLIC, book):
             continue
-        out.setdefault(row["phase_key"], []).append(
-            {"sender": "a power (grey press)" if row["grey"] else sender, "sent": row["sent"],
-             "body": row["body"] or ""})
+        if row["grey"]:
+            grey.setdefault(row["phase_key"], []).append({"sender": "a power (grey press)", "sent": "",
+                                                         "body": row["body"] or ""})
+        else:
+            out.setdefault(row["phase_key"], []).append({"sender": row["sender"], "sent": row["sent"],
+                                                        "body": row["body"] or ""})
+    for phase_key, items in grey.items():
+        out.setdefault(phase_key, []).extend(sorted(items, key=lambda item: item["body"]))
     return out
 
 
 def phase_entries(ctx: Context, rec: store.GameRecord, game: Game | None) -> list[dict]:
-    """Every resolved phase (rolled-back ones are not part of the game), oldest first."""
-    press = public_press(ctx, rec.name)
+    """Every resolved phase (rolled-back ones are not part of the game), oldest first, with
+    the events of each the gate lets the public see (against the treaties as they stand now:
+    a fact of a treaty revealed since is public)."""
+    book = audience.game_book(game, rec.state) if game is not None else {}
+    press = public_press(ctx, rec.name, book)
     out = []
     for snap in turns.history(ctx, rec.name):
         after = loads(snap["after"], {})
         before = loads(snap["before"], {})
-        events = [e for e in loads(snap["events"], []) if isinstance(e, dict) and not e.get("secret")]
+        events = audience.shown([e for e in loads(snap["events"], []) if isinstance(e, dict)],
+                                audience.PUBLIC, book)
         label = snap["label"] or snap["phase_key"]
         stem = f"{snap['seq']}-{slug(label) or slug(snap['phase_key']) or 'phase'}"
         turn = game.phase(before).turn if game and before else None
@@ -135,7 +140,7 @@ def fill_phase(game: Game | None, page: dict) -> dict:
     page["map_lines"] = game.map_text(after, None) if game else []
     page["map_alt"] = (f"Map of the position after {page['label']}" if game else "")
     page["event_rows"] = [{"kind": e.get("kind", ""), "fields": [(k, v) for k, v in e.items()
-                                                                  if k not in ("kind", "phase_key")]}
+                                                                  if k not in ("kind", "phase_key", audience.KEY)]}
                           for e in events]
     return page
 

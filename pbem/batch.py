@@ -5,7 +5,8 @@ address of record, press, treaty records, breach notices, confirmation
 tokens, a GM's announcements and the reports a GM PROCESS NOW makes — is
 collected while the mail is handled (:func:`collect`) and queued at the end
 as at most one mail per recipient: a recipient who would get several gets
-them merged into one, the reply first.  A player who writes a hundred press
+them merged into one, the reply first.  Grey press alone goes apart (one more
+mail at most, sent later with the phase's date, so it cannot name its writer).  A player who writes a hundred press
 blocks, treaties and breach claims costs each other player one mail.
 
 A mail that reaches several recipients who all get the same things stays
@@ -88,9 +89,17 @@ def latest_records(items: list[dict]) -> list[dict]:
 
 
 def flush(ctx: Context, key: str, items: list[dict]) -> None:
+    """Queue ``items`` merged per recipient.  Grey press (an item with a
+    ``not_before``) goes apart, in one mail of its own per recipient: merged into
+    the sender's other mail, or sent with it, it would name its writer."""
+    items = latest_records(items)
+    _flush(ctx, key, [i for i in items if not i.get("not_before")])
+    _flush(ctx, f"apart:{key}", [i for i in items if i.get("not_before")])
+
+
+def _flush(ctx: Context, key: str, items: list[dict]) -> None:
     from .outbox import queue
 
-    items = latest_records(items)
     for addresses, indexes in plan(items):
         if len(indexes) == 1:
             item = items[indexes[0]]

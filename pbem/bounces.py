@@ -26,7 +26,7 @@ from email import message_from_bytes
 from email.message import Message
 from email.policy import compat32
 
-from . import store
+from . import audience, store
 from .context import Context
 from .db import loads, utcnow_iso
 from .outbox import queue
@@ -145,7 +145,9 @@ def _tell(ctx: Context, address: str, state: str, score: float, msg_id: int) -> 
         power = row["power"]
         if state == DEAD and not others:
             store.update_player(ctx, row["id"], status="unreachable")
-            store.gm_log(ctx, rec.name, "moderator", "unreachable", f"{power}: mail to {address} bounces")
+            # The log names no address (pbem status lists the bouncing ones).
+            store.gm_log(ctx, rec.name, "moderator", "unreachable", f"{power}: their mail keeps bouncing",
+                         seen_by=audience.gm())
         what = ("keeps bouncing (score {:g}): it counts as dead".format(score) if state == DEAD
                 else "has started to bounce")
         flagged = ("\n\n" + power + " has no other address: it is flagged for replacement "

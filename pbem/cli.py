@@ -13,6 +13,7 @@ from pathlib import Path
 
 from . import __version__, cli_host
 from .cliutil import DEFAULT_CONFIG, CliError, load_cfg, open_ctx
+from .audience import public
 from .db import describe_failure
 
 
@@ -164,7 +165,8 @@ def cmd_game_new(args) -> int:
             raise CliError(str(exc)) from None
     with atomic(ctx.db):
         with_db = store.create_game(ctx, args.name, args.rules, options, policy, gm)
-        store.gm_log(ctx, args.name, "GM (command line)", "create", f"rules {args.rules} {options}")
+        store.gm_log(ctx, args.name, "GM", "create", f"rules {args.rules} {options} (command line)",
+                     seen_by=public())
     print(f"created {with_db.name} ({with_db.rules.title}), forming")
     print(f"  GM: {gm}" + ("" if args.gm else " (server.gm_address)"))
     for a in with_db.rules.assumptions(options):
@@ -207,7 +209,7 @@ def cmd_game_add(args) -> int:
     secret = args.secret or new_secret()
     with atomic(ctx.db):
         store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hash_secret(secret))
-        store.gm_log(ctx, rec.name, "GM (command line)", "add player", f"{power} {args.email}")
+        store.gm_log(ctx, rec.name, "GM", "add player", f"{power} (command line)", seen_by=public())
     print(f"{power}: {args.email}, secret {secret}")
     return 0
 
@@ -276,7 +278,7 @@ def cmd_game_preview(args) -> int:
     if rec.status not in ("active", "paused"):
         raise CliError(f"{rec.name} is {rec.status}: there is no phase to preview")
     steps = turns.preview(ctx, args.name)
-    store.gm_log(ctx, rec.name, "GM (command line)", "preview")  # as GM PREVIEW by mail is
+    store.gm_log(ctx, rec.name, "GM", "preview", "command line", seen_by=public())  # as GM PREVIEW by mail is
     events = [e for s in steps for e in s.events]
     print("would resolve: " + ", ".join(s.phase.label for s in steps))
     print(rec.rules.report(steps[-1].after, events, None).text)

@@ -184,6 +184,45 @@ def _rules_version(db: sqlite_utils.Database) -> None:
     """Which version of a game's rules made each snapshot, so `pbem verify`
     can say that a phase was made by rules that have changed since."""
     db["snapshots"].add_column("rules_version", str)
+@migration("0012_audiences")
+def _audiences(db: sqlite_utils.Database) -> None:
+    """Who may see each GM-log entry and each press item, as data (pbem.audience).  The GM
+    log keeps roles and ids, never addresses: entries written before kept the GM's address,
+    so they are the GM's alone."""
+    db["gm_log"].add_column("audience", str)
+    db.execute("""update gm_log set audience = '"gm"'""")
+    db["press"].add_column("audience", str)
+    db["games"].add_column("phase_opened", str)  # when the current phase began (grey press's Date)
+    # Press sent before: public when it went to every other power of a game of three or more.
+    for row in list(db["press"].rows_where(select="id, game, sender, recipients")):
+        everyone = {p["power"] for p in db["players"].rows_where("game = ?", [row["game"]], select="power")}
+        to = set(loads(row["recipients"], []))
+        public = len(everyone) >= 3 and everyone - {row["sender"]} <= to
+        seen_by = "public" if public else {"powers": [row["sender"], *sorted(to)]}
+        db["press"].update(row["id"], {"audience": dumps(seen_by)})
+    _stamp_stored_events(db)
+
+
+def _stamp_stored_events(db: sqlite_utils.Database) -> None:
+    """Events stored before events had audiences get the one their game gives their kind
+    (:meth:`pbem.gameapi.Game.stamp`); those whose audience depended on more (a secret
+    treaty's Casus Belli) keep none, so they are the GM's alone."""
+    from . import registry
+
+    for game in list(db["games"].rows_where(select="name, rules")):
+        try:
+            rules = registry.get(game["rules"])
+        except KeyError:  # a game whose plug-in is not installed here: its events stay the GM's
+            continue
+        for snap in list(db["snapshots"].rows_where("game = ?", [game["name"]], select="id, seq, after, events")):
+            events = loads(snap["events"], [])
+            if all("audience" in e for e in events):
+                continue
+            stamped = rules.stamp(loads(snap["after"], {}), [dict(e) for e in events])
+            db["snapshots"].update(snap["id"], {"events": dumps(stamped)})
+            db.execute("delete from events where game = ? and seq = ?", [game["name"], snap["seq"]])
+            db["events"].insert_all({"game": game["name"], "seq": snap["seq"], "kind": e.get("kind", ""),
+                                     "data": dumps(e)} for e in stamped)
 
 
 def utcnow_iso(dt: datetime) -> str:

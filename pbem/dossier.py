@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import textwrap
 
-from . import reports, store, turns
+from . import audience, reports, store, turns
 from .context import Context
 from .db import loads
 from .deadlines import format_moment
@@ -55,27 +55,35 @@ def treaty_lines(rec: store.GameRecord, power: str) -> list[str]:
 
 def press_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
     """The power's press both ways, oldest first.  A grey sender stays hidden,
-    except from itself; grey press shows no list of recipients but 'every power'."""
+    except from itself; grey press shows no list of recipients but 'every power',
+    and no time finer than its phase."""
     zone = rec.policy.timezone
     everyone = [p["power"] for p in store.players(ctx, rec.name)]
+    labels = {r["phase_key"]: r["label"] for r in turns.history(ctx, rec.name)}
+    labels[rec.rules.phase(rec.state).key] = rec.rules.phase(rec.state).label
     lines: list[str] = []
+    grey: list[tuple[str, list[str]]] = []  # grey press received: after the rest, in no order of time
     for row in ctx.db["press"].rows_where("game = ?", [rec.name], order_by="id"):
         to = loads(row["recipients"], [])
         mine, theirs = row["sender"] == power, power in to
-        if not (mine or theirs):
+        if not (mine or theirs) or not audience.admits(loads(row.get("audience")), power, {}):
             continue
-        when = format_moment(row["sent"], zone)
+        when = (f"in {labels.get(row['phase_key'], row['phase_key'])}" if row["grey"]
+                else format_moment(row["sent"], zone))
         all_of_them = sorted(to) == sorted(p for p in everyone if p != row["sender"])
         if mine:
             head = f"{when}, you wrote to {', '.join(to)}" + (" (grey: your name was not shown)"
                                                             if row["grey"] else "")
         elif row["grey"]:
             head = f"{when}, an anonymous power wrote" + (" to every power" if all_of_them else "")
+            grey.append((row["body"], [head + ":", *_wrap(row["body"], "  | "), ""]))
+            continue
         else:
             head = f"{when}, {row['sender']} wrote to {', '.join(to)}"
         lines.append(head + ":")
         lines += _wrap(row["body"], "  | ")
         lines.append("")
+    lines += [line for _, block in sorted(grey) for line in block]
     return lines or ["none"]
 
 

@@ -37,8 +37,10 @@ def _checked(game: Game, phase: PhaseInfo, state: State, before: str, after: Sta
     # shows, key order included) and far cheaper on a large state.
     if fingerprint(state) != before:
         raise EngineError(f"{game.name}: {what} changed its input state in phase {phase.key}")
-    # Every event says which phase produced it, so reports and the archive can
-    # group events exactly, whatever phases ran between two deadlines.
+    # Every event says who may see it (the game's catalogue gives what it did not tag) and
+    # which phase produced it, so reports and the archive can group events exactly,
+    # whatever phases ran between two deadlines.
+    events = game.stamp(after, list(events))
     events = [e if "phase_key" in e else {**e, "phase_key": phase.key} for e in events]
     try:
         json.dumps(after)

@@ -24,13 +24,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
+from . import audience  # noqa: F401  (for games: who may see each event, pbem.gameapi.audience.public() ...)
 from .state_copy import copy_state  # noqa: F401  (for games: a fast deep copy of a state)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dice import Dice
 
 State = dict[str, Any]
-Event = dict[str, Any]  # {"kind": "...", ...fields}; see SCENARIOS-style event names
+#: {"kind": "...", "audience": ..., ...fields}: every event says who may see it (pbem.audience)
+Event = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -378,6 +380,15 @@ class Game:
                 raise Refused(f"{self.title} has no treaties", "no-treaties")
             return self.treaty(state, inp, dice)
         raise TypeError(f"not an input: {inp!r}")
+
+    def stamp(self, state: State, events: list[Event]) -> list[Event]:
+        """Give each event made without an audience (:mod:`pbem.audience`) the one its kind has,
+        as the game declares them (``state``: the state after the events).  The engine calls
+        this on everything :meth:`resolve` and :meth:`apply` return, so a game tags an event
+        where it makes it only when its audience depends on more than its kind (a secret
+        treaty's).  An event left without one is shown to the GM alone.  The default leaves
+        every event as it is."""
+        return events
 
     def gm_command(self, state: State, text: str, dice: Dice) -> tuple[State, list[Event]]:
         """Apply one GM state edit (the scenario vocabulary).  Raises GMError."""

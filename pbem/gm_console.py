@@ -40,7 +40,7 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
         mail = Inbound(message_id=f"<{key}@{ctx.domain}>", sender=ACTOR, sender_name="GM (command line)",
                        reply_to=None, return_path=None, subject="command line", date=None,
                        in_reply_to=None, references=[], text=text, full_text=text)
-        session = Session(ctx, mail, msg_id, game=rec, is_gm=True, lines=split_lines(text))
+        session = Session(ctx, mail, msg_id, game=rec, is_gm=True, signed_on=True, lines=split_lines(text))
         # Whoever runs the console holds the database: no sign-on is needed (and the
         # dispatcher, which asks for one, is not used).
         session.problems.extend(parsed.problems)

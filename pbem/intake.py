@@ -23,7 +23,8 @@ from datetime import timedelta
 
 from . import batch, bounces, quarantine, reply_bounds
 from .commands import model as m
-from .commands.parse import parse_mail, split_lines
+from .commands import masking
+from .commands.parse import split_lines
 from .context import Context
 from .crashpoints import reached
 from .db import atomic, utcnow_iso
@@ -202,8 +203,9 @@ def _handle(ctx: Context, mail, msg_id: int, row: dict) -> tuple[Session, set[st
     else:
         text, tokens = _split_tokens(mail.text)
         session.tokens = tokens
+        # The secrets the mail types are masked in every other line before a command reads it.
+        text, parsed = masking.read(text)
         session.lines = split_lines(text)
-        parsed = parse_mail(text)
         if mail.attachments:
             session.note(f"Attachments are not read as orders ({', '.join(mail.attachments)}): "
                          "write orders in the body of the mail.")

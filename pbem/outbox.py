@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from .context import Context
 from .crashpoints import reached
@@ -33,13 +33,15 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
           cc: list[str] = (), game: str | None = None, kind: str = "notice",
           in_reply_to: str | None = None, references: list[str] = (), source: int | None = None,
           stranger: bool = False, secrets: tuple[str, ...] = (),
-          related: Sequence[Inline] = ()) -> str | None:
+          related: Sequence[Inline] = (), date: datetime | None = None,
+          not_before: datetime | None = None) -> str | None:
     """Queue one mail.  ``key`` identifies it for good (e.g. "reply:<message row>"):
     queueing the same key twice queues it once.  Returns the Message-ID.
     ``stranger`` marks a reply to an address that has not signed on (such
     replies are limited: :mod:`pbem.reply_bounds`); ``secrets`` are the ones
     the mail hands out (a welcome mail): its stored copy is masked once it is
-    sent or given up.
+    sent or given up.  ``date``: the Date the mail shows (default now);
+    ``not_before``: it is not sent before then (grey press goes out apart).
 
     While one inbound mail is handled (:func:`pbem.batch.collect`), the mail
     is only gathered, and queued at the end merged per recipient."""
@@ -47,7 +49,8 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
         ctx.batch.append(dict(
             key=key, to=list(to), subject=subject, text=text, html=html, cc=list(cc), game=game,
             kind=kind, in_reply_to=in_reply_to, references=list(references), source=source,
-            stranger=stranger, secrets=tuple(secrets), related=list(related)))
+            stranger=stranger, secrets=tuple(secrets), related=list(related), date=date,
+            not_before=not_before))
         return make_message_id(ctx.domain, key)
     to = sorted({a for a in to if a})
     cc = sorted({a for a in cc if a and a not in to})
@@ -60,13 +63,14 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
     # that answers nobody's mail is "auto-generated".
     msg = build_message(from_addr=ctx.address, from_name=ctx.site_name, to=to, cc=cc, subject=subject,
                         text=text, html=html, message_id=message_id, in_reply_to=in_reply_to,
-                        references=list(references), loop_tag=LOOP_TAG, date=ctx.now(), related=related,
+                        references=list(references), loop_tag=LOOP_TAG, date=date or ctx.now(), related=related,
                         auto_submitted="auto-replied" if in_reply_to else "auto-generated")
     now = utcnow_iso(ctx.now())
     ctx.db["outbox"].insert({
         "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),
         "subject": subject, "raw": bytes(msg), "status": "queued", "attempts": 0,
-        "next_try": now, "created": now, "source": source, "stranger": int(stranger),
+        "next_try": utcnow_iso(not_before) if not_before else now, "created": now, "source": source,
+        "stranger": int(stranger),
         "mask": dumps(list(secrets)) if secrets else None,
     })
     return message_id

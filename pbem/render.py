@@ -12,7 +12,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from . import store
+from . import audience, store
 from .context import Context
 from .deadlines import format_deadline, format_moment
 from .engine import Step
@@ -112,10 +112,10 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
                   missed: dict[str, str] | None = None) -> None:
     """Each player's report of the phases just resolved — only of the phases
     whose audience includes the player; a player told of none of them still
-    gets the report when the new phase asks something of them — and the
-    public report to the GM; then the record of every treaty those phases
-    changed, to its readers.  ``missed``: the powers that sent nothing for
-    the first phase, with the default that applied (each is told)."""
+    gets the report when the new phase asks something of them — and the GM's
+    report (everything the GM may see); then the record of every treaty those
+    phases changed, to its readers.  ``missed``: the powers that sent nothing
+    for the first phase, with the default that applied (each is told)."""
     from .reports import Told, compose
 
     game, state = rec.rules, rec.state
@@ -140,11 +140,16 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
         queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
               subject=subject(rec, power, "turn report"), text=text, html=html, related=parts)
     key = f"report:{rec.name}:{seq}:public"
-    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key)
+    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key, gm=True)
     queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
-          subject=subject(rec, None, "public report"), text=text, html=html, related=parts)
-    treaty_ids = [e["id"] for s in steps for e in s.events if e.get("kind") == "treaty" and e.get("id")]
-    queue_treaty_records(ctx, rec, dict.fromkeys(treaty_ids), f"report:{seq}")
+          subject=subject(rec, None, "GM report"), text=text, html=html, related=parts)
+    queue_treaty_records(ctx, rec, treaty_keys([e for s in steps for e in s.events]), f"report:{seq}")
+
+
+def treaty_keys(events) -> list[str]:
+    """The treaties whose records the events changed, each once, by key."""
+    return list(dict.fromkeys(str(e.get("key") or e["id"]) for e in events
+                              if e.get("kind") == "treaty" and (e.get("key") or e.get("id"))))
 
 
 def report_map(ctx: Context, game: Game, state: dict, power: str | None,
@@ -161,20 +166,22 @@ def report_map(ctx: Context, game: Game, state: dict, power: str | None,
     return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
 
 
-def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_ids, key: str) -> None:
-    """Mail the current record of each treaty to every player who may see it
+def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: str) -> None:
+    """Mail the current record of each treaty (by key) to every player the gate lets see it
     (its parties while it is secret, else everyone)."""
-    if not treaty_ids:
+    if not treaty_keys:
         return
     game, state = rec.rules, rec.state
     players = store.players(ctx, rec.name)
-    for treaty_id in treaty_ids:
+    book = audience.game_book(game, state)
+    for treaty_key in treaty_keys:
         for row in players:
             record = next((t for t in game.treaty_records(state, row["power"])
-                           if t["id"].lower() == str(treaty_id).lower()), None)
-            if record is None:
+                           if str(t.get("key") or t["id"]).lower() == str(treaty_key).lower()), None)
+            if record is None or not audience.admits(audience.treaty(treaty_key, record.get("parties") or ()),
+                                                     row["power"], book):
                 continue
-            queue(ctx, key=f"treaty:{rec.name}:{key}:{record['id']}:{row['power']}",
+            queue(ctx, key=f"treaty:{rec.name}:{key}:{treaty_key}:{row['power']}",
                   to=store.addresses(row)[:1], game=rec.name, kind="treaty",
                   subject=f"[{rec.name}] treaty {record['id']}: "
                           f"{TREATY_STATUS.get(record['status'], record['status'])}",

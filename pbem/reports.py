@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
-from . import render, store, turns
+from . import audience, render, store, turns
 from .context import Context
 from .db import loads
 from .gameapi import Event, Game, OrderOption
@@ -42,13 +42,17 @@ def reader_zone(ctx: Context, rec: store.GameRecord, power: str | None) -> str |
     return row.get("zone") if row else None
 
 
-def treaties_in_force(game: Game, state: dict, power: str | None) -> list[dict[str, Any]]:
-    """The treaties in force ``power`` may see (None: the public ones), briefly;
-    none when the game's own report lists them."""
+def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
+    """The treaties in force ``power`` may see (None: the public ones; ``gm``: the GM's, every
+    one), briefly; none when the game's own report lists them."""
     if not game.treaties or game.report_lists_treaties:
         return []
     out = []
-    for t in game.treaty_records(state, power):
+    book = audience.game_book(game, state)
+    reader = audience.reader_for(power, gm)
+    for t in game.treaty_records(state, power, gm=gm and power is None):
+        if not audience.admits(audience.treaty(t.get("key") or t["id"], t.get("parties") or ()), reader, book):
+            continue
         if t.get("status") != "in_force":
             continue
         first = next((line.strip() for line in str(t.get("text", "")).splitlines() if line.strip()), "")
@@ -74,16 +78,19 @@ def guide_lines(game: Game, state: dict, power: str) -> list[str]:
 
 
 def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None, told: Told,
-            deadline: datetime | None, *, key: str, current: bool = True) -> tuple[str, str, list[Inline]]:
-    """The report mail for one reader: plain text, HTML, and the parts the HTML
-    shows inline (the map, whose Content-ID derives from ``key``, the mail's
-    outbox key).  ``current``: the report is of the game as it stands now, so
-    it says what is due; a report of an earlier position (RESEND of an old
-    phase) does not."""
+            deadline: datetime | None, *, key: str, current: bool = True,
+            gm: bool = False) -> tuple[str, str, list[Inline]]:
+    """The report mail for one reader -- ``power``, else the GM (``gm``) or the public: plain
+    text, HTML, and the parts the HTML shows inline (the map, whose Content-ID derives from
+    ``key``, the mail's outbox key).  The game renders only the events the gate lets this
+    reader see (:func:`pbem.audience.admits`), against the game's treaties as they stand now.
+    ``current``: the report is of the game as it stands now, so it says what is due; a
+    report of an earlier position (RESEND of an old phase) does not."""
     game = rec.rules
     over = game.is_over(state)
     phase = game.phase(state)
-    rep = game.report(state, told.events, power)
+    events = audience.shown(told.events, audience.reader_for(power, gm), audience.game_book(game, rec.state))
+    rep = game.report(state, events, power)
     live = current and not over and power is not None
     owes, may = live and power in phase.owes, live and power in phase.may
     values = dict(
@@ -91,7 +98,7 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
         results=game.results(state) if over else [], next_phase=phase.label, current=current,
         deadline=render.deadline_text(rec, deadline, reader_zone(ctx, rec, power)),
         site=ctx.site_name, seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
-        notes=told.notes, sections=told.sections, treaties=treaties_in_force(game, state, power),
+        notes=told.notes, sections=told.sections, treaties=treaties_in_force(game, state, power, gm), gm=gm,
         guide=guide(game, state, power) if owes or may else [],
         mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
     # The token is printed whether the site or the game asks for it (both are checked at sign-on).
@@ -150,8 +157,8 @@ def queue_again(ctx: Context, rec: store.GameRecord, snap: dict, power: str, key
 
 def position(ctx: Context, rec: store.GameRecord, power: str | None, notes: Sequence[str],
              sections: Sequence[tuple[str, list[str]]] = (), *,
-             key: str) -> tuple[str, str, list[Inline]]:
+             key: str, gm: bool = False) -> tuple[str, str, list[Inline]]:
     """The report of the position the game stands at now, with no events (after a
     rollback, in a dossier): text, HTML and inline parts."""
     return compose(ctx, rec, rec.state, power, Told([], [], list(notes), list(sections)), rec.deadline,
-                   key=key)
+                   key=key, gm=gm)

@@ -16,6 +16,7 @@ from . import registry
 from .context import Context
 from .db import dumps, loads, parse_iso, utcnow_iso
 from .deadlines import DeadlinePolicy
+from .audience import Audience
 from .gameapi import Game, PhaseInfo, Roster
 
 
@@ -256,9 +257,12 @@ def update_player(ctx: Context, row_id: int, **fields: Any) -> None:
 
 # -- GM log ----------------------------------------------------------------
 
-def gm_log(ctx: Context, game: str | None, actor: str, action: str, detail: str = "") -> None:
+def gm_log(ctx: Context, game: str | None, actor: str, action: str, detail: str = "", *,
+           seen_by: Audience) -> None:
+    """One entry of the GM log: who acted (a role -- "GM", "moderator" -- or a power, never
+    an address), what, the details (ids and names, never an address), and who may see it."""
     ctx.db["gm_log"].insert({"game": game, "at": utcnow_iso(ctx.now()), "actor": actor,
-                             "action": action, "detail": detail})
+                             "action": action, "detail": detail, "audience": dumps(seen_by.to_json())})
 
 
 def gm_log_rows(ctx: Context, game: str) -> list[dict]:

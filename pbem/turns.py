@@ -11,6 +11,7 @@ import logging
 from datetime import datetime
 
 from . import render, store
+from .audience import public
 from .context import Context
 from .crashpoints import reached
 from .db import atomic, dumps, loads, utcnow_iso
@@ -125,7 +126,7 @@ def start_game(ctx: Context, name: str) -> store.GameRecord:
     state = game.setup(powers, rec.options, dice)
     store.update_game(ctx, name, status="active", state=state, seed=seed, seed_hash=commitment(seed),
                       token_key=new_seed())
-    store.gm_log(ctx, name, "GM", "start", f"seed commitment sha256={commitment(seed)}")
+    store.gm_log(ctx, name, "GM", "start", f"seed commitment sha256={commitment(seed)}", seen_by=public())
     return _enter_phase(ctx, store.get_game(ctx, name))
 
 
@@ -136,7 +137,8 @@ def _enter_phase(ctx: Context, rec: store.GameRecord) -> store.GameRecord:
     over = rec.rules.is_over(rec.state)
     deadline = None if over or not phase.open else next_deadline(rec.policy_for(phase), ctx.now())
     store.update_game(ctx, rec.name, phase_key=phase.key, deadline=utcnow_iso(deadline) if deadline else None,
-                      warnings_sent=[], extensions=[], process_requested=0, hold_early=0)
+                      warnings_sent=[], extensions=[], process_requested=0, hold_early=0,
+                      phase_opened=utcnow_iso(ctx.now()))
     return store.get_game(ctx, rec.name)
 
 
@@ -241,7 +243,8 @@ def run_phase(ctx: Context, name: str, *, reason: str = "deadline") -> list[Step
         new = _enter_phase(ctx, store.get_game(ctx, name))
         _flag_missing(ctx, rec, missing, steps[0].phase)
         store.gm_log(ctx, name, "moderator", "process",
-                     f"{steps[0].phase.label} resolved ({reason}); defaults for: {', '.join(missing) or 'none'}")
+                     f"{steps[0].phase.label} resolved ({reason}); defaults for: {', '.join(missing) or 'none'}",
+                     seen_by=public())
         render.queue_reports(ctx, new, steps, new.deadline, missed)
         reached("turns.before_commit")
     reached("turns.after_commit")
@@ -260,7 +263,8 @@ def _flag_missing(ctx: Context, rec: store.GameRecord, missing: list[str], phase
                 continue
             missed = row["missed"] + 1
             store.update_player(ctx, row["id"], missed=missed)
-            store.gm_log(ctx, rec.name, "moderator", "missed", f"{row['power']} sent no orders for {label}")
+            store.gm_log(ctx, rec.name, "moderator", "missed", f"{row['power']} sent no orders for {label}",
+                         seen_by=public())
             if missed >= limit:
                 queue(ctx, key=f"replace:{rec.name}:{row['power']}:{rec.row['seq']}",
                       to=[rec.row["gm_address"]], game=rec.name, kind="notice",
@@ -307,7 +311,7 @@ def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
         for key in keys:
             ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ?", [name, key])
         store.update_game(ctx, name, state=loads(snap["before"]), status="active")
-        store.gm_log(ctx, name, "GM", "rollback", f"back to the start of {snap['label']}")
+        store.gm_log(ctx, name, "GM", "rollback", f"back to the start of {snap['label']}", seen_by=public())
         return _enter_phase(ctx, store.get_game(ctx, name))
 
 

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from pbem import archive, clock, config, context, db, deadlines, identity, registry, store, turns
+from pbem import archive, audience, clock, config, context, db, deadlines, identity, registry, store, turns
 from pbem.dice import commitment
 from pbem.gameapi import Order, TreatyAction
 
@@ -51,7 +51,8 @@ def add_treaty(ctx: context.Context, treaty_id: str, text: str, secret: bool) ->
 
 def played_game(path: Path) -> context.Context:
     """g1 played to the end (round 1 a tied bid, so one die is rolled), with
-    a public and a secret treaty, press and GM log lines naming addresses."""
+    a public and a secret treaty, private press, a public GM-log entry and one
+    the GM's alone."""
     ctx = new_context(path)
     new_game(ctx)
     bid(ctx, "g1", "North", 2)
@@ -62,9 +63,11 @@ def played_game(path: Path) -> context.Context:
     add_treaty(ctx, "S9", SECRET_TEXT, secret=True)
     ctx.db["press"].insert({"game": "g1", "phase_key": "1/orders", "sender": "North",
                             "recipients": db.dumps(["South"]), "grey": 0, "body": PRESS_TEXT,
-                            "sent": "2026-01-05T12:00:00+00:00", "message": None})
-    store.gm_log(ctx, "g1", "GM <gm@example.test>", "add player", "East east@example.test")
-    store.gm_log(ctx, "g1", "moderator", "treaty record", "SET TREATY S9 IN_FORCE North South SECRET")
+                            "sent": "2026-01-05T12:00:00+00:00", "message": None,
+                            "audience": db.dumps(audience.powers("North", "South").to_json())})
+    store.gm_log(ctx, "g1", "GM", "add player", "East", seen_by=audience.public())
+    store.gm_log(ctx, "g1", "GM", "treaty record", "SET TREATY S9 IN_FORCE North South SECRET",
+                 seen_by=audience.gm())
     return ctx
 
 
@@ -151,7 +154,7 @@ def test_no_email_address_anywhere(ctx, site):
         assert not found, f"{path.name} shows {found}"
     game_html = (site / "g1" / "index.html").read_text()
     assert "&lt;gm" not in game_html and "GM &lt;" not in game_html
-    assert re.search(r"<td>GM</td><td>add player</td><td>East \[address withheld\]</td>", game_html)
+    assert re.search(r"<td>GM</td><td>add player</td><td>East</td>", game_html)
 
 
 def test_public_treaty_shown_secret_treaty_and_press_never(site):
@@ -258,10 +261,13 @@ def test_a_broken_game_is_reported_and_the_others_still_written(ctx, tmp_path):
     assert len(list((root / "g1").glob("*-*.html"))) == 6
 
 
-def test_events_marked_secret_stay_off_the_phase_page(ctx, tmp_path):
+def test_only_events_the_public_may_see_reach_the_phase_page(ctx, tmp_path):
     last = turns.history(ctx, "g1")[-1]
-    events = [{"kind": "spy_report", "secret": True, "power": "North", "note": "lighthouse keeper bribed"},
-              {"kind": "storm", "area": "Channel"}]
+    events = [{"kind": "spy_report", "audience": {"powers": ["North"]}, "power": "North",
+               "note": "lighthouse keeper bribed"},
+              {"kind": "pact_kept", "audience": {"treaty": "S9", "parties": ["North", "South"]}, "note": "S9 holds"},
+              {"kind": "rumour", "note": "no audience: the GM's alone"},
+              {"kind": "storm", "area": "Channel", "audience": "public"}]
     ctx.db["snapshots"].insert({**{k: last[k] for k in ("game", "before", "orders", "after", "created")},
                                 "seq": 99, "phase_key": "4/storm", "label": "Storm", "rolled_back": 0,
                                 "events": db.dumps(events), "dice": "[]"})
@@ -269,3 +275,9 @@ def test_events_marked_secret_stay_off_the_phase_page(ctx, tmp_path):
     page = (tmp_path / "site" / "g1" / "99-storm.html").read_text()
     assert '<td class="kind">storm</td>' in page and "Channel" in page
     assert "spy_report" not in page and "bribed" not in page
+    assert "pact_kept" not in page and "rumour" not in page
+    # once the secret treaty is revealed, what it did is public
+    turns.apply_input(ctx, "g1", TreatyAction("reveal", "South", "S9", "2026-01-07T09:00:00+00:00"))
+    archive.build_archive(ctx, tmp_path / "site")
+    page = (tmp_path / "site" / "g1" / "99-storm.html").read_text()
+    assert "pact_kept" in page and "S9 holds" in page and "rumour" not in page

@@ -7,7 +7,7 @@ import stat
 import jinja2
 import pytest
 
-from pbem import archive, archive_pages, config, db, deadlines, store, turns
+from pbem import archive, archive_pages, audience, config, db, deadlines, store, turns
 from test_archive_site import PRESS_TEXT, bid, new_context, new_game, pages, play_to_end, played_game
 
 
@@ -63,8 +63,7 @@ def test_the_game_page_charts_the_figures_and_the_gold_only_after_the_end(tmp_pa
 
 
 def test_players_and_replacements_without_addresses(ctx, tmp_path):
-    store.gm_log(ctx, "g1", "GM <gm@example.test>", "replace",
-                 "South: south+pbem@example.test -> new.south@example.test")
+    store.gm_log(ctx, "g1", "GM", "replace", "South: a new player", seen_by=audience.public())
     archive.build_archive(ctx, tmp_path / "site")
     game_html = (tmp_path / "site" / "g1" / "index.html").read_text()
     assert "<td>North</td>" in game_html and "<td>none</td>" in game_html
@@ -82,16 +81,18 @@ def test_press_to_every_power_is_shown_and_private_press_never(tmp_path):
     for sender, to, grey, body in (("North", ["South", "East"], 0, "Open letter from the North"),
                                    ("South", ["North", "East"], 1, "A grey word to all"),
                                    ("North", ["South"], 0, PRESS_TEXT)):
+        seen_by = audience.public() if len(to) == 2 else audience.powers(sender, to)
         ctx.db["press"].insert({"game": "g1", "phase_key": phase_key, "sender": sender,
                                 "recipients": db.dumps(to), "grey": grey, "body": body,
-                                "sent": "2026-01-05T12:00:00+00:00", "message": None})
+                                "sent": "2026-01-05T12:00:00+00:00", "message": None,
+                                "audience": db.dumps(seen_by.to_json())})
     bid(ctx, "g1", "North", 1)
     bid(ctx, "g1", "South", 2)
     turns.run_phase(ctx, "g1")
     archive.build_archive(ctx, tmp_path / "site")
     html = "\n".join(pages(tmp_path / "site").values())
     assert "Open letter from the North" in html and "From North, 2026-01-05 12:00:00 UTC" in html
-    assert "A grey word to all" in html and "From a power (grey press)" in html
+    assert "A grey word to all" in html and "From a power (grey press)</p>" in html  # and no time
     assert "From South" not in html and PRESS_TEXT not in html
     ctx.db.conn.close()
 
@@ -110,7 +111,7 @@ def test_refresh_rebuilds_only_what_changed(ctx, tmp_path):
     index = tmp_path / "site" / "g1" / "index.html"
     first = index.stat().st_mtime_ns
     assert archive.refresh(ctx) is False and index.stat().st_mtime_ns == first
-    store.gm_log(ctx, "g1", "GM", "announce", "hello everyone")
+    store.gm_log(ctx, "g1", "GM", "announce", "hello everyone", seen_by=audience.public())
     assert archive.refresh(ctx) is True
     assert "hello everyone" in index.read_text()
 

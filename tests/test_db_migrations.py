@@ -66,3 +66,38 @@ def test_the_archive_counts_a_game_s_press_and_gm_log_through_an_index(tmp_path)
     for table in ("press", "gm_log", "players", "snapshots"):
         plan = db.execute(f"explain query plan select count(*) from {table} where game = ?", ["g1"]).fetchall()
         assert not any(row[3].startswith(f"SCAN {table}") for row in plan), plan
+
+
+def test_facts_stored_before_audiences_get_one(tmp_path):
+    """GM-log entries made before kept the GM's address: they are the GM's; press to every
+    other power of a game of three is public, else its sender's and recipients'; each stored
+    event gets the audience its game gives its kind, none where it depended on more."""
+    path = tmp_path / "old.sqlite"
+    old = sqlite_utils.Database(sqlite3.connect(str(path), isolation_level=None))
+    old["migrations"].create({"name": str, "applied": str}, pk="name")
+    for name, step in pdb.MIGRATIONS[:8]:
+        step(old)
+        old["migrations"].insert({"name": name, "applied": "2026-01-01T00:00:00+00:00"})
+    old["games"].insert({"name": "g1", "rules": "pax_britannica", "status": "active"})
+    for power in ("Britain", "France", "Germany"):
+        old["players"].insert({"game": "g1", "power": power, "addresses": "[]"})
+    old["gm_log"].insert({"game": "g1", "at": "x", "actor": "GM <gm@x.org>", "action": "add player",
+                          "detail": "France f@x.org"})
+    for sender, to in (("France", ["Britain", "Germany"]), ("France", ["Britain"])):
+        old["press"].insert({"game": "g1", "phase_key": "1880/movement", "sender": sender, "recipients": pdb.dumps(to),
+                             "grey": 0, "body": "hello", "sent": "x"})
+    events = [{"kind": "marker", "power": "France", "area": "Tunis"}, {"kind": "money", "power": "France",
+              "to": "Britain", "amount": 5}, {"kind": "cb", "holder": "Germany", "against": "Britain"}]
+    old["snapshots"].insert({"game": "g1", "seq": 1, "phase_key": "1880/movement", "label": "x", "before": "{}",
+                             "after": pdb.dumps({"players": ["Britain", "France", "Germany"], "powers": {}}),
+                             "orders": "{}", "events": pdb.dumps(events), "dice": "[]", "created": "x"})
+    old["events"].insert_all({"game": "g1", "seq": 1, "kind": e["kind"], "data": pdb.dumps(e)} for e in events)
+    old.conn.close()
+
+    db = pdb.open_db(path)
+    assert [pdb.loads(r["audience"]) for r in db["gm_log"].rows] == ["gm"]
+    assert [pdb.loads(r["audience"]) for r in db["press"].rows] == ["public", {"powers": ["France", "Britain"]}]
+    stamped = pdb.loads(db["snapshots"].get(1)["events"])
+    assert [e.get("audience") for e in stamped] == ["public", {"powers": ["France", "Britain"]}, None]
+    assert [pdb.loads(r["data"]).get("audience") for r in db["events"].rows_where(order_by="id")] == \
+        ["public", {"powers": ["France", "Britain"]}, None]

@@ -175,3 +175,19 @@ def test_parsing_and_validating_never_raise(lines):
         assert p.code and p.line is not None
     for p in GAME.validate(state, "Valmont", result.orders):
         assert p.code and p.line is not None
+
+
+def test_every_kind_the_engine_emits_says_who_may_see_it():
+    """A kind the catalogue (audiences.py) does not know would reach the GM alone."""
+    import re
+    from pathlib import Path
+
+    from games.eu_tpop import audiences
+    source = Path(audiences.__file__).resolve().parent
+    kinds = set()
+    for path in source.glob("*.py"):
+        if path.name not in ("report.py", "audiences.py", "queries.py", "state.py"):
+            kinds |= set(re.findall(r'"kind":\s*"(\w+)"', path.read_text()))
+    kinds.add("returned")  # moves.py writes "occupied" or "returned"
+    known = audiences.PUBLIC | set(audiences.PRIVATE) | audiences.MADE_WITH
+    assert kinds - known == set()

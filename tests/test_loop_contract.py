@@ -95,7 +95,7 @@ def test_the_claim_result_is_told_to_the_winner_alone(tmp_path):
     for other in ("south@example.test", "east@example.test"):
         text = reports_of(lp, other)[-1]
         assert "gave the point" not in text and "Resolved:" not in text and "Your orders are due" in text
-    public = [m for m in lp.inbox(GM) if "public report" in m["Subject"]][-1].get_body(("plain",)).get_content()
+    public = [m for m in lp.inbox(GM) if "GM report" in m["Subject"]][-1].get_body(("plain",)).get_content()
     assert "North gave the point to South." in public
     assert game(lp).state["score"] == {"North": 0, "South": 1, "East": 0}
 

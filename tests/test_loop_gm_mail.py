@@ -182,7 +182,7 @@ def test_reports_list_the_treaties_in_force_the_power_may_see(pax):
     assert 'triple (in force): Germany, United States; "Trade."' in listed
     germany = pax.text(pax.mails("Germany", "turn report")[-1])
     assert "entente" not in germany
-    public = pax.text(pax.mails(GM, "public report")[-1])
+    public = pax.text(pax.mails(GM, "GM report")[-1])
     assert "triple" in public and "entente" not in public
 
 

@@ -35,7 +35,7 @@ def check(pax, msg, power: str) -> None:
 def test_turn_report_resend_rollback_and_dossier_carry_the_map_and_the_archive_link(pax):
     pax.all_order()
     check(pax, pax.mails("France", "turn report")[-1], "France")
-    check(pax, pax.mails("gm@example.test", "public report")[-1], "Pax Britannica")
+    check(pax, pax.mails("gm@example.test", "GM report")[-1], "Pax Britannica")
 
     pax.say("France", "RESEND 1880 Movement/Status Change")
     check(pax, pax.mails("France", "report again")[-1], "France")

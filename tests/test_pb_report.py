@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from games.pax_britannica import GAME, report, report_events, report_phases
+from games.pax_britannica import GAME, audiences, report, report_events, report_phases
 from games.pax_britannica.state import PHASES
+from pbem import audience
 from pbem.dice import SeededDice
 from pbem.engine import run_phases
 
@@ -20,7 +21,10 @@ RAW_DUMP = re.compile(r"\b\w+=\S")  # the old "kind: key=value" lines
 
 
 def report_text(state, events, power) -> str:
-    return GAME.report(state, events, power).text
+    """As the moderator makes it: the game renders the events the gate lets its reader see."""
+    events = audiences.stamp(state, [dict(e) for e in events])
+    return GAME.report(state, audience.shown(events, audience.reader_for(power), audiences.book(state)),
+                       power).text
 
 
 def emitted_kinds() -> set[str]:
@@ -133,6 +137,9 @@ SAMPLES = {
                       "reason": "France started the War: a defensive treaty does not oblige"},
     "war_joined": {"kind": "war_joined", "war": "W1", "power": "Germany", "ally": "France", "how": "defensive",
                    "against": ["Britain"]},
+    "war_duty_kept": {"kind": "war_duty_kept", "war": 1, "power": "Russia", "ally": "France", "treaty": "dual",
+                      "duty": "defensive"},
+    "funds_vp": {"kind": "funds_vp", "power": "France", "vp": 11, "treasury": 83, "divisor": "7"},
     "war_refused": {"kind": "war_refused", "power": "Germany", "ally": "France", "treaty": "T1",
                     "duty": "defensive"},
     "initiative": {"kind": "initiative", "war": "W1", "round": 1, "first": ["Britain"],
@@ -211,6 +218,13 @@ def test_every_kind_the_engine_emits_has_a_sentence_and_a_sample():
     assert kinds - set(SAMPLES) == set()
 
 
+def test_every_kind_the_engine_emits_says_who_may_see_it():
+    """A kind the catalogue (audiences.py) does not know would reach the GM alone."""
+    known = audiences.PUBLIC | set(audiences.PRIVATE) | audiences.MADE_WITH
+    assert emitted_kinds() - known == set()
+    assert not audiences.PUBLIC & set(audiences.PRIVATE) and not audiences.PUBLIC & audiences.MADE_WITH
+
+
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
 def test_each_kind_reads_as_a_sentence(kind):
     event = SAMPLES[kind]
@@ -250,7 +264,9 @@ def test_an_unknown_or_broken_event_still_reads():
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     odd = [{"kind": "comet_sighted", "area": "Egypt", "brightness": 3, "treasury": 4321},
            {"kind": "colonial_combat"}, {"kind": "marker"}, {"no_kind": True}]
-    text = report_text(state, odd, None)
+    # a kind the catalogue does not know has no audience: the GM's alone
+    assert "Comet sighted" not in report_text(state, [dict(odd[0])], None)
+    text = GAME.report(state, [audience.tag(dict(e), audience.public()) for e in odd], None).text
     assert "Comet sighted: area Egypt; brightness 3." in text
     assert "4321" not in text and not RAW_DUMP.search(text)
 
@@ -299,13 +315,13 @@ def test_a_power_sees_its_own_treasury_and_vp_reason(played):
     text = report_text(state, events, "France")
     assert f"Treasury £{state['powers']['France']['treasury']}" in text
     state, events, _ = played[1]
-    assert re.search(r"France scores \d+ VP from its treasury \(£\d+ / 7\)",
-                     report_text(state, events, "France"))
+    assert re.search(r"France's treasury \(£\d+ / 7\) gives \d+ VP", report_text(state, events, "France"))
     assert "France scores" in report_text(state, events, "Britain")
     assert "from its funds" in report_text(state, events, "Britain")
+    assert "France's treasury (" not in report_text(state, events, "Britain")
 
 
-@pytest.mark.parametrize("kind", sorted(report.PRIVATE_KINDS))
+@pytest.mark.parametrize("kind", sorted(audiences.PRIVATE))
 def test_private_events_reach_only_the_powers_concerned(kind):
     state = GAME.setup(FOUR, {"setup": "1880"}, None)
     state["phase"] = "colonial_combat"

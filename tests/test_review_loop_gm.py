@@ -189,4 +189,4 @@ def test_a_game_that_asks_for_orders_at_once_starts_with_each_readers_position(l
     assert "has started." in start and "First phase:" in start
     assert "What you may do now" in start and "BID <n>" in start and "Your orders are due" in start
     public = texts(loop, GM, "has started")[-1]
-    assert "public report" in public and "What you may do now" not in public
+    assert "report for the GM" in public and "What you may do now" not in public

@@ -13,7 +13,7 @@ from pbem import treatybook
 from pbem.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
 from pbem.state_copy import copy_state
 
-from . import bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
+from . import audiences, bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
 from . import state as st
 from . import validate as vd
 
@@ -192,6 +192,10 @@ class EuropaUniversalis(Game):
         state = copy_state(state)
         events = gm.apply(state, text)
         return state, events
+
+    def stamp(self, state, events):
+        """Each event's audience, by its kind (audiences.py)."""
+        return audiences.stamp(events)
 
     def rule(self, state, ruling, dice):
         raise Refused(f"there is no open question {ruling.question!r}: this game asks none (card effects come "

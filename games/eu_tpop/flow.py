@@ -119,7 +119,10 @@ def act(state: dict, realm: str, orders: list, events: list) -> None:
         events.append({"kind": "pass", "realm": realm})
         return
     first = main[0]
-    events.append({"kind": "action", "realm": realm, "order": first.canonical})
+    # A deal's terms are the two realms' until both send them (audiences.py): the action
+    # everyone reads names the other realm only.
+    shown = f"DIPLOMACY {first.args['realm']}" if first.kind == "diplomacy" else first.canonical
+    events.append({"kind": "action", "realm": realm, "order": shown})
     try:
         if first.kind == "declare":
             _declare(state, realm, first, orders, events)

@@ -378,10 +378,10 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
     record = treatybook.concluded_record(tid, [v, loser], peace_text(state, v, loser, term, cond, how, lines,
                                                                                   surrendered),
                                          f"{HOW.get(how, how)} in Peace Resolution, round {rnd}")
-    record.update({"term": term, "condition": cond, "victor": v, "loser": loser, "how": how})
-    state["treaties"][tid] = record
+    record.update({"term": term, "condition": cond, "victor": v, "loser": loser, "how": how,
+                   "key": treatybook.free_key(state, tid, "game")})
+    treatybook.store(state, record)
     events.append({"kind": "peace", "victor": v, "loser": loser, "condition": cond, "term": term, "how": how,
                    "treaty": tid})
-    events.append({"kind": "treaty", "id": tid, "action": "concluded", "status": record["status"],
-                   "parties": [v, loser], "secret": False})
+    events.append(treatybook.event(record, "concluded"))
     return record

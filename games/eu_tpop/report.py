@@ -74,9 +74,7 @@ def event_line(e: dict, reader: str | None) -> str | None:
     if k in ("prestige", "stability", "ducats", "manpower"):
         sign = "+" if e["delta"] > 0 else ""
         return f"{e['realm']}: {sign}{e['delta']} {k} ({e['reason']})."
-    if k == "monarch_power":
-        if reader not in (None, e["realm"]):
-            return None
+    if k == "monarch_power":  # the realm's own mat: the moderator shows it to the realm alone
         sign = "+" if e["delta"] > 0 else ""
         return f"{e['realm']}: {sign}{e['delta']} {e['type']} power on your mat ({e['reason']})."
     if k == "alliance":

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from pbem import audience, treatybook
 from pbem.gameapi import (DONE_EXPLICIT, Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo,
                           Problem, Refused, Report, Roster, Ruling, State, TreatyAction)
 from pbem.state_copy import copy_state
 
+from . import audiences
 from . import state as st
 
 PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
@@ -432,7 +434,11 @@ class PaxBritannica(Game):
         new = copy_state(state)
         new.setdefault("rulings", []).append({"question": ruling.question, "ruling": ruling.ruling,
                                               "turn": new["turn"], "phase": new["phase"]})
-        events = [{"kind": "ruling", "question": ruling.question, "ruling": ruling.ruling}]
+        # A ruling on a treaty is seen by whoever may see the treaty; any other by everyone.
+        record = treatybook.find(new, ruling.question)
+        seen_by = treatybook.audience_of(record) if record else audience.public()
+        events = [audience.tag({"kind": "ruling", "question": record["id"] if record else ruling.question,
+                                "ruling": ruling.ruling}, seen_by)]
         events += treaties.rule(new, ruling) or []
         return new, events + self._tension_end(new)
 
@@ -443,6 +449,10 @@ class PaxBritannica(Game):
         new = copy_state(state)
         events = treaties.act(new, load_data(new), action)
         return new, events + self._tension_end(new)
+
+    def stamp(self, state: State, events: list[Event]) -> list[Event]:
+        """Each event's audience, by its kind (audiences.py)."""
+        return audiences.stamp(state, events)
 
     @staticmethod
     def _tension_end(state: State) -> list[Event]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable
 
+from pbem.audience import Audience, of, public, tag
+
 #: Status levels, lowest first ("none" is the absence of a marker).
 STATUS_RANK = {"none": 0, "interest": 1, "influence": 2, "protectorate": 3,
                "possession": 4, "dominion": 5, "state": 5}
@@ -314,11 +316,14 @@ CB_CAUSES = ("placement", "treaty_breach", "congress_refusal", "treaty", "codomi
 
 
 def add_cb(state: dict, holder: str, against: str, area: str | None, reason: str,
-           once: bool = False, cause: str = "placement", rule: str | None = None) -> dict | None:
+           once: bool = False, cause: str = "placement", rule: str | None = None,
+           audience: Audience | None = None) -> dict | None:
     """Record a Casus Belli in the register (Rules: GAME TERMS, Casus Belli): who holds
     it, against whom, over which Area, why (``cause``, one of CB_CAUSES; ``rule`` names
     the summary entry), and the Game Turn it arose in (Rules: Casus Belli - "a Casus
-    Belli is effective for only one Game Turn").  None if the same one is already held."""
+    Belli is effective for only one Game Turn").  None if the same one is already held.
+    ``audience``: who may know of it (default everyone; a secret treaty's parties for one
+    the treaty gives)."""
     for cb in state.setdefault("cb", []):
         if cb["holder"] == holder and cb["against"] == against and cb.get("area") == area:
             return None
@@ -327,14 +332,18 @@ def add_cb(state: dict, holder: str, against: str, area: str | None, reason: str
     record = {"id": f"CB{number}", "holder": holder, "against": against, "area": area,
               "cause": cause, "rule": rule, "reason": reason, "turn": state.get("turn"),
               "once": bool(once)}
+    if audience is not None:
+        tag(record, audience)
     state["cb"].append(record)
     return cb_event(record, removed=False)
 
 
 def cb_event(cb: dict, removed: bool, why: str | None = None) -> dict:
-    return {"kind": "cb", "holder": cb["holder"], "against": cb["against"], "area": cb.get("area"),
-            "cause": cb.get("cause"), "reason": why or cb.get("reason"), "removed": removed,
-            "id": cb.get("id")}
+    """A Casus Belli made or struck off, seen by whoever may know of the Casus Belli."""
+    event = {"kind": "cb", "holder": cb["holder"], "against": cb["against"], "area": cb.get("area"),
+             "cause": cb.get("cause"), "reason": why or cb.get("reason"), "removed": removed,
+             "id": cb.get("id")}
+    return tag(event, of(cb) or public())
 
 
 def remove_cb(state: dict, cb: dict, why: str) -> dict | None:

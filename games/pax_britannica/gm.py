@@ -9,10 +9,12 @@ from __future__ import annotations
 import difflib
 import re
 
-from pbem import treatybook
+from pbem import audience, treatybook
 from pbem.gameapi import GMError
 
 from . import board
+from .audiences import players_of
+from .report_events import poss
 from .orders import Tok, tokenize
 from .state import check_last_turn
 
@@ -134,6 +136,14 @@ def apply(state: dict, text: str, dice, data) -> list[dict]:
     return [e for e in events if e]
 
 
+def _private(state: dict, power: str, what: str, n: int) -> list[dict]:
+    """An edit of a figure on ``power``'s own sheet (Rules: ADMINISTRATIVE RECORD SHEETS):
+    everyone learns the GM changed it, its player alone the new figure."""
+    return [{"kind": "gm", "text": f"{poss(power)} {what}", "changed": True},
+            audience.tag({"kind": "gm", "text": f"{what} {power} = {n}"},
+                         audience.powers(players_of(state, [power])))]
+
+
 def _home_aware(a: _Args, power: str) -> None:
     """Resolve a following HOME as ``power``'s Home Country."""
     if a.more() and a.toks[a.i].kind == "name" and a.toks[a.i].text.lower() == "home":
@@ -143,7 +153,7 @@ def _home_aware(a: _Args, power: str) -> None:
 def _set_treasury(state, a, data):
     p, n = a.power(), a.num()
     state["powers"][p]["treasury"] = n
-    return [{"kind": "gm", "text": f"treasury {p} = {n}"}]
+    return _private(state, p, "treasury", n)
 
 
 def _set_vp(state, a, data):
@@ -470,13 +480,13 @@ def _set_pool(state, a, data):
     p, n = a.power(), a.num()
     state.setdefault("merchant_pool", {})[p] = n
     state.setdefault("merchants_taken", {})[p] = state["turn"]
-    return [{"kind": "gm", "text": f"merchant pool {p} = {n}"}]
+    return _private(state, p, "merchant pool", n)
 
 
 def _set_deficit(state, a, data):
     p, n = a.power(), a.num()
     state.setdefault("pending", {}).setdefault("deficit", {})[p] = n
-    return [{"kind": "gm", "text": f"deficit {p} = {n}"}]
+    return _private(state, p, "deficit", n)
 
 
 def _set_headline(state, a, data):
@@ -500,7 +510,7 @@ def _set_permission(state, a, data):
 def _set_spendcap(state, a, data):
     p, n = a.power(), a.num()
     state.setdefault("turn_effects", {}).setdefault("spend_cap", {})[p] = n
-    return [{"kind": "gm", "text": f"spend cap {p} = {n}"}]
+    return _private(state, p, "spend cap", n)
 
 
 def _set_forced(state, a, data):
@@ -508,7 +518,7 @@ def _set_forced(state, a, data):
     naval = a.opt("NAVAL")
     state.setdefault("turn_effects", {}).setdefault("forced", {})[p] = {"amount": n,
                                                                        "naval_only": naval}
-    return [{"kind": "gm", "text": f"forced expenditure {p} = {n}"}]
+    return _private(state, p, "forced expenditure", n)
 
 
 def _set_last_turn(state, a, data):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import board
+from .audiences import seen
 from .report import STATUS_ORDER
 
 #: Short names used on the map beside the colour, so colour is never the only cue.
@@ -39,7 +40,7 @@ def board_view(state: dict, data) -> dict[str, Any]:
     """JSON data: ``areas``, ``homes``, ``seas`` and ``canals``, every place
     of the map present whether or not anything is on it."""
     cbs: dict[str, list[dict]] = {}
-    for cb in state.get("cb", []):
+    for cb in seen(state, state.get("cb", []), None):  # the board is the same for every reader
         if cb.get("area"):
             cbs.setdefault(cb["area"], []).append({"holder": cb["holder"], "against": cb["against"]})
     armies = [u for u in state.get("units", []) if u["type"] == "army"]

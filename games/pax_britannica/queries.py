@@ -14,7 +14,7 @@ QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCH
                "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS",
                "BREACH", "CONGRESS_SITE", "CONGRESS_MEMBERS", "PROPOSAL", "DECLARED", "STEP",
                "CB_CAUSE", "OWES", "MAY", "ALLIANCE", "SUPPLY", "COALING", "DEFEATED", "SURRENDERED",
-               "DENIED", "WAR_STATUS"}
+               "DENIED", "WAR_STATUS", "KNOWN_CB"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -254,6 +254,19 @@ def q_cb_cause(state, args, data, text):
                    and cb["against"] == b}) or "none"
 
 
+def q_known_cb(state, args, data, text):
+    """Who may know of the first power's Casus Belli against the second: ``everyone``, or the
+    powers told of it (a secret treaty's parties: Rules: TREATIES, secret treaties), or none."""
+    from .audiences import seen
+    a, b = (_power(data, n) for n in _names(args, 2, text))
+    held = [cb for cb in state.get("cb", []) if cb["holder"] == a and cb["against"] == b]
+    if not held:
+        return "none"
+    if seen(state, held, None):
+        return "everyone"
+    return sorted(p for p in state.get("players", []) if seen(state, held, p))
+
+
 def _game():
     from . import GAME
     return GAME
@@ -295,7 +308,7 @@ _QUERIES = {
     "CONGRESS_MEMBERS": q_congress_members, "PROPOSAL": q_proposal, "DECLARED": q_declared,
     "STEP": q_step, "CB_CAUSE": q_cb_cause, "ALLIANCE": q_alliance, "SUPPLY": q_supply,
     "COALING": q_coaling, "DEFEATED": q_defeated, "SURRENDERED": q_surrendered,
-    "DENIED": q_denied, "WAR_STATUS": q_war_status,
+    "DENIED": q_denied, "WAR_STATUS": q_war_status, "KNOWN_CB": q_known_cb,
     "OWES": lambda s, a, d, t: list(_game().phase(s).owes),
     "MAY": lambda s, a, d, t: list(_game().phase(s).may),
     "ETI": lambda s, a, d, t: s.get("eti", 0),

@@ -12,9 +12,9 @@ from typing import Any, Sequence
 from . import board, report_diplomacy, report_war
 from . import report_events as say
 from . import report_phases
+from .audiences import seen
 from .state import label
 
-PRIVATE_KINDS = {"money", "order_failed", "income", "deficit"}
 POWER_FIELDS = ("power", "holder", "against", "to", "from", "blamed", "blame")
 #: Further fields naming the powers an event is about (for "what concerns you" only;
 #: privacy is decided by ``concerns`` alone).
@@ -41,7 +41,9 @@ def own_powers(state: dict, power: str) -> list[str]:
     return [power]
 
 
-def power_sheet(state: dict, events: Sequence[dict], power: str) -> dict[str, Any]:
+def power_sheet(state: dict, events: Sequence[dict], power: str, reader: str | None = None) -> dict[str, Any]:
+    """``power``'s sheet as ``reader`` (its player: the German player reads Austria-Hungary's)
+    sees it."""
     income = next((e for e in reversed(list(events))
                    if e.get("kind") == "income" and e.get("power") == power), None)
     markers = {a: dict(ms[power]) for a, ms in sorted(state.get("markers", {}).items())
@@ -59,8 +61,8 @@ def power_sheet(state: dict, events: Sequence[dict], power: str) -> dict[str, An
         "units": units,
         "merchants": sorted(board.merchant_seas(state, power)),
         "merchant_pool": state.get("merchant_pool", {}).get(power, 0),
-        "cb_held": [c for c in state.get("cb", []) if c["holder"] == power],
-        "cb_against": [c for c in state.get("cb", []) if c["against"] == power],
+        "cb_held": seen(state, [c for c in state.get("cb", []) if c["holder"] == power], reader or power),
+        "cb_against": seen(state, [c for c in state.get("cb", []) if c["against"] == power], reader or power),
         "deficit": state.get("pending", {}).get("deficit", {}).get(power, 0),
     }
 
@@ -77,14 +79,14 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
         "game_over": bool(state.get("game_over")),
         "wars": report_war.data(state),
     }
+    # The events are those the moderator's gate let this reader see (pbem.audience).
+    out["events"] = list(events)
     if power is None:
-        out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS]
         out["diplomacy"] = report_diplomacy.data(state, None, set())
         return out
     mine = set(own_powers(state, power))
     out["diplomacy"] = report_diplomacy.data(state, power, mine)
-    out["sheets"] = [power_sheet(state, events, p) for p in own_powers(state, power)]
-    out["events"] = [e for e in events if e.get("kind") not in PRIVATE_KINDS or concerns(e, mine)]
+    out["sheets"] = [power_sheet(state, events, p, power) for p in own_powers(state, power)]
     return out
 
 

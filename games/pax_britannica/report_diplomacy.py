@@ -12,6 +12,7 @@ from typing import Any
 from pbem.gameapi import OrderOption
 
 from . import board, congress_rules as cr, disputes
+from .audiences import seen
 from .report_congress import names
 from .treaties import records
 
@@ -27,9 +28,10 @@ def cb_line(cb: dict) -> str:
 
 
 def data(state: dict, power: str | None, mine: set[str]) -> dict[str, Any]:
-    """The structured record: every Casus Belli a power is party to (all, for the public),
+    """The structured record: every Casus Belli a power is party to and may know of (all the
+    public may know of, for the public),
     the unlawful markers, the treaties it may see, the Congress."""
-    cbs = [cb for cb in disputes.current(state)
+    cbs = [cb for cb in seen(state, disputes.current(state), power)
            if power is None or mine & {cb["holder"], cb["against"]}]
     c = cr.current(state)
     return {

@@ -14,7 +14,7 @@ from . import report_congress
 ARTICLE_AN = re.compile(r"\b([Aa]) (?=[AEIOUaeiou])")
 RANDOM_EVENT_PREFIX = re.compile(r"^random event \d-\d\s*")
 #: Fields a generic line leaves out: bookkeeping, or private figures.
-HIDDEN_FIELDS = {"kind", "lines", "treasury", "unit", "net", "amount"}
+HIDDEN_FIELDS = {"kind", "lines", "treasury", "unit", "net", "amount", "audience", "key"}
 
 RESULTS = {"E": "the attackers are eliminated", "AR": "the attackers retreat",
            "EX": "exchange", "HALF_EX": "half exchange", "DR": "the defenders give way",
@@ -258,12 +258,15 @@ def vp(e: dict, viewer: Viewer) -> str:
     delta = e.get("delta", 0)
     verb = "scores" if isinstance(delta, int) and delta >= 0 else "loses"
     amount = abs(delta) if isinstance(delta, int) else delta
-    match = re.match(r"treasury (\d+) / ([\d.]+)$", reason)
-    if match and p not in viewer:
+    if reason == "funds":
         return f"{p} {verb} {amount} VP from its funds."
-    if match:
-        return f"{p} {verb} {amount} VP from its treasury ({money(match[1])} / {match[2]})."
     return f"{p} {verb} {amount} VP{because(reason)}."
+
+
+def funds_vp(e: dict, viewer: Viewer) -> str:
+    """Lines 23-24 on the power's own sheet."""
+    return (f"{poss(e.get('power'))} treasury ({money(e.get('treasury'))} / {e.get('divisor')}) "
+            f"gives {e.get('vp')} VP.")
 
 
 # -- random events, unrest, minor powers -----------------------------------------------
@@ -395,16 +398,10 @@ def war_declared(e: dict, viewer: Viewer) -> str:
     return f"War {e.get('war')}: {names(sides[0])} against {names(sides[1:])}."
 
 
-#: GM edits whose figure is private to the power named (gm.py writes "<what> <power> = n").
-PRIVATE_GM = re.compile(r"^(treasury|deficit|spend cap|forced expenditure|merchant pool) (.+) = ")
-
-
 def gm(e: dict, viewer: Viewer) -> str:
-    text = str(e.get("text", ""))
-    match = PRIVATE_GM.match(text)
-    if match and match[2] not in viewer:
-        return f"The GM changed {poss(match[2])} {match[1]}."
-    return f"The GM set {text}."
+    """A GM edit; one of a private figure comes as two events (gm.py): "changed" for all,
+    the figure for its power."""
+    return f"The GM {'changed' if e.get('changed') else 'set'} {e.get('text', '')}."
 
 
 def generic(e: dict, viewer: Viewer) -> str:
@@ -421,7 +418,7 @@ SENTENCES: dict[str, Callable[[dict, Viewer], str]] = {
     "colonial_combat": colonial_combat, "income": income, "money": money_event,
     "deficit": deficit, "deficit_settled": deficit_settled, "order_failed": order_failed,
     "merchant": merchant, "canal": canal, "canal_race": canal_race, "eti": eti, "cri": cri,
-    "cb": cb, "vp": vp, "random_events": random_events, "random_event": random_event,
+    "cb": cb, "vp": vp, "funds_vp": funds_vp, "random_events": random_events, "random_event": random_event,
     "random_event_reroll": random_event_reroll, "unrest": unrest, "unrest_reroll": unrest_reroll,
     "unrest_none": unrest_none, "permission": permission, "pressure": pressure,
     "minor_power": minor_power, "minor_power_reroll": minor_power_reroll,

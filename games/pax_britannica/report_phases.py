@@ -38,7 +38,7 @@ KIND_PHASES: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
     "eti": {RANDOM, MINOR, MOVE, COMBAT, ADJUST},
     "cri": {RANDOM, MINOR, MOVE, COMBAT, CHINA},
     "cb": {RANDOM, MINOR, MOVE, COMBAT, ADJUST},
-    "vp": {RANDOM, MOVE, VP, FINAL},
+    "vp": {RANDOM, MOVE, VP, FINAL}, "funds_vp": {VP, FINAL},
     "chinese_rebellion": {CHINA}, "final_record": {FINAL}, "game_over": {FINAL},
 }.items()}
 GM_KINDS = {"gm", "treaty", "war_declared", "ruling"}
@@ -49,7 +49,7 @@ REASON_HINTS: tuple[tuple[str, str], ...] = (
     ("deficit", MOVE), ("placed a", MOVE), ("built a naval", MOVE), ("colonial combat", COMBAT),
     ("both established control", COMBAT),
     ("minor power", MINOR), ("conflict with", ADJUST), ("not suppressed", ADJUST),
-    ("established", ADJUST), ("final:", FINAL), ("treasury", VP), ("not granted", VP),
+    ("established", ADJUST), ("final:", FINAL), ("funds", VP), ("not granted", VP),
 )
 
 

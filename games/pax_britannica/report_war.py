@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pbem import treatybook
 from pbem.gameapi import OrderOption
 
 from . import board, combat_table
@@ -127,6 +128,8 @@ SENTENCES: dict[str, Callable[[dict, Any], str]] = {
                                 f"{names(e.get('against'))}."),
     "war_refused": lambda e, v: (f"{e.get('power')} refuses to join {e.get('ally')}'s War"
                                  + (f" and breaks {e.get('treaty')}" if e.get("treaty") else "") + "."),
+    "war_duty_kept": lambda e, v: (f"{e.get('power')} keeps treaty {e.get('treaty')} ({e.get('duty')} alliance) "
+                                   f"and joins {poss(e.get('ally'))} War."),
     "area_defeated": lambda e, v: f"{e.get('area')} is defeated: it loses its own Combat Strength.",
     "area_restored": lambda e, v: f"{e.get('area')} is free of foreign Control again and regains its Combat Strength.",
     "passage_denied": lambda e, v: (f"{e.get('by')} denies {e.get('area')} to {e.get('to')}"
@@ -265,7 +268,9 @@ def duties(state: dict, power: str) -> list[str]:
             out += [f"{lead}JOIN WAR WITH {d['ally']} (the default)",
                     f"{lead}REFUSE WAR WITH {d['ally']} (breaks the German-Austrian treaty: +5 European Tensions)"]
         else:
-            out += [f"{lead}JOIN WAR WITH {d['ally']} (treaty {d['treaty']}, {d['kind']}: +5 European Tensions)",
+            record = treatybook.find(state, d["treaty"])
+            named = record["id"] if record else d["treaty"]
+            out += [f"{lead}JOIN WAR WITH {d['ally']} (treaty {named}, {d['kind']}: +5 European Tensions)",
                     f"{lead}REFUSE WAR WITH {d['ally']} (the default: breaks the treaty, +5, a Casus Belli "
                     f"for its other signers)"]
     for war in model.fighting(state):

@@ -13,7 +13,7 @@ Belli against him and the Index rises by 5.  A breach of free text is claimed by
 """
 from __future__ import annotations
 
-from pbem import treatybook
+from pbem import audience, treatybook
 from pbem.gameapi import Refused, Ruling, TreatyAction
 
 from . import board, clauses, disputes
@@ -104,7 +104,7 @@ def act(state: dict, data, action: TreatyAction) -> list[dict]:
         messages = [p.message for p in problems] + check_terms(state, data, terms, parties)
         if messages:
             raise Refused("the treaty was not proposed: " + "; ".join(messages), "treaty-clause")
-    before = treatybook.find(state, action.treaty)
+    before = None if action.action == "propose" else treatybook.find_for(state, action.treaty, action.power)
     if before and before.get("congress") and before.get("status") == treatybook.OPEN:
         # Rules: CONGRESS OF EUROPE - a treaty the Congress passed is signed in its signature step
         raise Refused(f"treaty {before['id']} was passed by the Congress of Europe: answer SIGN "
@@ -120,20 +120,25 @@ def act(state: dict, data, action: TreatyAction) -> list[dict]:
     if action.action == "reveal" and was_secret:
         events += grant_pending(state, record)
     if action.action == "breach":
-        claim = record["breaches"][-1]
-        events.append({"kind": "question", "id": record["id"], "power": claim["by"],
-                       "against": claim["against"],
-                       "text": f"{claim['by']} claims {claim['against']} broke treaty {record['id']}"
-                               + (f": {claim['text']}" if claim["text"] else "")
-                               + f". Rule with GM RULE {record['id']} UPHELD or "
-                                 f"GM RULE {record['id']} DISMISSED."})
+        # A question for the GM (the parties read the claim in the treaty's record).
+        claim, key = record["breaches"][-1], treatybook.key_of(record)
+        events.append(audience.tag({
+            "kind": "question", "id": key, "power": claim["by"], "against": claim["against"],
+            "text": f"{claim['by']} claims {claim['against']} broke treaty {record['id']}"
+                    + (f": {claim['text']}" if claim["text"] else "")
+                    + f". Rule with GM RULE {key} UPHELD or GM RULE {key} DISMISSED."}, audience.gm()))
     return events
 
 
 def treaty_event(record: dict, action: str) -> dict:
-    return {"kind": "treaty", "id": record["id"], "action": action, "status": record["status"],
-            "parties": list(record["parties"]), "secret": record.get("secret", False),
-            "broken_by": record.get("broken_by")}
+    """A change to a treaty's record: seen by whoever may see the treaty."""
+    return treatybook.event(record, action, broken_by=record.get("broken_by"))
+
+
+def board_reason(record: dict) -> str:
+    """A treaty as the cause of a change on the open board: by its id when it is public; a
+    secret one is not named (Choice: its consequences are public, its existence is not)."""
+    return "by agreement" if record.get("secret") else f"treaty {record['id']}"
 
 
 # -- coming into force: the one-off clauses ----------------------------------------------------
@@ -151,11 +156,9 @@ def come_into_force(state: dict, data, record: dict, free_codominions: bool = Fa
         elif c["type"] == "transfer":
             events += transfer(state, record, c)
         elif c["type"] == "downgrade":
-            events += disputes.lower(state, c["power"], c["area"], c["to"],
-                                     f"treaty {record['id']}")
+            events += disputes.lower(state, c["power"], c["area"], c["to"], board_reason(record))
         elif c["type"] == "codominion":
-            events += codominion(state, data, c, f"treaty {record['id']}", free_codominions,
-                                 record)
+            events += codominion(state, data, c, board_reason(record), free_codominions, record)
     return events
 
 
@@ -174,7 +177,7 @@ def pay(state: dict, record: dict, c: dict) -> list[dict]:
         board.add_money(state, payer, -c["amount"])
         board.add_money(state, c["to"], c["amount"])
         events.append({"kind": "money", "power": payer, "from": payer, "to": c["to"],
-                       "amount": c["amount"], "reason": f"treaty {record['id']}"})
+                       "amount": c["amount"], "reason": f"treaty {record['id']}"})  # the parties' alone
     return events
 
 
@@ -188,7 +191,7 @@ def transfer(state: dict, record: dict, c: dict) -> list[dict]:
         return break_treaty(state, record, giver or to, f"{c['text']}: the marker is not there")
     if board.rank(board.status_of(state, area, to)) >= board.rank(status):
         return []
-    return move_marker(state, giver, to, area, f"treaty {record['id']}")
+    return move_marker(state, giver, to, area, board_reason(record))
 
 
 def move_marker(state: dict, giver: str, to: str, area: str, reason: str) -> list[dict]:
@@ -257,9 +260,12 @@ def break_treaty(state: dict, record: dict, breaker: str, why: str) -> list[dict
     record.setdefault("breaches", []).append({"at": turn, "by": "moderator", "against": breaker,
                                               "text": why, "ruled": "broken"})
     record.setdefault("history", []).append({"at": turn, "who": breaker, "action": "broke"})
-    named = "a secret treaty" if record.get("secret") else f"treaty {record['id']}"
-    events = [treaty_event(record, "broken"),
-              board.add_eti(state, BREACH_ETI, f"{breaker} broke {named}", breaker)]
+    eti = board.add_eti(state, BREACH_ETI, f"{breaker} broke treaty {record['id']}", breaker)
+    if record.get("secret"):
+        # Choice (choices/diplomacy.md): the Index is on the board, so its rise is public;
+        # which treaty was broken, and by whom, stays with the parties until it is revealed.
+        eti.update(reason="a treaty was broken", blame=None)
+    events = [treaty_event(record, "broken"), eti]
     others = [p for p in record["parties"] if p != breaker]
     if record.get("secret"):
         record["pending_cbs"] = [{"holder": p, "against": breaker, "turn": state.get("turn")}
@@ -280,7 +286,8 @@ def grant_pending(state: dict, record: dict) -> list[dict]:
         if p.get("turn") == state.get("turn"):
             events.append(board.add_cb(state, p["holder"], p["against"], None,
                                        f"{p['against']} broke treaty {record['id']}",
-                                       cause="treaty_breach", rule="CB-05"))
+                                       cause="treaty_breach", rule="CB-05",
+                                       audience=treatybook.audience_of(record)))
     return [e for e in events if e]
 
 
@@ -348,17 +355,21 @@ def on_declaration(state: dict, declarer: str, targets: list[str]) -> list[dict]
                 grants += [(p, target, "cb_gains") for c in record["terms"]
                            if c["type"] == "cb_gains" and c["party"] == declarer
                            and disputes.against(state, declarer, target) for p in parties if p != declarer]
+            # Choice (choices/diplomacy.md): a Casus Belli and a duty a treaty gives are known to
+            # its parties alone while it is secret; others learn of it when it is acted on.
+            seen_by = treatybook.audience_of(record)
             for holder, enemy, kind in grants:
                 ev = board.add_cb(state, holder, enemy, None,
                                   f"treaty {record['id']}: {declarer} declared War on {target}",
-                                  cause="treaty", rule="CB-06")
+                                  cause="treaty", rule="CB-06", audience=seen_by)
                 if ev:
                     events.append(ev)
                 if kind in ("defensive", "offensive"):
                     ally = target if kind == "defensive" else declarer
                     state.setdefault("obligations", []).append(
-                        {"treaty": record["id"], "power": holder, "against": enemy, "kind": kind,
-                         "ally": ally, "turn": state["turn"], "status": "pending"})
+                        {"treaty": treatybook.key_of(record), "power": holder, "against": enemy, "kind": kind,
+                         "ally": ally, "turn": state["turn"], "status": "pending",
+                         "audience": seen_by.to_json()})
     return events
 
 

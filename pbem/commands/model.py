@@ -463,6 +463,9 @@ class ParsedMail:
     signon: SignOn | None
     commands: list = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: the secrets the mail types where a secret goes (a sign-on, a new secret, a token), by
+    #: the line each is typed on
+    typed_secrets: dict[int, str] = field(default_factory=dict)
 
     def canonical(self) -> str:
         """The whole mail written back (sign-on first), parseable again."""

@@ -352,6 +352,7 @@ class _Reader:
         self.problems: list[Problem] = []
         self.loose: list[tuple[int, str]] = []   # lines that are no command, after the first one
         self.parsed = 0                          # command lines read so far (MAX_COMMAND_LINES)
+        self.typed: dict[int, str] = {}          # secrets typed where a secret goes, by line
 
     def problem(self, code: str, message: str, line: int | None, suggestion: str | None = None):
         self.problems.append(Problem(code, message, line, suggestion, kind="invalid"))
@@ -363,7 +364,7 @@ class _Reader:
             if line and self.top_line(line, self.i) == "stop":
                 break
         self.finish()
-        return m.ParsedMail(self.signon, self.commands, self.problems)
+        return m.ParsedMail(self.signon, self.commands, self.problems, self.typed)
 
     def top_line(self, line: str, n: int) -> str | None:
         words = line.split()
@@ -395,6 +396,12 @@ class _Reader:
         return self.accept(result, n)
 
     def accept(self, cmd, n: int) -> str | None:
+        # A sign-on's secret, a new one (SET PASSWORD, JOIN) or a CONFIRM token.
+        said = [cmd.value] if isinstance(cmd, _Part) and cmd.kind == "password" else \
+            [getattr(cmd, "secret", None), getattr(cmd, "token", None)]
+        typed = next((v for v in said if isinstance(v, str) and v), None)
+        if typed:
+            self.typed[n] = typed
         if isinstance(cmd, _Part):
             self.add_part(replace(cmd, line=n))
         elif isinstance(cmd, m.SignOn):

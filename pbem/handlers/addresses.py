@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
-from .. import store
+from .. import audience, store
 from ..commands import model as m
 from ..db import dumps, loads, parse_iso, utcnow_iso
 from ..identity import new_secret, normalize_address, normalize_secret
@@ -111,7 +111,7 @@ def _take_seat(session: Session, row: dict) -> None:
         return
     store.add_player(ctx, rec.name, row["power"], [sender], row["secret_hash"])
     ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
-    store.gm_log(ctx, rec.name, sender, "join", row["power"])
+    store.gm_log(ctx, rec.name, row["power"], "join", row["power"], seen_by=audience.public())
     session.game, session.power = store.get_game(ctx, rec.name), row["power"]
     session.section("Joined:", [f"you play {row['power']} in {rec.name}; the GM starts the game."])
     gm = rec.row.get("gm_address")
@@ -144,7 +144,8 @@ def confirm(session: Session, cmd: m.Confirm) -> None:
     # A new address answered: a power flagged for its dead address is reachable again.
     store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power], status="active")
     ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
-    store.gm_log(ctx, row["game"], row["power"], "address confirmed", sender)
+    store.gm_log(ctx, row["game"], row["power"], "address confirmed", row["power"],
+                 seen_by=audience.powers(row["power"]))
     session.cc = [a for a in current if a != sender][:1]
     session.section("Address confirmed:", [f"{sender} now receives {row['power']}'s mail in game "
                                            f"{row['game']}", f"addresses of record: {', '.join(confirmed)}"])

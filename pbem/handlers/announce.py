@@ -1,14 +1,16 @@
 """What every player hears of a GM mail: one mail each, whatever it held.
 
-GM handlers record what they did with :meth:`Session.announce`; when the
-mail is done, :func:`flush` queues one notice per player (and one copy for
-the GM) that says all of it, with the deadline as it then stands in the
-reader's own zone.  After a rollback the notice is the whole report of the
-restored position, so every player sees where the game stands again.
+GM handlers record what they did with :meth:`Session.announce`, each with
+its audience; when the mail is done, :func:`flush` queues one notice per
+reader (and one copy for the GM) that says all of it the gate lets that
+reader see, with the deadline as it then stands in the reader's own zone; a
+reader it lets see none of it gets nothing.  After a rollback the notice is
+the whole report of the restored position, so every player sees where the
+game stands again.
 """
 from __future__ import annotations
 
-from .. import reports, store
+from .. import audience, reports, store
 from ..outbox import queue
 from .session import Session
 
@@ -22,11 +24,7 @@ def flush(session: Session) -> None:
         return
     session.reload()
     rec, ctx = session.game, session.ctx
-    whats = list(dict.fromkeys(what for what, _ in session.announcements))
-    subject = f"[{rec.name}] " + "; ".join(whats)
-    if len(subject) > SUBJECT and len(whats) > 1:  # a long subject is folded, and some readers show it badly
-        subject = f"[{rec.name}] {whats[0]}, and {len(whats) - 1} more from the GM"
-    texts = [text for _, text in session.announcements]
+    book = audience.game_book(rec.rules, rec.state) if rec.state is not None else {}
     readers = [(row["power"], store.addresses(row)[:1]) for row in store.players(ctx, rec.name)]
     if rec.row["gm_address"]:
         readers.append((None, [rec.row["gm_address"]]))
@@ -35,18 +33,32 @@ def flush(session: Session) -> None:
         if not to or to[0] in seen:
             continue
         seen.add(to[0])
+        reader = audience.reader_for(power, gm=True)
+        heard = [(what, text) for what, text, seen_by in session.announcements
+                 if audience.admits(seen_by, reader, book)]
+        if not heard:
+            continue
         key = f"announce:{session.msg_id}:{to[0]}"
-        text, html, parts = _body(session, power, texts, key)
+        text, html, parts = _body(session, power, [text for _, text in heard], key)
         queue(ctx, key=key, to=to, game=rec.name, kind="notice",
-              subject=subject, text=text, html=html, source=session.msg_id, related=parts)
+              subject=_subject(rec.name, [what for what, _ in heard]), text=text, html=html,
+              source=session.msg_id, related=parts)
     session.announcements.clear()
+
+
+def _subject(game: str, whats: list[str]) -> str:
+    whats = list(dict.fromkeys(whats))
+    subject = f"[{game}] " + "; ".join(whats)
+    if len(subject) > SUBJECT and len(whats) > 1:  # a long subject is folded, and some readers show it badly
+        subject = f"[{game}] {whats[0]}, and {len(whats) - 1} more from the GM"
+    return subject
 
 
 def _body(session: Session, power: str | None, texts: list[str], key: str) -> tuple[str, str | None, list]:
     rec, ctx = session.game, session.ctx
     said = "\n\n".join(texts)
     if session.announce_position and rec.state is not None:
-        return reports.position(ctx, rec, power, [said], key=key)
+        return reports.position(ctx, rec, power, [said], key=key, gm=power is None)
     lines = [said]
     if rec.status in ("active", "paused") and rec.state is not None and rec.deadline is not None:
         from ..render import deadline_text

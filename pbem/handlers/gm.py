@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 from pathlib import Path
 
-from .. import deadlines, dossier, gamedata, names, phaselabels, render, registry, store, turns
+from .. import audience, deadlines, dossier, gamedata, names, phaselabels, render, registry, store, turns
 from ..commands import model as m
 from ..commands.help import top_keywords
-from ..db import parse_iso, utcnow_iso
+from ..db import loads, parse_iso, utcnow_iso
 from ..deadlines import DeadlineError
 from ..gameapi import Edit, Refused, Ruling
 from ..identity import hash_secret, new_secret, normalize_address
@@ -31,13 +31,17 @@ def _need_game(session: Session, cmd, *statuses: str) -> bool:
     return True
 
 
-def _log(session: Session, action: str, detail: str = "") -> None:
-    store.gm_log(session.ctx, session.game_name, f"GM <{session.mail.sender}>", action, detail)
+def _log(session: Session, action: str, detail: str = "",
+         seen_by: audience.Audience = audience.public()) -> None:
+    """The GM log keeps the GM's role, never an address (the archive shows what is public)."""
+    store.gm_log(session.ctx, session.game_name, "GM", action, detail, seen_by=seen_by)
 
 
-def _announce(session: Session, what: str, text: str) -> None:
-    """Every player hears of it: one mail for the whole GM mail (see announce.py)."""
-    session.announce(what, text)
+def _announce(session: Session, what: str, text: str,
+              seen_by: audience.Audience = audience.public()) -> None:
+    """Every player the gate lets see it hears of it: one mail for the whole GM mail (see
+    announce.py)."""
+    session.announce(what, text, seen_by)
 
 
 #: a game's name: it is in every subject line, file name and page of the archive
@@ -116,7 +120,7 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     secret = new_secret()
     address = normalize_address(cmd.email)
     store.add_player(ctx, rec.name, power, [address], hash_secret(secret))
-    _log(session, "add player", f"{power} {address}")
+    _log(session, "add player", power)
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you play {power}",
                    kind="welcome", secrets=(secret,),
@@ -316,7 +320,7 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
     old = store.addresses(row)
     store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0,
                         status="active")
-    _log(session, "replace", f"{power}: {', '.join(old)} -> {address}")
+    _log(session, "replace", f"{power}: a new player")
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you now play {power}",
                    kind="welcome", secrets=(secret,),
@@ -341,7 +345,7 @@ def become(session: Session, cmd: m.GmBecome) -> None:
         session.problem("unknown-power", f"{cmd.power!r} is not played in {rec.name}", cmd.line)
         return
     session.power = power
-    _log(session, "become", power)
+    _log(session, "become", power, audience.powers(power))
     session.notify(key=f"become:{session.msg_id}:{power}", to=store.addresses(row)[:1],
                    subject=f"[{rec.name}] the GM acted as {power}",
                    text=f"The GM is acting as {power} in game {rec.name} (mail of {utcnow_iso(session.ctx.now())}).\n"
@@ -369,15 +373,30 @@ def rule(session: Session, cmd: m.GmRule) -> None:
     events = _apply(session, Ruling(cmd.question, cmd.ruling), cmd.line)
     if events is None:
         return
-    _log(session, "ruling", f"{cmd.question}: {cmd.ruling}")
-    _announce(session, f"GM ruling on {cmd.question}", f"The GM ruled on {cmd.question}: {cmd.ruling}")
+    seen_by = _question_audience(session, cmd.question)
+    _log(session, "ruling", f"{cmd.question}: {cmd.ruling}", seen_by)
+    _announce(session, f"GM ruling on {cmd.question}", f"The GM ruled on {cmd.question}: {cmd.ruling}", seen_by)
     _treaties_changed(session, events, cmd.line)
     session.section("Ruling recorded:", [f"{cmd.question}: {cmd.ruling}"])
 
 
+def _question_audience(session: Session, question: str) -> audience.Audience:
+    """Who hears of a ruling: whoever may see the treaty it is on; else whoever may see the
+    question the game asked (its latest ``question`` event of that id); else the GM alone."""
+    rec, wanted = session.game, question.lower()
+    for t in rec.rules.treaty_records(rec.state, None, gm=True) if rec.rules.treaties else []:
+        if wanted in (str(t.get("key") or t["id"]).lower(), str(t["id"]).lower()):
+            return audience.treaty(t.get("key") or t["id"], t.get("parties") or ())
+    for row in session.ctx.db["events"].rows_where("game = ? and kind = 'question'", [rec.name],
+                                                   order_by="id desc", select="data"):
+        event = loads(row["data"], {})
+        if str(event.get("id", "")).lower() == wanted:
+            return audience.of(event) or audience.gm()
+    return audience.gm()
+
+
 def _treaties_changed(session: Session, events: list[dict], line) -> None:
-    ids = dict.fromkeys(e["id"] for e in events if e.get("kind") == "treaty" and e.get("id"))
-    render.queue_treaty_records(session.ctx, session.game, ids, f"{session.msg_id}:{line}")
+    render.queue_treaty_records(session.ctx, session.game, render.treaty_keys(events), f"{session.msg_id}:{line}")
 
 
 def announce(session: Session, cmd: m.GmAnnounce) -> None:
@@ -414,7 +433,9 @@ def edit(session: Session, cmd: m.GmEdit) -> None:
     events = _apply(session, Edit(cmd.text), cmd.line)
     if events is None:
         return
-    _log(session, "state edit", cmd.text)
+    # An edit is public when everything it did is; one that touched a private figure or a
+    # secret treaty is the GM's alone.
+    _log(session, "state edit", cmd.text, audience.narrowest(audience.of(e) for e in events))
     _treaties_changed(session, events, cmd.line)
     session.section("State edit applied:", [cmd.text])
 

@@ -1,10 +1,12 @@
 """Player commands: orders, press, status, help, history, account settings."""
 from __future__ import annotations
 
-from .. import names, phaselabels, render, reports, store, turns
+from datetime import datetime, timedelta, timezone
+
+from .. import audience, names, phaselabels, render, reports, store, turns
 from ..commands import model as m
 from ..commands.help import top_keywords as help_keywords
-from ..db import dumps, utcnow_iso
+from ..db import dumps, parse_iso, utcnow_iso
 from ..deadlines import format_moment
 from ..gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
 from ..identity import hash_secret, normalize_secret
@@ -195,17 +197,43 @@ def press(session: Session, cmd: m.Press) -> None:
     shown = (everyone if cmd.to == "ALL" else []) if cmd.grey else to
     phase_key = rec.rules.phase(rec.state).key
     ctx = session.ctx
+    # Choice: press to every other power of a game of three or more is public (the archive
+    # shows it); press to fewer is its sender's and recipients' alone.
+    public = len(everyone) >= 3 and set(everyone) - {session.power} <= set(to)
+    seen_by = audience.public() if public else audience.powers([session.power] if session.power else [], to)
     ctx.db["press"].insert({"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
                             "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
-                            "sent": utcnow_iso(ctx.now()), "message": session.msg_id})
+                            "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
+                            "audience": dumps(seen_by.to_json())})
+    # Grey press shows no time finer than its phase (its Date is the moment the phase opened)
+    # and goes out apart from the sender's other mail (with the next batch of grey press).
+    dated = {"date": parse_iso(rec.row.get("phase_opened")) or parse_iso(rec.row["created"]),
+             "not_before": grey_delivery(ctx.now())} if cmd.grey else {}
     for power in to:
         row = store.player(ctx, rec.name, power)
         session.notify(key=f"press:{session.msg_id}:{cmd.line}:{power}", to=store.addresses(row)[:1],
                        kind="press", subject=f"[{rec.name}] press from {sender}",
                        text=render.render("press.txt.j2", game=rec.name, sender=sender, to=shown,
-                                          everyone=cmd.grey and cmd.to == "ALL", body=cmd.body, site=ctx.site_name))
+                                          everyone=cmd.grey and cmd.to == "ALL", body=cmd.body, site=ctx.site_name),
+                       **dated)
     session.section("Press sent" + (" (grey: your name was not shown)" if cmd.grey else "") + ":",
                     [f"to {', '.join(to) or 'nobody'}"])
+
+
+#: grey press goes out in batches, at the quarter hours
+GREY_BATCH = timedelta(minutes=15)
+#: and never sooner than this after it was sent
+GREY_WAIT = timedelta(minutes=10)
+
+
+def grey_delivery(now: datetime) -> datetime:
+    """When grey press sent ``now`` goes out: at the first quarter hour (UTC) at least
+    ``GREY_WAIT`` away, with every other grey press sent before then, never with the
+    sender's reply or its other press (Choice: see README, Grey press)."""
+    earliest = now + GREY_WAIT
+    epoch = datetime(2000, 1, 1, tzinfo=timezone.utc)
+    batch = epoch + ((earliest - epoch) // GREY_BATCH) * GREY_BATCH
+    return batch if batch >= earliest else batch + GREY_BATCH
 
 
 def status(session: Session, cmd: m.Status) -> None:
@@ -290,7 +318,8 @@ def set_absence(session: Session, cmd: m.SetAbsence) -> None:
         return
     row = store.player(session.ctx, session.game.name, session.power)
     store.update_player(session.ctx, row["id"], absent_from=cmd.start.isoformat(), absent_to=cmd.end.isoformat())
-    store.gm_log(session.ctx, session.game.name, session.power, "absence", f"{cmd.start} to {cmd.end}")
+    store.gm_log(session.ctx, session.game.name, session.power, "absence", f"{cmd.start} to {cmd.end}",
+                 seen_by=audience.powers(session.power))
     session.section("Absence noted:", [f"{cmd.start} to {cmd.end}: missed deadlines in that time "
                                        "apply your defaults without counting against you."])
 

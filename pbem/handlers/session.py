@@ -3,8 +3,9 @@ game and power it acts for, and the reply being built."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from .. import render, reports, store
+from .. import audience, render, reports, store
 from ..context import Context
 from ..commands.model import MASK
 from ..gameapi import Problem
@@ -40,8 +41,9 @@ class Session:
     outcome: str = "handled"
     show_status: bool = False
     lines: list[str] = field(default_factory=list)   # the mail's text as read, for quoting
-    #: GM announcements of this mail, sent as one mail per player at its end
-    announcements: list[tuple[str, str]] = field(default_factory=list)
+    #: GM announcements of this mail (what, text, who may hear of it), sent as one mail per
+    #: reader at its end
+    announcements: list[tuple[str, str, audience.Audience]] = field(default_factory=list)
     #: whether the players' announcement carries each one's report (after a rollback)
     announce_position: bool = False
 
@@ -63,10 +65,10 @@ class Session:
                 suggestion: str | None = None, kind: str = "illegal") -> None:
         self.problems.append(Problem(code, message, line, suggestion, kind))
 
-    def announce(self, what: str, text: str) -> None:
-        """A GM action every player hears of: one mail per player for the whole
-        GM mail, however many actions it holds (see :mod:`.announce`)."""
-        self.announcements.append((what, text))
+    def announce(self, what: str, text: str, seen_by: audience.Audience = audience.public()) -> None:
+        """A GM action every player the gate lets see it hears of: one mail per
+        player for the whole GM mail, however many actions it holds (see :mod:`.announce`)."""
+        self.announcements.append((what, text, seen_by))
 
     def quote(self, line: int | None) -> str:
         """Line ``line`` of the mail as written (shortened, a secret masked), or ""."""
@@ -92,16 +94,23 @@ class Session:
         return lines
 
     def notify(self, *, key: str, to: list[str], subject: str, text: str, kind: str = "notice",
-               secrets: tuple[str, ...] = ()) -> None:
+               secrets: tuple[str, ...] = (), date: datetime | None = None,
+               not_before: datetime | None = None) -> None:
         """Queue a further mail with the reply; ``secrets`` it hands out are masked
-        in the stored copy once it is sent (a welcome mail)."""
+        in the stored copy once it is sent (a welcome mail); ``date`` and ``not_before``
+        as :func:`pbem.outbox.queue` takes them."""
         notice = {"key": key, "to": to, "subject": subject, "text": text, "kind": kind, "game": self.game_name}
         if secrets:
             notice["secrets"] = tuple(secrets)
+        if date is not None:
+            notice["date"] = date
+        if not_before is not None:
+            notice["not_before"] = not_before
         self.notices.append(notice)
 
     def subject(self) -> str:
-        if self.game and self.game.state:
+        # A reply to a stranger (no right sign-on) says nothing of the game's progress.
+        if self.signed_on and self.game and self.game.state:
             who = self.power or ("GM" if self.is_gm else None)
             return render.subject(self.game, who, "received")
         return f"[{self.ctx.site_name}] received: {self.mail.subject[:60] or '(no subject)'}"
@@ -112,7 +121,8 @@ class Session:
 
     def reply_text(self) -> str:
         status = None
-        if self.game and self.game.status in ("active", "paused") and self.game.state:
+        # Only a signed-on reader is told the game's phase, deadline and who is awaited.
+        if self.signed_on and self.game and self.game.status in ("active", "paused") and self.game.state:
             from ..turns import waiting_for
 
             rec = self.game

@@ -28,17 +28,20 @@ def _running(session: Session, cmd) -> bool:
 
 
 def _act(session: Session, cmd, action: TreatyAction) -> dict | None:
-    """Apply the action; the record after it, or None when the game refused."""
+    """Apply the action; the record after it, or None when the game refused.  A refusal
+    reads the same whether or not a treaty the sender may not see exists (the treaty book
+    looks only among the treaties the sender may see)."""
     try:
-        turns.apply_input(session.ctx, session.game.name, action)
+        events = turns.apply_input(session.ctx, session.game.name, action)
     except Refused as exc:
         session.problems.append(exc.problem(cmd.line))
         return None
     session.reload()
     rec = session.game
-    render.queue_treaty_records(session.ctx, rec, [action.treaty], f"{session.msg_id}:{cmd.line}")
+    keys = render.treaty_keys(events)
+    render.queue_treaty_records(session.ctx, rec, keys, f"{session.msg_id}:{cmd.line}")
     return next((t for t in rec.rules.treaty_records(rec.state, session.power)
-                 if t["id"].lower() == action.treaty.lower()), None)
+                 if keys and str(t.get("key") or t["id"]).lower() == keys[0].lower()), None)
 
 
 def _action(session: Session, cmd, verb: str, **extra) -> TreatyAction:

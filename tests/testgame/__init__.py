@@ -24,7 +24,7 @@ import copy
 import difflib
 import re
 
-from pbem import treatybook
+from pbem import audience, treatybook
 from pbem.gameapi import (NOT_AN_ORDER, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem,
                           Refused, Report, Roster)
 
@@ -33,6 +33,12 @@ DEFAULT_POWERS = ("North", "South", "East")
 _ALIASES = {"n": "North", "northern": "North", "s": "South", "southern": "South",
             "e": "East", "eastern": "East", "w": "West", "western": "West"}
 _CAP = re.compile(r"^\s*NO\s+BID\s+ABOVE\s+(\d+)\s*$", re.I | re.M)
+
+
+def _public(events: list[dict]) -> list[dict]:
+    """Beacon's bids, rounds, gifts and protests happen in the open: every event is public
+    unless it was made with an audience (a treaty's)."""
+    return [e if audience.KEY in e else audience.tag(e, audience.public()) for e in events]
 
 
 def _on(value) -> bool:
@@ -168,6 +174,9 @@ class Beacon(Game):
             return state, self._claim(state, orders)
         return state, self._tally(state, dice)
 
+    def stamp(self, state, events):
+        return _public(events)
+
     def _bids(self, state, orders):
         events = []
         for power in state["players"]:
@@ -183,8 +192,7 @@ class Beacon(Game):
                     t["status"] = "broken"
                     t["breaches"].append({"at": "", "by": "moderator", "against": power,
                                           "text": f"bid {state['bids'][power]} above {cap}", "ruled": "broken"})
-                    events.append({"kind": "treaty", "id": tid, "status": "broken", "breaker": power,
-                                   "parties": list(t["parties"]), "secret": t["secret"]})
+                    events.append(treatybook.event(t, "broken", breaker=power))
         state["phase"] = "tally"
         return events
 
@@ -251,7 +259,9 @@ class Beacon(Game):
             raise GMError(f"{m.group(2)} is not playing")
         state = copy.deepcopy(state)
         state[m.group(1).lower()][power] = int(m.group(3))
-        return state, [{"kind": "gm_edit", "text": text}]
+        # a power's gold is its own; the score is public
+        seen_by = audience.powers(power) if m.group(1).upper() == "GOLD" else audience.public()
+        return state, [audience.tag({"kind": "gm_edit", "text": text}, seen_by)]
 
     def rule(self, state, ruling, dice):
         question = state["questions"].get(ruling.question.lower())

@@ -107,12 +107,18 @@ def _invite(state, data, c, who, o, seen):
     return None
 
 
+def _taken(state: dict, c: dict, who: str | None) -> set[str]:
+    """The ids a proposal may not take: the Congress's proposals and the treaties ``who`` (None:
+    the public) may see.  A secret treaty of that id is no clash (the treaty the Congress passes
+    gets a key of its own), so a proposal never tells of a treaty its proposer may not see."""
+    return {p["id"].lower() for p in c["proposals"]} | {str(t["id"]).lower() for t in treatybook.visible(state, who)}
+
+
 def _propose(state, data, c, who, o, seen):
     if who not in cr.voices(state, c):
         return "not-member", f"{who} is not a member of the Congress"
     pid = o.args["id"]
-    taken = {p["id"].lower() for p in c["proposals"]} | {t.lower() for t in state.get("treaties", {})}
-    if pid.lower() in taken or pid.lower() in seen:
+    if pid.lower() in _taken(state, c, who) or pid.lower() in seen:
         return "proposal-exists", f"the id {pid} is taken; choose another"
     seen.add(pid.lower())
     trouble = cr.proposal_problems(state, data, c, o.args["terms"])
@@ -249,7 +255,7 @@ def propose(state: dict, data, c: dict, orders: dict) -> list[dict]:
             events.append(negotiation.failed(who, o, "bad-proposal", "not a lawful proposal now"))
             continue
         pid, n = o.args["id"], 1
-        taken = {p["id"].lower() for p in c["proposals"]} | {t.lower() for t in state.get("treaties", {})}
+        taken = _taken(state, c, None)
         while pid.lower() in taken:
             n += 1
             pid = f"{o.args['id']}-{n}"
@@ -305,14 +311,17 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
     signers = disputes.by_rules_order(asked)
     at = f"{state['turn']} Congress"
     text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
-    record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at)
+    record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at,
+                                   key=treatybook.free_key(state, proposal["id"], "Congress"))
     record.update({"signatures": {}, "terms": copy_state(proposal["terms"]), "congress": True,
                    "answer_with": f"ORDERS / SIGN {proposal['id']} or REFUSE {proposal['id']} / ENDORDERS "
                                   "(the Congress's signature step)",
                    "clauses": [t["text"] for t in proposal["terms"]], "turn": state["turn"]})
     record["history"].append({"at": at, "who": "the Congress", "action": "passed"})
-    state.setdefault("treaties", {})[proposal["id"]] = record
-    c["adopted"], c["signers"] = proposal["id"], signers
+    treatybook.store(state, record)
+    # the id everyone reads, and the key the treaty is kept under (its own, should a secret
+    # treaty have that id)
+    c["adopted"], c["adopted_key"], c["signers"] = proposal["id"], treatybook.key_of(record), signers
     return [treaties.treaty_event(record, "passed by the Congress"), step_to(c, "sign")]
 
 
@@ -322,7 +331,7 @@ def _named(clause: dict) -> list[str]:
 
 
 def sign(state: dict, data, c: dict, orders: dict) -> list[dict]:
-    record = state["treaties"][c["adopted"]]
+    record = state["treaties"][c.get("adopted_key") or c["adopted"]]
     at = f"{state['turn']} Congress"
     answers: dict[str, str] = {}
     for who, o in _by(orders, ("sign", "refuse")):

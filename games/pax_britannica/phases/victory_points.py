@@ -57,7 +57,10 @@ def treasury_vp(state: dict, data, power: str) -> list[dict]:
     vp = divide(amount, data.powers[power].vp_divisor)
     if vp == 0:
         return []
-    return [board.add_vp(state, power, vp, f"treasury {amount} / {data.powers[power].vp_divisor:g}")]
+    # The VP are on the open track; the treasury they come from is the power's own.
+    return [board.add_vp(state, power, vp, "funds"),
+            {"kind": "funds_vp", "power": power, "vp": vp, "treasury": amount,
+             "divisor": f"{data.powers[power].vp_divisor:g}"}]
 
 
 def treaty_bonus(state: dict) -> list[dict]:

@@ -13,7 +13,7 @@ EUROPEAN TENSION INCREASES ("+5 points each time a declaration of War is issued 
 """
 from __future__ import annotations
 
-from pbem import treatybook
+from pbem import audience, treatybook
 
 from .. import board, disputes, treaties
 from ..phases.negotiation import record_declaration
@@ -148,8 +148,11 @@ def void(state: dict, duty: dict) -> str | None:
 
 
 def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
-         pulled_by: str | None = None) -> list[dict]:
-    """``who`` enters ``ally``'s alliance at War with all of its opponents (one declaration)."""
+         pulled_by: str | None = None, duty: dict | None = None) -> list[dict]:
+    """``who`` enters ``ally``'s alliance at War with all of its opponents (one declaration).
+    ``duty``: the treaty duty it keeps.  Choice (choices/diplomacy.md): joining is a declaration
+    of War, so everyone learns of it; the treaty it keeps, with its kind, is told to whoever
+    may see the treaty (its parties while it is secret)."""
     war = model.war_of(state, ally, model.open_wars(state))
     if war is None:
         return []
@@ -161,9 +164,21 @@ def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
     decl.update({"war": war["id"], "how": how, "with": ally, **({"pulled_by": pulled_by} if pulled_by else {})})
     for enemy in enemies:
         events += austria_duty(state, who, enemy)
-    events.append({"kind": "war_joined", "war": war["id"], "power": who, "ally": ally, "how": how,
-                   "against": model.by_rules_order(enemies)})
+    kept = duty is not None and duty.get("kind") in ("defensive", "offensive")
+    joined = {"kind": "war_joined", "war": war["id"], "power": who, "ally": ally,
+              "against": model.by_rules_order(enemies)}
+    events.append(audience.tag(joined if kept else {**joined, "how": how}, audience.public()))
+    if kept:
+        record = treatybook.find(state, duty.get("treaty", ""))
+        events.append(audience.tag({"kind": "war_duty_kept", "war": war["id"], "power": who, "ally": ally,
+                                    "treaty": record["id"] if record else duty.get("treaty"),
+                                    "duty": duty["kind"]}, _seen_by(duty)))
     return events
+
+
+def _seen_by(duty: dict) -> audience.Audience:
+    """Who may know of a treaty duty: the treaty's audience (Austria-Hungary's: everyone)."""
+    return audience.of(duty) or audience.public()
 
 
 def answer(state: dict, duty: dict, joins: bool, phase: str) -> list[dict]:
@@ -172,15 +187,15 @@ def answer(state: dict, duty: dict, joins: bool, phase: str) -> list[dict]:
     who, ally = duty["power"], duty["ally"]
     if joins:
         pulled = duty.get("against") if duty.get("kind") == "austria" else None
-        return join(state, who, ally, phase, how=duty.get("kind", "join"), pulled_by=pulled)
-    events = [{"kind": "war_refused", "power": who, "ally": ally, "treaty": duty.get("treaty"),
-               "duty": duty.get("kind")}]
+        return join(state, who, ally, phase, how=duty.get("kind", "join"), pulled_by=pulled, duty=duty)
+    record = treatybook.find(state, duty.get("treaty", "")) if duty.get("kind") != "austria" else None
+    events = [audience.tag({"kind": "war_refused", "power": who, "ally": ally, "duty": duty.get("kind"),
+                            "treaty": record["id"] if record else duty.get("treaty")}, _seen_by(duty))]
     if duty.get("kind") == "austria":
         # the treaty is "non-existent until the start of the following year"; no Casus Belli
         state["austria_treaty_broken"] = state.get("turn")
         events.append(board.add_eti(state, 5, f"{who} broke the German-Austrian treaty", who))
         return events
-    record = treatybook.find(state, duty.get("treaty", ""))
     if record is not None:
         events += treaties.break_treaty(state, record, who, f"refused to join {ally}'s War")
     return events
@@ -217,7 +232,8 @@ def set_aside(state: dict) -> list[dict]:
         why = void(state, duty)
         if why:
             duty["status"] = "void"
-            events.append({"kind": "war_duty_void", "power": duty["power"], "ally": duty["ally"], "reason": why})
+            events.append(audience.tag({"kind": "war_duty_void", "power": duty["power"], "ally": duty["ally"],
+                                        "reason": why}, _seen_by(duty)))
     return events
 
 

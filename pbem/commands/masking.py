@@ -1,0 +1,81 @@
+"""Secrets never travel in what a player writes.
+
+A player types its secret where a secret goes (the sign-on, ``SET PASSWORD``, ``JOIN``, a
+``CONFIRM`` token); anywhere else in the mail -- press, a treaty's text and clauses, a
+breach claim, a Congress proposal, an order line, a GM announcement -- it is masked before
+any command reads the mail, so it is never stored, mailed or published, whatever its length
+(a short one is masked where it stands as a word of its own) or however it is written:
+in any case, in full-width or other compatibility forms, with invisible characters inside.
+
+(The stored copy of the raw mail is masked apart, by :mod:`pbem.secrets_at_rest`.)
+"""
+from __future__ import annotations
+
+import unicodedata
+
+from . import model as m
+from .parse import parse_mail, split_lines
+
+MASK = m.MASK
+#: a secret this long or longer is masked inside a word too; a shorter one only as a word
+WHOLE_WORD_BELOW = 4
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """``text`` as secrets are compared (compatibility forms, case folded, invisible format
+    characters dropped), with the index in ``text`` of each folded character."""
+    chars: list[str] = []
+    owners: list[int] = []
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) == "Cf":  # zero-width spaces and joiners, soft hyphens
+            continue
+        for c in unicodedata.normalize("NFKC", ch).casefold():
+            chars.append(c)
+            owners.append(i)
+    return "".join(chars), owners
+
+
+def mask(text: str, secrets) -> str:
+    """``text`` with every secret in it replaced by ``****``."""
+    if not text:
+        return text
+    folded, owners = _folded(text)
+    spans: list[tuple[int, int]] = []
+    for secret in {s for s in secrets if s}:
+        key, _ = _folded(secret)
+        if not key:
+            continue
+        start = folded.find(key)
+        while start >= 0:
+            end = start + len(key)
+            word = (start == 0 or not folded[start - 1].isalnum()) and \
+                (end == len(folded) or not folded[end].isalnum())
+            if len(key) >= WHOLE_WORD_BELOW or word:
+                spans.append((owners[start], owners[end - 1] + 1))
+            start = folded.find(key, start + 1)
+    if not spans:
+        return text
+    out, at = [], 0
+    for a, b in sorted(spans):
+        if a < at:          # overlaps the span masked before it
+            at = max(at, b)
+            continue
+        out += [text[at:a], MASK]
+        at = b
+    out.append(text[at:])
+    return "".join(out)
+
+
+def read(text: str) -> tuple[str, m.ParsedMail]:
+    """The mail's text with every secret it types masked everywhere but where it is typed,
+    and the commands read from that text."""
+    first = parse_mail(text)
+    secrets = set(first.typed_secrets.values())
+    if not secrets:
+        return text, first
+    lines = split_lines(text)
+    kept = [line if n in first.typed_secrets else mask(line, secrets) for n, line in enumerate(lines, 1)]
+    masked = "\n".join(kept)
+    if masked == text:
+        return text, first
+    return masked, parse_mail(masked)
