@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import registry, store, turns  # noqa: E402
+from pbem import phase_orders, registry, store, turns  # noqa: E402
 from pbem.clock import FakeClock  # noqa: E402
 from pbem.config import load_config  # noqa: E402
 from pbem.context import Context  # noqa: E402
@@ -87,7 +87,7 @@ def play(rules: str, seed: int, rounds: int, war_turn: int | None) -> Played:
                 lines = game.bot_orders(state, power, rng)
                 parsed = game.parse_orders(state, power, list(enumerate(lines, 1)))
                 if parsed.orders:
-                    turns.store_orders(ctx, "bench", phase.key, power, parsed.orders, "\n".join(lines), None)
+                    phase_orders.store_orders(ctx, "bench", phase.key, power, parsed.orders, "\n".join(lines), None)
             t0 = time.perf_counter()
             steps = turns.run_phase(ctx, "bench", reason="bench")
             took = time.perf_counter() - t0

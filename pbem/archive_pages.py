@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import audience, charts, store, turns
+from . import audience, charts, phase_orders, store
 from .context import Context
 from .db import loads
 from .gameapi import Game
@@ -115,7 +115,7 @@ def phase_entries(ctx: Context, rec: store.GameRecord, game: Game | None) -> lis
     book = audience.game_book(game, rec.state) if game is not None else {}
     press = public_press(ctx, rec.name, book)
     out = []
-    for snap in turns.history(ctx, rec.name):
+    for snap in phase_orders.history(ctx, rec.name):
         after = loads(snap["after"], {})
         before = loads(snap["before"], {})
         events = audience.shown([e for e in loads(snap["events"], []) if isinstance(e, dict)],

@@ -225,7 +225,7 @@ def cmd_game_list(args) -> int:
 
 
 def cmd_game_status(args) -> int:
-    from . import render, store, turns
+    from . import phase_orders, render, store
 
     ctx, _ = open_ctx(args)
     rec = store.get_game(ctx, args.name)
@@ -236,7 +236,7 @@ def cmd_game_status(args) -> int:
         phase = rec.rules.phase(rec.state)
         print(f"phase: {phase.label}")
         print(f"deadline: {render.deadline_text(rec, rec.deadline)}")
-        waiting = turns.waiting_for(ctx, rec)
+        waiting = phase_orders.waiting_for(ctx, rec)
         if waiting:
             print(f"waiting for: {', '.join(waiting)}")
         elif phase.owes and rec.status in ("active", "paused"):

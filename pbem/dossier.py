@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import textwrap
 
-from . import audience, reports, store, turns
+from . import audience, phase_orders, reports, store
 from .context import Context
 from .db import loads
 from .deadlines import format_moment
@@ -59,7 +59,7 @@ def press_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
     and no time finer than its phase."""
     zone = rec.policy.timezone
     everyone = [p["power"] for p in store.players(ctx, rec.name)]
-    labels = {r["phase_key"]: r["label"] for r in turns.history(ctx, rec.name)}
+    labels = {r["phase_key"]: r["label"] for r in phase_orders.history(ctx, rec.name)}
     labels[rec.rules.phase(rec.state).key] = rec.rules.phase(rec.state).label
     lines: list[str] = []
     grey: list[tuple[str, list[str]]] = []  # grey press received: after the rest, in no order of time
@@ -91,11 +91,11 @@ def orders_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
     phase = rec.rules.phase(rec.state)
     if not phase.takes_orders_from(power):
         return [f"{phase.label} asks nothing of {power}."]
-    mine = turns.current_orders(ctx, rec.name, phase.key).get(power)
-    done = power not in turns.waiting_for(ctx, rec)
+    mine = phase_orders.current_orders(ctx, rec.name, phase.key).get(power)
+    done = power not in phase_orders.waiting_for(ctx, rec)
     if mine:
         return [f"Stored for {phase.label} (send ORDERS to replace them):"] + [
-            f"  {line}" for line in turns.as_written(mine, power)]
+            f"  {line}" for line in phase_orders.as_written(mine, power)]
     if done and power in phase.owes:
         return [f"{power} has said DONE for {phase.label}, with no orders."]
     return [f"None yet for {phase.label}. If none are accepted by the deadline, the default applies: "
@@ -115,7 +115,7 @@ def owed_lines(rec: store.GameRecord, power: str) -> list[str]:
 
 
 def past_lines(ctx: Context, rec: store.GameRecord) -> list[str]:
-    rows = turns.history(ctx, rec.name)
+    rows = phase_orders.history(ctx, rec.name)
     if not rows:
         return ["none yet"]
     lines = ["Any of them comes again with RESEND <phase>, e.g. RESEND " + rows[-1]["label"] + ":"]

@@ -1,6 +1,6 @@
-"""Rendering mail text from templates/ (jinja2, StrictUndefined) and queueing
-the turn reports.  Templates only render what they are given: each power's
-report comes from the game's view of that power alone."""
+"""Rendering mail text from templates/ (jinja2, StrictUndefined).  Templates
+only render what they are given: each power's report comes from the game's
+view of that power alone (:mod:`pbem.reports` composes and queues it)."""
 from __future__ import annotations
 
 import sys
@@ -12,14 +12,12 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from . import audience, store
+from . import store
 from .context import Context
 from .deadlines import format_deadline, format_moment
-from .engine import Step
 from .gameapi import Game, Report
 from .identity import reply_token
 from .mail.compose import Inline, content_id
-from .outbox import queue
 from .resources import resource
 
 TEMPLATES = resource("templates")
@@ -108,44 +106,6 @@ def token_for(rec: store.GameRecord, power: str) -> str | None:
     return reply_token(rec.row["token_key"], rec.name, rec.rules.phase(rec.state).key, power)
 
 
-def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None,
-                  missed: dict[str, str] | None = None) -> None:
-    """Each player's report of the phases just resolved — only of the phases
-    whose audience includes the player; a player told of none of them still
-    gets the report when the new phase asks something of them — and the GM's
-    report (everything the GM may see); then the record of every treaty those
-    phases changed, to its readers.  ``missed``: the powers that sent nothing
-    for the first phase, with the default that applied (each is told)."""
-    from .reports import Told, compose
-
-    game, state = rec.rules, rec.state
-    over = game.is_over(state)
-    seq = rec.row["seq"]
-    phase = game.phase(state)
-    first = steps[0].phase.label
-
-    def told(chosen: list[Step], power: str | None) -> Told:
-        notes = []
-        if power and power in (missed or {}):
-            notes.append(f"You sent no orders for {first}: the default applied ({missed[power]}).")
-        return Told([s.phase.label for s in chosen], [e for s in chosen for e in s.events], notes)
-
-    for row in store.players(ctx, rec.name):
-        power = row["power"]
-        chosen = [s for s in steps if s.phase.told(power)]
-        if not chosen and not (phase.takes_orders_from(power) and not over):
-            continue
-        key = f"report:{rec.name}:{seq}:{power}"
-        text, html, parts = compose(ctx, rec, state, power, told(chosen, power), deadline, key=key)
-        queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
-              subject=subject(rec, power, "turn report"), text=text, html=html, related=parts)
-    key = f"report:{rec.name}:{seq}:public"
-    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key, gm=True)
-    queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
-          subject=subject(rec, None, "GM report"), text=text, html=html, related=parts)
-    queue_treaty_records(ctx, rec, treaty_keys([e for s in steps for e in s.events]), f"report:{seq}")
-
-
 def treaty_keys(events) -> list[str]:
     """The treaties whose records the events changed, each once, by key."""
     return list(dict.fromkeys(str(e.get("key") or e["id"]) for e in events
@@ -164,27 +124,3 @@ def report_map(ctx: Context, game: Game, state: dict, power: str | None,
     board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
              "lines": game.map_text(state, power)}
     return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
-
-
-def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: str) -> None:
-    """Mail the current record of each treaty (by key) to every player the gate lets see it
-    (its parties while it is secret, else everyone)."""
-    if not treaty_keys:
-        return
-    game, state = rec.rules, rec.state
-    players = store.players(ctx, rec.name)
-    book = audience.game_book(game, state)
-    for treaty_key in treaty_keys:
-        for row in players:
-            record = next((t for t in game.treaty_records(state, row["power"])
-                           if str(t.get("key") or t["id"]).lower() == str(treaty_key).lower()), None)
-            if record is None or not audience.admits(audience.treaty(treaty_key, record.get("parties") or ()),
-                                                     row["power"], book):
-                continue
-            queue(ctx, key=f"treaty:{rec.name}:{key}:{treaty_key}:{row['power']}",
-                  to=store.addresses(row)[:1], game=rec.name, kind="treaty",
-                  subject=f"[{rec.name}] treaty {record['id']}: "
-                          f"{TREATY_STATUS.get(record['status'], record['status'])}",
-                  text=render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
-                              reader=row["power"], zone=row.get("zone") or rec.policy.timezone))
-

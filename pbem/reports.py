@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
-from . import audience, render, store, turns
+from . import audience, phase_orders, render, store
 from .context import Context
 from .db import loads
+from .engine import Step
 from .gameapi import Event, Game, OrderOption
 from .mail.compose import Inline
+from .outbox import queue
 from .sitepaths import game_url
 
 
@@ -131,7 +133,7 @@ def again(ctx: Context, rec: store.GameRecord, snap: dict, power: str,
     """The whole report that told ``power`` of the phase in ``snap``: (label, text, HTML,
     inline parts)."""
     game = rec.rules
-    rows = turns.history(ctx, rec.name)
+    rows = phase_orders.history(ctx, rec.name)
     run = _run_of(game, rows, snap["seq"])
     shown = [r for r in run if game.phase(loads(r["before"])).told(power)] or run
     after = loads(run[-1]["after"])
@@ -162,3 +164,65 @@ def position(ctx: Context, rec: store.GameRecord, power: str | None, notes: Sequ
     rollback, in a dossier): text, HTML and inline parts."""
     return compose(ctx, rec, rec.state, power, Told([], [], list(notes), list(sections)), rec.deadline,
                    key=key, gm=gm)
+
+
+# -- queueing the reports of resolved phases ---------------------------------
+
+def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None,
+                  missed: dict[str, str] | None = None) -> None:
+    """Each player's report of the phases just resolved — only of the phases
+    whose audience includes the player; a player told of none of them still
+    gets the report when the new phase asks something of them — and the GM's
+    report (everything the GM may see); then the record of every treaty those
+    phases changed, to its readers.  ``missed``: the powers that sent nothing
+    for the first phase, with the default that applied (each is told)."""
+    game, state = rec.rules, rec.state
+    over = game.is_over(state)
+    seq = rec.row["seq"]
+    phase = game.phase(state)
+    first = steps[0].phase.label
+
+    def told(chosen: list[Step], power: str | None) -> Told:
+        notes = []
+        if power and power in (missed or {}):
+            notes.append(f"You sent no orders for {first}: the default applied ({missed[power]}).")
+        return Told([s.phase.label for s in chosen], [e for s in chosen for e in s.events], notes)
+
+    for row in store.players(ctx, rec.name):
+        power = row["power"]
+        chosen = [s for s in steps if s.phase.told(power)]
+        if not chosen and not (phase.takes_orders_from(power) and not over):
+            continue
+        key = f"report:{rec.name}:{seq}:{power}"
+        text, html, parts = compose(ctx, rec, state, power, told(chosen, power), deadline, key=key)
+        queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
+              subject=render.subject(rec, power, "turn report"), text=text, html=html, related=parts)
+    key = f"report:{rec.name}:{seq}:public"
+    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key, gm=True)
+    queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
+          subject=render.subject(rec, None, "GM report"), text=text, html=html, related=parts)
+    queue_treaty_records(ctx, rec, render.treaty_keys([e for s in steps for e in s.events]), f"report:{seq}")
+
+
+def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: str) -> None:
+    """Mail the current record of each treaty (by key) to every player the gate lets see it
+    (its parties while it is secret, else everyone)."""
+    if not treaty_keys:
+        return
+    game, state = rec.rules, rec.state
+    players = store.players(ctx, rec.name)
+    book = audience.game_book(game, state)
+    for treaty_key in treaty_keys:
+        for row in players:
+            record = next((t for t in game.treaty_records(state, row["power"])
+                           if str(t.get("key") or t["id"]).lower() == str(treaty_key).lower()), None)
+            if record is None or not audience.admits(audience.treaty(treaty_key, record.get("parties") or ()),
+                                                     row["power"], book):
+                continue
+            queue(ctx, key=f"treaty:{rec.name}:{key}:{treaty_key}:{row['power']}",
+                  to=store.addresses(row)[:1], game=rec.name, kind="treaty",
+                  subject=f"[{rec.name}] treaty {record['id']}: "
+                          f"{render.TREATY_STATUS.get(record['status'], record['status'])}",
+                  text=render.render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
+                              reader=row["power"], zone=row.get("zone") or rec.policy.timezone))
+

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from . import render, store, turns
+from . import phase_orders, render, store, turns
 from .context import Context
 from .db import atomic
 from .deadlines import format_left, is_due, warnings_due
@@ -28,7 +28,7 @@ def send_reminders(ctx: Context, rec: store.GameRecord) -> int:
     phase = rec.phase
     sent = 0
     with atomic(ctx.db):
-        waiting = turns.waiting_for(ctx, rec)
+        waiting = phase_orders.waiting_for(ctx, rec)
         for row in store.players(ctx, rec.name):
             if row["power"] not in waiting:
                 continue
@@ -70,7 +70,7 @@ def phase_due(ctx: Context, rec: store.GameRecord) -> bool:
     # query per game and pass, with a thousand games in progress).
     asked = (now < rec.deadline and early) or rec.deadline <= now < rec.deadline + policy.grace
     return is_due(rec.deadline, now, grace=policy.grace,
-                  all_orders_in=asked and bool(phase.owes) and not turns.waiting_for(ctx, rec),
+                  all_orders_in=asked and bool(phase.owes) and not phase_orders.waiting_for(ctx, rec),
                   process_early=early, paused=False)
 
 
@@ -84,7 +84,7 @@ def tick(ctx: Context) -> list[str]:
                 rec = store.get_game(ctx, rec.name)
             if phase_due(ctx, rec):
                 reason = ("GM PROCESS" if rec.row.get("process_requested") else
-                          "all orders in" if not turns.waiting_for(ctx, rec) else "deadline")
+                          "all orders in" if not phase_orders.waiting_for(ctx, rec) else "deadline")
                 steps = turns.run_phase(ctx, rec.name, reason=reason)
                 resolved.extend(f"{rec.name}: {s.phase.label}" for s in steps)
         except Exception:  # one broken game must not stop the others

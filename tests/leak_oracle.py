@@ -41,7 +41,7 @@ from email.header import decode_header, make_header
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-from pbem import archive, intake, outbox, scheduler, store, turns
+from pbem import archive, intake, outbox, phase_orders, scheduler, store
 from pbem.clock import FakeClock
 from pbem.config import load_config
 from pbem.context import Context
@@ -347,7 +347,7 @@ class Table:
         if roll < 0.3:
             self.say(power, "RESEND")
         elif roll < 0.5:
-            labels = [r["label"] for r in turns.history(self.ctx, self.name)]
+            labels = [r["label"] for r in phase_orders.history(self.ctx, self.name)]
             self.say(power, f"RESEND {rng.choice(labels)}" if labels else "HISTORY")
         elif roll < 0.7:
             self.say(power, "TREATY LIST")
@@ -406,7 +406,7 @@ class Table:
         rec = self.rec
         game, state = rec.rules, rec.state
         phase = game.phase(state)
-        waiting = set(turns.waiting_for(self.ctx, rec))
+        waiting = set(phase_orders.waiting_for(self.ctx, rec))
         for power in [p for p in phase.owes if p in waiting]:
             lines = game.bot_orders(state, power, self.rng)
             if self.rules == "pax_britannica" and state.get("phase") == "war":

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import archive, turns
+from pbem import archive, phase_orders
 from test_archive_site import links, played_game
 
 pytestmark = pytest.mark.browser
@@ -39,7 +39,7 @@ def dump_dom(tmp_path: Path, page: Path) -> str:
 def site(tmp_path):
     ctx = played_game(tmp_path)
     index = archive.build_archive(ctx, tmp_path / "site")
-    snaps = turns.history(ctx, "g1")
+    snaps = phase_orders.history(ctx, "g1")
     ctx.db.conn.close()
     return index, snaps
 

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from pbem import archive, audience, clock, config, context, db, deadlines, identity, registry, store, turns
+from pbem import archive, audience, clock, config, context, db, deadlines, identity, phase_orders, registry, store, turns
 from pbem.dice import commitment
 from pbem.gameapi import Order, TreatyAction
 
@@ -33,7 +33,7 @@ def new_game(ctx: context.Context, name: str = "g1") -> None:
 
 def bid(ctx: context.Context, name: str, power: str, amount: int) -> None:
     key = store.get_game(ctx, name).row["phase_key"]
-    turns.store_orders(ctx, name, key, power, [Order(power, "bid", {"amount": amount}, f"BID {amount}")],
+    phase_orders.store_orders(ctx, name, key, power, [Order(power, "bid", {"amount": amount}, f"BID {amount}")],
                        f"BID {amount}", None)
 
 
@@ -121,7 +121,7 @@ def test_index_lists_every_game_with_powers_and_no_addresses(ctx, site):
 
 
 def test_every_resolved_phase_has_a_page_in_order(ctx, site):
-    history = turns.history(ctx, "g1")
+    history = phase_orders.history(ctx, "g1")
     assert len(history) == 6
     game_html = (site / "g1" / "index.html").read_text()
     hrefs = [h for h in links(game_html) if re.match(r"\d+-", h)]
@@ -196,7 +196,7 @@ def test_seed_is_published_only_once_revealed(tmp_path):
 
 
 def test_phase_page_shows_public_report_dice_events_map_and_neighbours(ctx, site):
-    history = turns.history(ctx, "g1")
+    history = phase_orders.history(ctx, "g1")
     tally = history[1]
     page = next((site / "g1").glob(f"{tally['seq']}-*.html")).read_text()
     game = store.get_game(ctx, "g1").rules
@@ -262,7 +262,7 @@ def test_a_broken_game_is_reported_and_the_others_still_written(ctx, tmp_path):
 
 
 def test_only_events_the_public_may_see_reach_the_phase_page(ctx, tmp_path):
-    last = turns.history(ctx, "g1")[-1]
+    last = phase_orders.history(ctx, "g1")[-1]
     events = [{"kind": "spy_report", "audience": {"powers": ["North"]}, "power": "North",
                "note": "lighthouse keeper bribed"},
               {"kind": "pact_kept", "audience": {"treaty": "S9", "parties": ["North", "South"]}, "note": "S9 holds"},

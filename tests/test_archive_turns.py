@@ -7,7 +7,7 @@ import stat
 import jinja2
 import pytest
 
-from pbem import archive, archive_pages, audience, config, db, deadlines, store, turns
+from pbem import archive, archive_pages, audience, config, db, deadlines, phase_orders, store, turns
 from test_archive_site import PRESS_TEXT, bid, new_context, new_game, pages, play_to_end, played_game
 
 
@@ -19,7 +19,7 @@ def ctx(tmp_path):
 
 
 def test_phases_are_grouped_by_turn_and_empty_ones_have_no_page(ctx, tmp_path):
-    last = turns.history(ctx, "g1")[-1]
+    last = phase_orders.history(ctx, "g1")[-1]
     ctx.db["snapshots"].insert({**{k: last[k] for k in ("game", "before", "after", "created")},
                                 "seq": 50, "phase_key": "3/lull", "label": "Round 3 Lull", "rolled_back": 0,
                                 "orders": "{}", "events": "[]", "dice": "[]"})
@@ -77,7 +77,7 @@ def test_press_to_every_power_is_shown_and_private_press_never(tmp_path):
     ctx = new_context(tmp_path)
     new_game(ctx)
     store.add_player(ctx, "g1", "East", ["east@example.test"], "x")
-    phase_key = turns.history(ctx, "g1")[0]["phase_key"] if turns.history(ctx, "g1") else "1/orders"
+    phase_key = phase_orders.history(ctx, "g1")[0]["phase_key"] if phase_orders.history(ctx, "g1") else "1/orders"
     for sender, to, grey, body in (("North", ["South", "East"], 0, "Open letter from the North"),
                                    ("South", ["North", "East"], 1, "A grey word to all"),
                                    ("North", ["South"], 0, PRESS_TEXT)):

@@ -12,7 +12,7 @@ from email import policy
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import intake, turns
+from pbem import intake, phase_orders
 from pbem.commands.help import COMMANDS
 from pbem.db import loads
 from pbem.handlers import dispatch
@@ -96,7 +96,7 @@ def test_a_command_that_raises_is_undone_alone_and_the_rest_of_the_mail_stands(t
     assert "[internal-error]" in reply and "ZeroDivisionError" in reply and "half done" not in reply
     assert "BID 4" in reply and "Done for" in reply
     assert loop.db["gm_log"].count_where("action = 'half'") == 0
-    assert [o.canonical for o in turns.current_orders(loop.ctx, "g1", "1/orders")["North"]] == ["BID 4"]
+    assert [o.canonical for o in phase_orders.current_orders(loop.ctx, "g1", "1/orders")["North"]] == ["BID 4"]
     loop.flush()
     told = [m for m in loop.inbox("gm@example.test") if "could not be handled" in m["Subject"]]
     assert told and "line 5: STATUS" in told[0].get_body(("plain",)).get_content()

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from helpers_loop import GM_SECRET, Loop, secret_in
-from pbem import store, turns
+from pbem import phase_orders, store
 from pbem.db import dumps, loads
 from pbem.verify import verify
 
@@ -64,7 +64,7 @@ def test_a_reaction_window_has_its_own_deadline(tmp_path):
 def test_optional_responders_are_heard_and_never_waited_for(tmp_path):
     lp = start(tmp_path)
     win_round_one(lp)
-    assert turns.waiting_for(lp.ctx, game(lp)) == ["North"]
+    assert phase_orders.waiting_for(lp.ctx, game(lp)) == ["North"]
     assert say(lp, "South", "ORDERS", "PROTEST") == "done"
     lp.flush()
     assert "Orders stored for Round 1 Claim" in lp.last_text("south@example.test")
@@ -188,7 +188,7 @@ def test_orders_that_are_all_refused_do_not_count_as_orders_in(tmp_path):
     say(lp, "South", "ORDERS", "BID 99", "BIDD 1")
     lp.tick()
     assert game(lp).state["phase"] == "orders"  # South is still waited for
-    assert turns.waiting_for(lp.ctx, game(lp)) == ["South"]
+    assert phase_orders.waiting_for(lp.ctx, game(lp)) == ["South"]
     lp.flush()
     assert "the default applies at the deadline: PASS" in lp.last_text("south@example.test")
     say(lp, "South", "ORDERS", "BID 1")

@@ -6,7 +6,7 @@ pbem into a flood of replies to third parties."""
 import pytest
 
 from helpers_loop import Loop
-from pbem import identity, turns
+from pbem import identity, phase_orders
 from pbem.limits import Limits
 
 GUESSES = 300
@@ -34,7 +34,7 @@ def hashes(monkeypatch):
 
 
 def _orders(loop):
-    return {p: [o.canonical for o in os] for p, os in turns.current_orders(loop.ctx, "g1", "1/orders").items()}
+    return {p: [o.canonical for o in os] for p, os in phase_orders.current_orders(loop.ctx, "g1", "1/orders").items()}
 
 
 def test_a_flood_of_wrong_secrets_costs_a_few_checks_and_holds_up_no_other_mail(loop, hashes):

@@ -30,7 +30,7 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import intake, store, turns
+from pbem import intake, phase_orders, store
 from pbem.db import loads
 from pbem.mail.source import RawMail
 
@@ -115,7 +115,7 @@ def test_hostile_mail(loop, name):
     if "sender" in want:
         assert sender == want["sender"]
     if "orders" in want:
-        current = turns.current_orders(loop.ctx, "g1", "1/orders")
+        current = phase_orders.current_orders(loop.ctx, "g1", "1/orders")
         for power, orders in want["orders"].items():
             assert "; ".join(o.canonical for o in current.get(power, [])) == orders
     if "no_game" in want:

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import store, turns
+from pbem import phase_orders, store
 from pbem.identity import reply_token
 
 
@@ -46,7 +46,7 @@ def test_reply_token_is_required_when_the_game_asks_for_it(tmp_path):
     token = reply_token(rec.row["token_key"], "g1", rec.rules.phase(rec.state).key, "North")
     body = f"SIGNON North@g1 north-secret\nTOKEN {token}\nORDERS\nBID 1\n"
     assert lp.mail("north@example.test", body) == "done"
-    assert turns.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 1"
+    assert phase_orders.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 1"
 
 
 def test_gm_become_acts_for_a_power_and_tells_it(tmp_path):
@@ -54,7 +54,7 @@ def test_gm_become_acts_for_a_power_and_tells_it(tmp_path):
     _game(lp)
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM BECOME South\nORDERS\nBID 2\n")
     lp.flush()
-    assert turns.current_orders(lp.ctx, "g1", "1/orders")["South"][0].canonical == "BID 2"
+    assert phase_orders.current_orders(lp.ctx, "g1", "1/orders")["South"][0].canonical == "BID 2"
     assert any("the GM acted as South" in m["Subject"] for m in lp.inbox("south@example.test"))
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from helpers_loop import GM_SECRET, Loop, secret_in
-from pbem import intake, names, store, turns
+from pbem import intake, names, phase_orders, store
 from pbem.db import loads
 from pbem.mail.source import RawMail
 
@@ -137,7 +137,7 @@ def test_forged_wrong_secrets_never_lock_out_the_address_of_record(lp):
     for _ in range(6):
         lp.mail("north@example.test", "SIGNON North@g1 wrong-guess-1\nORDERS\nBID 9\n")
     assert lp.mail("north@example.test", signon(lp, "North") + "ORDERS\nBID 1\n") == "done"
-    assert turns.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 1"
+    assert phase_orders.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 1"
 
 
 def test_wrong_gm_secrets_from_others_never_lock_out_the_gm(lp):
@@ -243,7 +243,7 @@ def test_another_sender_s_mail_under_a_known_message_id_is_answered(lp):
     status = lp.mail("north@example.test", signon(lp, "North") + "ORDERS\nBID 1\n",
                      message_id="<same@players.test>")
     assert status == "done"
-    assert turns.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 1"
+    assert phase_orders.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 1"
 
 
 # -- hygiene -------------------------------------------------------------------------------

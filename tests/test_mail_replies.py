@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers_loop import Loop
-from pbem import turns
+from pbem import phase_orders
 from pbem.mail.quotes import strip_quotes
 
 REPLIES = Path(__file__).parent / "replies"
@@ -36,7 +36,7 @@ def test_a_quoted_report_in_a_hotmail_block_is_no_order(tmp_path):
     lp.flush()
     reply = lp.last_text("north@example.test")
     assert "refused" not in reply.lower() and "[not-understood]" not in reply
-    assert turns.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 2"
+    assert phase_orders.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 2"
 
 
 def test_a_sign_off_under_bare_orders_is_left_out_with_a_note(tmp_path):
@@ -46,6 +46,6 @@ def test_a_sign_off_under_bare_orders_is_left_out_with_a_note(tmp_path):
     lp.flush()
     reply = lp.last_text("north@example.test")
     assert "[not-understood]" not in reply and "left out, as a sign-off" in reply
-    assert turns.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 2"
+    assert phase_orders.current_orders(lp.ctx, "g1", "1/orders")["North"][0].canonical == "BID 2"
     lp.mail("south@example.test", f"SIGNON South@g1 {secrets['South']}\nORDERS\nBID 1\nENDORDERS\n")
     assert lp.tick()  # nothing refused: the phase runs early

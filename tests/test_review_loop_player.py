@@ -5,7 +5,7 @@ import re
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import store, turns
+from pbem import phase_orders, store
 
 GM = "gm@example.test"
 NORTH, SOUTH = "north@example.test", "south@example.test"
@@ -36,7 +36,7 @@ def test_clear_withdraws_the_orders_and_names_the_default(loop):
     send(loop, "North", "CLEAR")
     assert "Orders for Round 1 Orders withdrawn." in loop.last_text(NORTH)
     assert "Default at the deadline: " in loop.last_text(NORTH)
-    assert turns.current_orders(loop.ctx, "g1", "1/orders") == {}
+    assert phase_orders.current_orders(loop.ctx, "g1", "1/orders") == {}
     send(loop, "South", "ORDERS", "BID 1")
     assert not loop.tick()  # North owes orders again
 

@@ -7,7 +7,6 @@ equal command); ``echo()`` is the same with secrets masked, for replies.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Union

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from pathlib import Path
 
-from .. import audience, deadlines, dossier, gamedata, names, phaselabels, render, registry, store, turns
+from .. import audience, deadlines, dossier, gamedata, names, phase_orders, phaselabels, registry, render, reports, store, turns
 from ..commands import model as m
 from ..commands.help import top_keywords
 from ..db import loads, parse_iso, utcnow_iso
@@ -192,7 +192,7 @@ def resume(session: Session, cmd: m.GmResume) -> None:
     rec = session.game
     phase = rec.rules.phase(rec.state)
     lines = []
-    if phase.owes and not turns.waiting_for(session.ctx, rec):
+    if phase.owes and not phase_orders.waiting_for(session.ctx, rec):
         store.update_game(session.ctx, rec.name, hold_early=1)
         session.reload()
         lines = [f"Every power that owes orders for {phase.label} is done: the phase runs at the deadline "
@@ -285,7 +285,7 @@ def rollback(session: Session, cmd: m.GmRollback) -> None:
     player is mailed the restored position with what is due."""
     if not _need_game(session, cmd, "active", "paused", "over"):
         return
-    rows = turns.history(session.ctx, session.game.name)
+    rows = phase_orders.history(session.ctx, session.game.name)
     found = phaselabels.find(cmd.phase, rows)
     keys = list(dict.fromkeys(r["phase_key"] for r in found))
     if len(keys) != 1:
@@ -396,7 +396,7 @@ def _question_audience(session: Session, question: str) -> audience.Audience:
 
 
 def _treaties_changed(session: Session, events: list[dict], line) -> None:
-    render.queue_treaty_records(session.ctx, session.game, render.treaty_keys(events), f"{session.msg_id}:{line}")
+    reports.queue_treaty_records(session.ctx, session.game, render.treaty_keys(events), f"{session.msg_id}:{line}")
 
 
 def announce(session: Session, cmd: m.GmAnnounce) -> None:

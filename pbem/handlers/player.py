@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from .. import audience, names, phaselabels, render, reports, store, turns
+from .. import audience, names, phase_orders, phaselabels, render, reports, store
 from ..commands import model as m
 from ..commands.help import top_keywords as help_keywords
 from ..db import dumps, parse_iso, utcnow_iso
@@ -69,7 +69,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
     refused = {p.line for p in problems if p.kind != "warning"}
     accepted = [o for o in parsed.orders if o.line not in refused]
     session.problems.extend(problems)
-    before = turns.current_orders(session.ctx, rec.name, phase.key).get(power)
+    before = phase_orders.current_orders(session.ctx, rec.name, phase.key).get(power)
     if not accepted:
         # Nothing is stored: orders sent earlier stand, and the power is not
         # counted as having ordered (the phase does not run early on this mail).
@@ -84,14 +84,14 @@ def orders(session: Session, cmd: m.Orders) -> None:
             session.section(f"No orders stored for {phase.label}.", [])
         return
     text = "\n".join(t for _, t in lines)
-    turns.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id,
+    phase_orders.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id,
                        refused=len(refused))
     summary = game.order_summary(state, power, accepted)
     held = ([f"Some lines were refused, so {phase.label} does not run early on these orders: send "
              "them again corrected, or DONE to let them stand. At the deadline they stand as they are."]
             if refused and phase.done == DONE_ON_ORDERS and power in phase.owes else [])
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    turns.as_written(accepted, power) + ([""] + summary if summary else [])
+                    phase_orders.as_written(accepted, power) + ([""] + summary if summary else [])
                     + ([""] + held if held else []))
 
 
@@ -154,8 +154,8 @@ def done(session: Session, cmd: m.Done) -> None:
     if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
         return
-    turns.mark_done(session.ctx, rec.name, phase.key, power, session.msg_id)
-    mine = turns.current_orders(session.ctx, rec.name, phase.key).get(power)
+    phase_orders.mark_done(session.ctx, rec.name, phase.key, power, session.msg_id)
+    mine = phase_orders.current_orders(session.ctx, rec.name, phase.key).get(power)
     session.section(f"Done for {phase.label}:", [
         "your orders stand: " + "; ".join(o.canonical for o in mine) if mine else "you send no orders this phase"])
 
@@ -165,7 +165,7 @@ def clear(session: Session, cmd: m.Clear) -> None:
         return
     rec = session.game
     phase = rec.rules.phase(rec.state)
-    turns.clear_orders(session.ctx, rec.name, phase.key, session.power)
+    phase_orders.clear_orders(session.ctx, rec.name, phase.key, session.power)
     lines = ([f"Default at the deadline: {rec.rules.describe_defaults(rec.state, session.power)}"]
              if session.power in phase.owes else [])
     session.section(f"Orders for {phase.label} withdrawn.", lines)
@@ -249,7 +249,7 @@ def status(session: Session, cmd: m.Status) -> None:
                      + (f", missed {row['missed']}" if row["missed"] else ""))
     if rec.state and session.power:
         phase = rec.rules.phase(rec.state)
-        mine = turns.current_orders(session.ctx, rec.name, phase.key).get(session.power)
+        mine = phase_orders.current_orders(session.ctx, rec.name, phase.key).get(session.power)
         lines.append("Your orders this phase: " + ("; ".join(o.canonical for o in mine) if mine else "none yet"))
         # The game's own account of where the power stands (its report with nothing new in it).
         lines += ["", *rec.rules.report(rec.state, [], session.power).text.rstrip().splitlines()]
@@ -265,7 +265,7 @@ def help_(session: Session, cmd: m.Help) -> None:
 
 def history(session: Session, cmd: m.History) -> None:
     rec = session.game
-    rows = turns.history(session.ctx, rec.name) if rec else []
+    rows = phase_orders.history(session.ctx, rec.name) if rec else []
     zone = session.reader_zone() or (rec.policy.timezone if rec else "UTC")
     session.section("Resolved phases (name one in RESEND or GM ROLLBACK as written here):",
                     [f"{r['label']} (resolved {format_moment(r['created'], zone)})" for r in rows]
@@ -274,11 +274,11 @@ def history(session: Session, cmd: m.History) -> None:
 
 def resend(session: Session, cmd: m.Resend) -> None:
     rec, ctx = session.game, session.ctx
-    rows = turns.history(ctx, rec.name) if rec else []
+    rows = phase_orders.history(ctx, rec.name) if rec else []
     if cmd.phase:
         rows = phaselabels.find(cmd.phase, rows)
     if not rows or not session.power:
-        known = phaselabels.listing(turns.history(ctx, rec.name)) if rec else ""
+        known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else ""
         session.problem("nothing-to-resend", "no resolved phase matches"
                         + (f"; resolved phases: {known}" if known else ""), cmd.line)
         return

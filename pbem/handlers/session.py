@@ -10,6 +10,7 @@ from ..context import Context
 from ..commands.model import MASK
 from ..gameapi import Problem
 from ..mail.normalize import Inbound
+from ..phase_orders import waiting_for
 
 #: how much of a line a problem quotes
 QUOTE = 72
@@ -123,8 +124,6 @@ class Session:
         status = None
         # Only a signed-on reader is told the game's phase, deadline and who is awaited.
         if self.signed_on and self.game and self.game.status in ("active", "paused") and self.game.state:
-            from ..turns import waiting_for
-
             rec = self.game
             phase = rec.rules.phase(rec.state)
             status = {"phase": phase.label, "paused": rec.status == "paused",

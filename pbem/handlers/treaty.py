@@ -8,7 +8,7 @@ moment it arrived, and mail the record to every player who may see it.
 """
 from __future__ import annotations
 
-from .. import names, render, store, turns
+from .. import names, render, reports, store, turns
 from ..commands import model as m
 from ..db import utcnow_iso
 from ..gameapi import Refused, TreatyAction
@@ -39,7 +39,7 @@ def _act(session: Session, cmd, action: TreatyAction) -> dict | None:
     session.reload()
     rec = session.game
     keys = render.treaty_keys(events)
-    render.queue_treaty_records(session.ctx, rec, keys, f"{session.msg_id}:{cmd.line}")
+    reports.queue_treaty_records(session.ctx, rec, keys, f"{session.msg_id}:{cmd.line}")
     return next((t for t in rec.rules.treaty_records(rec.state, session.power)
                  if keys and str(t.get("key") or t["id"]).lower() == keys[0].lower()), None)
 
