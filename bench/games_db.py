@@ -18,13 +18,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import store, turns  # noqa: E402
-from pbem.clock import SystemClock  # noqa: E402
-from pbem.config import load_config  # noqa: E402
-from pbem.context import Context  # noqa: E402
-from pbem.db import open_db  # noqa: E402
-from pbem.deadlines import DeadlinePolicy  # noqa: E402
-from pbem.identity import hash_secret  # noqa: E402
+from pbem.play import turns
+from pbem.storage import store  # noqa: E402
+from pbem.base.clock import SystemClock  # noqa: E402
+from pbem.base.config import load_config  # noqa: E402
+from pbem.base.context import Context  # noqa: E402
+from pbem.storage.db import open_db  # noqa: E402
+from pbem.base.deadlines import DeadlinePolicy  # noqa: E402
+from pbem.base.identity import hash_secret  # noqa: E402
 
 POWERS = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
 CACHE = Path("/tmp/pbem-bench-cache")

@@ -4,9 +4,9 @@
 
 Bot games of Pax Britannica (with a war declared by GM SET WAR in the third
 turn, so the War Phase runs; Congresses come when the bots convene one) and
-of Europa Universalis.  "Moderator" is :func:`pbem.turns.run_phase` on a
+of Europa Universalis.  "Moderator" is :func:`pbem.play.turns.run_phase` on a
 real SQLite database: the rules, the snapshots and every report queued as
-mail; "engine" replays each resolved phase through :func:`pbem.engine.resolve_one`
+mail; "engine" replays each resolved phase through :func:`pbem.kit.engine.resolve_one`
 alone.  A "turn" is every phase of one game turn through the moderator.
 
 Time and memory are separate runs: ``--memory`` traces allocations (which
@@ -29,14 +29,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import phase_orders, registry, store, turns  # noqa: E402
-from pbem.clock import FakeClock  # noqa: E402
-from pbem.config import load_config  # noqa: E402
-from pbem.context import Context  # noqa: E402
-from pbem.db import open_db  # noqa: E402
-from pbem.deadlines import DeadlinePolicy  # noqa: E402
-from pbem.engine import resolve_one  # noqa: E402
-from pbem.gameapi import Edit  # noqa: E402
+from pbem.base import registry
+from pbem.play import turns
+from pbem.storage import phase_orders, store  # noqa: E402
+from pbem.base.clock import FakeClock  # noqa: E402
+from pbem.base.config import load_config  # noqa: E402
+from pbem.base.context import Context  # noqa: E402
+from pbem.storage.db import open_db  # noqa: E402
+from pbem.base.deadlines import DeadlinePolicy  # noqa: E402
+from pbem.kit.engine import resolve_one  # noqa: E402
+from pbem.kit.gameapi import Edit  # noqa: E402
 
 WAR = "SET WAR Britain VS France"
 

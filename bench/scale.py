@@ -31,11 +31,12 @@ import games_db  # noqa: E402
 import mail_rig  # noqa: E402
 import mailflow  # noqa: E402
 
-from pbem import scheduler, store  # noqa: E402
-from pbem.clock import SystemClock  # noqa: E402
-from pbem.context import Context  # noqa: E402
-from pbem.daemon import Daemon  # noqa: E402
-from pbem.db import open_db  # noqa: E402
+from pbem.play import scheduler
+from pbem.storage import store  # noqa: E402
+from pbem.base.clock import SystemClock  # noqa: E402
+from pbem.base.context import Context  # noqa: E402
+from pbem.host.daemon import Daemon  # noqa: E402
+from pbem.storage.db import open_db  # noqa: E402
 from pbem.mail.imap_source import ImapSource  # noqa: E402
 from pbem.mail.sender import SmtpSender  # noqa: E402
 

@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import registry  # noqa: E402
-from pbem.dice import SeededDice  # noqa: E402
-from pbem.engine import run_phases  # noqa: E402
+from pbem.base import registry  # noqa: E402
+from pbem.kit.dice import SeededDice  # noqa: E402
+from pbem.kit.engine import run_phases  # noqa: E402
 
 
 WAR_SIDES = (["Britain", "France", "United States", "Japan"], ["Germany", "Netherlands", "Spain"])

@@ -1,1 +1,1 @@
-"""The games pbem can moderate, one sub-package each (see pbem.registry)."""
+"""The games pbem can moderate, one sub-package each (see pbem.base.registry)."""

@@ -11,13 +11,14 @@ import random
 import re
 from pathlib import Path
 
-from pbem import intake, registry
+from pbem.base import registry
+from pbem.inbound import intake
 from pbem.commands.parse import parse_mail
-from pbem.dice import SeededDice
-from pbem.gameapi import Problem
+from pbem.kit.dice import SeededDice
+from pbem.kit.gameapi import Problem
 from pbem.mail.normalize import parse_message
 from pbem.mail.source import RawMail
-from pbem.secrets_at_rest import find_secrets, mask_raw
+from pbem.outbound.secrets_at_rest import find_secrets, mask_raw
 
 HERE = Path(__file__).parent
 SEED_FOLDERS = (HERE / "corpus", HERE / "hostile")

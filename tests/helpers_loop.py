@@ -8,12 +8,15 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem import intake, outbox, registry, scheduler
-from pbem.clock import FakeClock
-from pbem.config import load_config
-from pbem.context import Context
-from pbem.db import open_db
-from pbem.identity import hash_secret
+from pbem.base import registry
+from pbem.inbound import intake
+from pbem.outbound import outbox
+from pbem.play import scheduler
+from pbem.base.clock import FakeClock
+from pbem.base.config import load_config
+from pbem.base.context import Context
+from pbem.storage.db import open_db
+from pbem.base.identity import hash_secret
 from pbem.mail.source import RawMail
 
 GM_SECRET = "gm-secret-1"

@@ -41,13 +41,17 @@ from email.header import decode_header, make_header
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-from pbem import archive, intake, outbox, phase_orders, scheduler, store
-from pbem.clock import FakeClock
-from pbem.config import load_config
-from pbem.context import Context
-from pbem.db import loads, open_db, parse_iso
-from pbem.gameapi import DONE_EXPLICIT, Game
-from pbem.identity import hash_secret
+from pbem.inbound import intake
+from pbem.outbound import outbox
+from pbem.play import scheduler
+from pbem.storage import phase_orders, store
+from pbem.web import archive
+from pbem.base.clock import FakeClock
+from pbem.base.config import load_config
+from pbem.base.context import Context
+from pbem.storage.db import loads, open_db, parse_iso
+from pbem.kit.gameapi import DONE_EXPLICIT, Game
+from pbem.base.identity import hash_secret
 from pbem.mail.source import RawMail
 
 GM_SECRET = "oracle-gm-secret-7"

@@ -16,7 +16,7 @@ PLAYERS = {"alice": "Britain", "bob": "France", "carol": "Germany", "dave": "Uni
 
 @pytest.fixture
 def table(mail_servers, clean_mailboxes, tmp_path, monkeypatch):
-    monkeypatch.setattr("pbem.turns.new_seed", lambda: SEED)
+    monkeypatch.setattr("pbem.play.turns.new_seed", lambda: SEED)
     t = Table(mail_servers, tmp_path)
     yield t
     t.close()

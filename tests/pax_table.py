@@ -18,7 +18,7 @@ class PaxTable:
 
     def __init__(self, tmp_path, monkeypatch, name: str = "pax", options: str = "",
                  seed: str = "pax-table-seed"):
-        monkeypatch.setattr("pbem.turns.new_seed", lambda: seed)
+        monkeypatch.setattr("pbem.play.turns.new_seed", lambda: seed)
         self.loop = Loop(tmp_path)
         self.name = name
         seats = "".join(f"GM ADD PLAYER {p} {address(p)}\n" for p in POWERS)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import archive, phase_orders
+from pbem.storage import phase_orders
+from pbem.web import archive
 from test_archive_site import links, played_game
 
 pytestmark = pytest.mark.browser

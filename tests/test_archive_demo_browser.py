@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from pbem.demo import run_demo
+from pbem.host.demo import run_demo
 from test_archive_browser import chromium, dump_dom
 from test_archive_site import links
 

@@ -8,9 +8,13 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from pbem import archive, audience, clock, config, context, db, deadlines, identity, phase_orders, registry, store, turns
-from pbem.dice import commitment
-from pbem.gameapi import Order, TreatyAction
+from pbem.base import clock, config, context, deadlines, identity, registry
+from pbem.kit import audience
+from pbem.play import turns
+from pbem.storage import db, phase_orders, store
+from pbem.web import archive
+from pbem.kit.dice import commitment
+from pbem.kit.gameapi import Order, TreatyAction
 
 EMAIL = re.compile(r"[\w.+=-]+@[\w-]+(?:\.[\w-]+)+")
 ADDRESSES = {"North": "north.player@example.test", "South": "south+pbem@example.test"}

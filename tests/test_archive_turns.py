@@ -7,7 +7,11 @@ import stat
 import jinja2
 import pytest
 
-from pbem import archive, archive_pages, audience, config, db, deadlines, phase_orders, store, turns
+from pbem.base import config, deadlines
+from pbem.kit import audience
+from pbem.play import turns
+from pbem.storage import db, phase_orders, store
+from pbem.web import archive, archive_pages
 from test_archive_site import PRESS_TEXT, bid, new_context, new_game, pages, play_to_end, played_game
 
 
@@ -161,7 +165,7 @@ def test_the_daemon_rebuilds_the_archive_after_a_phase(tmp_path):
     import asyncio
 
     from helpers_loop import Loop
-    from pbem.daemon import Daemon
+    from pbem.host.daemon import Daemon
     from pbem.mail.maildir_source import MaildirSource
 
     site = tmp_path / "public"

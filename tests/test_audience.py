@@ -1,13 +1,13 @@
-"""The one gate (pbem.audience): who may see a fact with each audience, a treaty's audience
+"""The one gate (pbem.kit.audience): who may see a fact with each audience, a treaty's audience
 read against the treaty book when the text is made, and the safe default for a fact
 without one."""
 from __future__ import annotations
 
 import pytest
 
-from pbem import audience as a
-from pbem import treatybook
-from pbem.gameapi import Refused, TreatyAction
+from pbem.kit import audience as a
+from pbem.kit import treatybook
+from pbem.kit.gameapi import Refused, TreatyAction
 
 BOOK = {"dual": (True, ("France", "Russia")), "monroe": (False, ("Britain", "United States"))}
 READERS = ("France", "Russia", "Britain", a.PUBLIC, a.GM, a.ADMIN)

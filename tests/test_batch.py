@@ -1,5 +1,5 @@
-"""One mail per recipient (pbem.batch): who gets what, and how parts merge."""
-from pbem import batch
+"""One mail per recipient (pbem.outbound.batch): who gets what, and how parts merge."""
+from pbem.outbound import batch
 
 
 def item(key, to, kind="notice", cc=(), subject=None, text="", **extra):

@@ -29,7 +29,7 @@ def test_a_short_bot_game_is_measured_phase_by_phase():
 def test_the_war_turn_benchmark_plays_a_war_through_its_windows():
     """The short version of bench/war_turn.py: one turn with a war among seven powers
     runs through the War Sequence's windows to the next Movement Phase."""
-    from pbem import registry
+    from pbem.base import registry
 
     engine, bots, windows = _bench("war_turn").war_turn(registry.get("pax_britannica"), 0)
     assert windows >= 5 and engine > 0 and bots > 0

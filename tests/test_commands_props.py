@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
-from pbem.identity import normalize_secret
+from pbem.base.identity import normalize_secret
 from pbem.commands.parse import parse_mail
 
 # Words the grammar reads as keywords in some position: never generated as names.

@@ -7,7 +7,7 @@ try:
 except ModuleNotFoundError:
     import tomli as tomllib
 
-from pbem.config import SETTINGS, check_data, load_config, settings_markdown, toml_value
+from pbem.base.config import check_data, load_config, SETTINGS, settings_markdown, toml_value
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "config.example.toml"
@@ -53,7 +53,7 @@ def test_every_setting_is_in_the_readme_settings_section():
 
 def test_the_readme_table_is_the_generated_one():
     assert settings_markdown() in readme_settings(), \
-        "README.md settings table is stale: paste the output of `python -m pbem.config`"
+        "README.md settings table is stale: paste the output of `python -m pbem.base.config`"
 
 
 def test_markdown_table_rows():

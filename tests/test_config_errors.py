@@ -1,7 +1,7 @@
 """Every kind of configuration problem, each reported in one line."""
 import pytest
 
-from pbem.config import ConfigError, load_config
+from pbem.base.config import ConfigError, load_config
 
 
 def problems(tmp_path, text: str) -> list[str]:

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.config import SETTINGS, Config, load_config
-from pbem.deadlines import DeadlinePolicy
-from pbem.identity import hash_secret
+from pbem.base.config import Config, load_config, SETTINGS
+from pbem.base.deadlines import DeadlinePolicy
+from pbem.base.identity import hash_secret
 
 
 def write(tmp_path, text, name="pbem.toml") -> Path:

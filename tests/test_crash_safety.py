@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.crashpoints import CRASH_EXIT_STATUS, POINTS
-from pbem.db import open_db
+from pbem.base.crashpoints import CRASH_EXIT_STATUS, POINTS
+from pbem.storage.db import open_db
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,10 +7,13 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 from helpers_loop import Loop
-from pbem import outbox, registry, scheduler, store
-from pbem.daemon import Daemon
+from pbem.base import registry
+from pbem.outbound import outbox
+from pbem.play import scheduler
+from pbem.storage import store
+from pbem.host.daemon import Daemon
 from pbem.mail.maildir_source import MaildirSource, deliver_to_maildir
-from pbem.sandbox import InProcessHandler
+from pbem.inbound.sandbox import InProcessHandler
 
 
 class Watching(InProcessHandler):

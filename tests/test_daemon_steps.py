@@ -12,8 +12,8 @@ import pytest
 
 from fixtures_mail import free_port
 from helpers_loop import Loop
-from pbem import store
-from pbem.daemon import Backoff, Daemon
+from pbem.storage import store
+from pbem.host.daemon import Backoff, Daemon
 from pbem.mail.imap_source import ImapSource
 from pbem.mail.sender import SmtpSender
 
@@ -54,7 +54,7 @@ def test_with_imap_unreachable_a_due_phase_still_resolves_and_the_outbox_deliver
     alice = _subjects(servers.wait_for_messages("alice", 2))
     assert any("received" in s for s in alice) and any("turn report" in s for s in alice)
     assert any("turn report" in s for s in _subjects(servers.wait_for_messages("bob", 1)))
-    intake_lines = [r for r in caplog.records if r.name == "pbem.daemon" and "intake" in r.getMessage()]
+    intake_lines = [r for r in caplog.records if r.name == "pbem.host.daemon" and "intake" in r.getMessage()]
     assert len(intake_lines) == 1 and "next try in" in intake_lines[0].getMessage()
 
 
@@ -133,7 +133,7 @@ def test_a_step_that_raises_does_not_stop_the_others(tmp_path, caplog):
         result = asyncio.run(daemon.run_pass())
     assert result.failed == ["intake"] and result.resolved and result.sent
     assert daemon.backoff["intake"].failures == 1
-    [line] = [r for r in caplog.records if r.name == "pbem.daemon"]
+    [line] = [r for r in caplog.records if r.name == "pbem.host.daemon"]
     assert "intake failed: RuntimeError: disk on fire" in line.getMessage()
 
 

@@ -12,8 +12,8 @@ from helpers_site import help_mail as _help_mail
 from helpers_site import one_pass as _one_pass
 from helpers_site import production_config as _production
 from helpers_site import site_config as _config
-from pbem.config import load_config
-from pbem.daemon import build
+from pbem.base.config import load_config
+from pbem.host.daemon import build
 
 
 @pytest.mark.mail
@@ -123,7 +123,7 @@ def test_a_private_ca_is_trusted_for_imap_and_smtp_through_its_settings(mail_ser
     assert len(mail_servers.wait_for_messages("alice", 1)) == 1
 
     daemon = build(configured(tmp_path / "untrusted", ""))  # the system's CAs only
-    from pbem import outbox
+    from pbem.outbound import outbox
 
     outbox.queue(daemon.ctx, key="k", to=[alice], subject="a notice", text="x")
     assert set(_one_pass(daemon).failed) == {"intake", "outbox"}

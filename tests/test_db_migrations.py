@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 import sqlite_utils
 
-from pbem import db as pdb
+from pbem.storage import db as pdb
 
 
 def test_a_database_at_the_first_migration_is_brought_forward(tmp_path):

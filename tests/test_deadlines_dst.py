@@ -5,8 +5,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.deadlines import (DeadlinePolicy, add_wall, format_deadline, next_deadline,
-                            to_instant)
+from pbem.base.deadlines import add_wall, DeadlinePolicy, format_deadline, next_deadline, to_instant
 
 UTC = timezone.utc
 LONDON = ZoneInfo("Europe/London")
@@ -166,7 +165,7 @@ def test_next_deadline_is_monotonic_in_utc_on_every_day(start, duration, hour, s
 
 
 def test_a_deadline_in_the_readers_own_zone_too():
-    from pbem.deadlines import format_deadline
+    from pbem.base.deadlines import format_deadline
 
     dt = datetime(2026, 1, 5, 18, 0, tzinfo=timezone.utc)
     assert format_deadline(dt, "UTC", "America/New_York") == \
@@ -178,7 +177,7 @@ def test_a_deadline_in_the_readers_own_zone_too():
 
 
 def test_moments_and_time_left_in_words():
-    from pbem.deadlines import format_left, format_moment
+    from pbem.base.deadlines import format_left, format_moment
 
     assert format_moment("2026-01-05T18:00:00+00:00", "Europe/Paris") == "Mon 5 Jan 2026 19:00 CET"
     assert format_moment(None) == ""

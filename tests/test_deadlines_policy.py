@@ -5,8 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.deadlines import (DeadlineError, DeadlinePolicy, extend, format_duration,
-                            is_due, parse_duration, pause_allowed, warnings_due)
+from pbem.base.deadlines import DeadlineError, DeadlinePolicy, extend, format_duration, is_due, parse_duration, pause_allowed, warnings_due
 
 UTC = timezone.utc
 H = timedelta(hours=1)

@@ -68,8 +68,8 @@ def test_demo_turns_plays_exactly_that_many_turns(tmp_path):
 
 def test_rules_help_lists_only_games_that_exist():
     """Issue 7: the --rules help named eu_tpop, which this installation does not have."""
-    from pbem import registry
-    from pbem.cli import build_parser
+    from pbem.base import registry
+    from pbem.host.cli import build_parser
 
     env = {k: v for k, v in os.environ.items() if k != "PBEM_EXTRA_GAMES"}
     proc = subprocess.run([sys.executable, "-m", "pbem", "game", "new", "--help"], cwd=ROOT,

@@ -8,8 +8,8 @@ import pytest
 
 from games.eu_tpop import GAME
 from games.eu_tpop.selfplay import REALMS
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
 
 
 def _lines(option) -> list[str]:

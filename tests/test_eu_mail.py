@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from pbem import store
-from pbem.verify import verify
+from pbem.storage import store
+from pbem.play.verify import verify
 
 from test_integration_game import GM_SECRET, Table, _find
 

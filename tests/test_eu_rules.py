@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import registry
-from pbem.dice import ScriptedDice
-from pbem.gamedata import freeze
-from pbem.gameapi import GMError, Edit
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
+from pbem.base.gamedata import freeze
+from pbem.kit.gameapi import Edit, GMError
 
 GAME = registry.get("eu_tpop")
 

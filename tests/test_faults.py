@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from helpers_loop import Loop
-from pbem import store
-from pbem.daemon import STEPS, Daemon
-from pbem.db import open_db
+from pbem.storage import store
+from pbem.host.daemon import Daemon, STEPS
+from pbem.storage.db import open_db
 from pbem.mail.imap_source import ImapSource
 from pbem.mail.maildir_source import MaildirSource, deliver_to_maildir
 from pbem.mail.sender import SmtpSender
-from pbem.outbox import deliver_due, queue
+from pbem.outbound.outbox import deliver_due, queue
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,8 +2,7 @@
 when missing, typed inputs round-trip through JSON, rosters read names."""
 import pytest
 
-from pbem.gameapi import (Edit, Game, PhaseInfo, Refused, Roster, Ruling, TreatyAction, input_from_json,
-                          input_to_json)
+from pbem.kit.gameapi import Edit, Game, input_from_json, input_to_json, PhaseInfo, Refused, Roster, Ruling, TreatyAction
 
 
 class Bare(Game):
@@ -57,7 +56,9 @@ def test_a_game_without_a_map_sends_no_map_part(tmp_path):
     """The map hook is optional: the base class draws nothing, and the report
     of such a game carries no inline part (the Beacon map is the other path,
     tested in test_loop_beacon)."""
-    from pbem import clock, context, db, render
+    from pbem.base import clock, context
+    from pbem.reporting import render
+    from pbem.storage import db
     from tests.testgame import Beacon
 
     class NoMap(Beacon):

@@ -5,7 +5,9 @@ from email.message import EmailMessage
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import gamedata, intake, store
+from pbem.base import gamedata
+from pbem.inbound import intake
+from pbem.storage import store
 from pbem.mail.source import RawMail
 
 GM = "gm@example.test"

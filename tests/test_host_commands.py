@@ -16,7 +16,7 @@ import pytest
 
 from helpers_host import Site
 from pbem import __version__
-from pbem.db import MIGRATIONS, Database, pending_at
+from pbem.storage.db import Database, MIGRATIONS, pending_at
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,7 +109,7 @@ def test_commands_never_migrate_migrate_copies_first_and_the_daemon_too(tmp_path
     _old_database(other.folder / "var" / "pbem.sqlite")
     proc = other.pbem("serve", "--once", check=False, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert "WARNING pbem.backup: database " in proc.stderr and "the copy made before is" in proc.stderr
+    assert "WARNING pbem.storage.backup: database " in proc.stderr and "the copy made before is" in proc.stderr
     assert pending_at(other.folder / "var" / "pbem.sqlite") == []
 
 
@@ -190,7 +190,7 @@ def test_status_lists_the_addresses_mail_bounces_from_worst_first(tmp_path):
     site.init()
     assert "bouncing addresses: none" in site.pbem("status", check=False).stdout
     db = sqlite3.connect(site.folder / "var" / "pbem.sqlite")
-    with db:  # what pbem.bounces records when bounces arrive (tested through the loop elsewhere)
+    with db:  # what pbem.outbound.bounces records when bounces arrive (tested through the loop elsewhere)
         for address, score, hard, soft, state in (("soft@players.test", 0.5, 0, 1, "bouncing"),
                                                   ("dead@players.test", 5.0, 5, 0, "dead")):
             db.execute("insert into bounces (address, score, hard, soft, first, last, last_day, state, detail) "

@@ -90,9 +90,9 @@ def test_the_log_has_timestamps_a_line_per_mail_phase_and_sent_mail_and_no_secre
     for secret in (*secrets.values(), gm_secret):
         assert secret not in log
     assert "pbem 0.2.0 started" in log or "started" in lines[0] or any("started" in ln for ln in lines)
-    assert any(" INFO pbem.daemon: mail " in ln and "from North@g1: done" in ln for ln in lines), log
-    assert any(" INFO pbem.turns: g1: " in ln and "resolved (all orders in)" in ln for ln in lines), log
-    sent = [ln for ln in lines if " INFO pbem.outbox: sent mail " in ln]
+    assert any(" INFO pbem.host.daemon: mail " in ln and "from North@g1: done" in ln for ln in lines), log
+    assert any(" INFO pbem.play.turns: g1: " in ln and "resolved (all orders in)" in ln for ln in lines), log
+    sent = [ln for ln in lines if " INFO pbem.outbound.outbox: sent mail " in ln]
     assert sent and any("to North" in ln for ln in sent)
     assert not any("@players.test" in ln for ln in sent), sent  # roles, never addresses
     assert lines[-1].endswith("INFO pbem.serve: pbem stopped: SIGTERM received")
@@ -178,7 +178,7 @@ def test_serve_once_exits_non_zero_when_a_step_failed(tmp_path):
     site.init()
     proc = site.pbem("serve", "--once", check=False, timeout=120)
     assert proc.returncode == 1, proc.stderr
-    assert "ERROR pbem.daemon: intake failed" in proc.stderr
+    assert "ERROR pbem.host.daemon: intake failed" in proc.stderr
     assert proc.stderr.rstrip().endswith("pbem stopped: nothing left to do (--once); these steps failed: intake")
 
 

@@ -4,8 +4,7 @@ import re
 
 import pytest
 
-from pbem.identity import (check_reply_token, hash_secret, is_secret_hash, new_secret,
-                           normalize_address, reply_token, verify_secret)
+from pbem.base.identity import check_reply_token, hash_secret, is_secret_hash, new_secret, normalize_address, reply_token, verify_secret
 
 STORED = hash_secret("Gladstone-1880")
 

@@ -12,16 +12,17 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem import registry, store
-from pbem.clock import FakeClock
-from pbem.config import load_config
-from pbem.context import Context
-from pbem.daemon import Daemon
-from pbem.db import open_db
-from pbem.identity import hash_secret
+from pbem.base import registry
+from pbem.storage import store
+from pbem.base.clock import FakeClock
+from pbem.base.config import load_config
+from pbem.base.context import Context
+from pbem.host.daemon import Daemon
+from pbem.storage.db import open_db
+from pbem.base.identity import hash_secret
 from pbem.mail.imap_source import ImapSource
 from pbem.mail.sender import SmtpSender
-from pbem.verify import verify
+from pbem.play.verify import verify
 
 GM_SECRET = "integration-gm"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import store
-from pbem.verify import verify
+from pbem.storage import store
+from pbem.play.verify import verify
 
 from pax_mail import PLAYERS, PaxGame, flat, reports, table  # noqa: F401 - table is the fixture
 from test_integration_game import _find

@@ -4,7 +4,7 @@ from datetime import timedelta
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import store
+from pbem.storage import store
 
 
 @pytest.fixture

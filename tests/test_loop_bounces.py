@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from helpers_loop import Loop
-from pbem import bounces, intake, store
+from pbem.inbound import intake
+from pbem.outbound import bounces
+from pbem.storage import store
 from pbem.mail.source import RawMail
 
 CORPUS = Path(__file__).parent / "bounces"

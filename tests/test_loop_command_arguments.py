@@ -12,9 +12,10 @@ from email import policy
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import intake, phase_orders
+from pbem.inbound import intake
+from pbem.storage import phase_orders
 from pbem.commands.help import COMMANDS
-from pbem.db import loads
+from pbem.storage.db import loads
 from pbem.handlers import dispatch
 from pbem.mail.source import RawMail
 

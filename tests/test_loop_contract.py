@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 
 from helpers_loop import GM_SECRET, Loop, secret_in
-from pbem import phase_orders, store
-from pbem.db import dumps, loads
-from pbem.verify import verify
+from pbem.storage import phase_orders, store
+from pbem.storage.db import dumps, loads
+from pbem.play.verify import verify
 
 GM = "gm@example.test"
 POWERS = ("North", "South", "East")
@@ -143,7 +143,7 @@ def test_a_treaty_clause_warns_before_and_breaks_when_the_bids_open(tmp_path):
 
 
 def test_a_game_without_treaties_refuses_treaty_commands(tmp_path):
-    from pbem import registry
+    from pbem.base import registry
 
     lp = start(tmp_path, "")
     GAME = registry.get("testgame")

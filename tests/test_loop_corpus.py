@@ -11,7 +11,7 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import intake
+from pbem.inbound import intake
 from pbem.mail.source import RawMail
 
 CORPUS = Path(__file__).parent / "corpus"

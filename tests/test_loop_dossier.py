@@ -3,7 +3,7 @@ see, and nothing of any other power's private matters (issue 7)."""
 import pytest
 
 from pax_table import GM, PaxTable, address
-from pbem import store
+from pbem.storage import store
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 
 from pax_table import GM, POWERS, PaxTable
-from pbem import batch, store
+from pbem.outbound import batch
+from pbem.storage import store
 
 
 @pytest.fixture
@@ -107,7 +108,7 @@ def test_a_paused_game_says_so_in_replies_and_status(pax):
 
 
 def test_pbem_game_status_says_paused_and_who_is_missing(pax, capsys, monkeypatch):
-    from pbem import cli
+    from pbem.host import cli
 
     pax.gm("GM PAUSE")
     pax.say("France", "ORDERS", "BUILD ARMY 1", "ENDORDERS")
@@ -144,7 +145,7 @@ def test_resend_sends_the_whole_report(pax):
     sent = pax.text(pax.mails("France", "turn report")[-1])
     pax.say("France", "RESEND")
     again = pax.mails("France", "report again")[-1]
-    # One mail: the reply, then the report asked for (pbem.batch).
+    # One mail: the reply, then the report asked for (pbem.outbound.batch).
     reply, text = batch.parts(pax.text(again))
     assert "Report sent again" in reply and text.startswith("[pax] France report again")
     text = text.split("\n", 1)[1].lstrip("\n")

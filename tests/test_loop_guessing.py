@@ -6,8 +6,9 @@ pbem into a flood of replies to third parties."""
 import pytest
 
 from helpers_loop import Loop
-from pbem import identity, phase_orders
-from pbem.limits import Limits
+from pbem.base import identity
+from pbem.storage import phase_orders
+from pbem.base.limits import Limits
 
 GUESSES = 300
 

@@ -30,8 +30,9 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import intake, phase_orders, store
-from pbem.db import loads
+from pbem.inbound import intake
+from pbem.storage import phase_orders, store
+from pbem.storage.db import loads
 from pbem.mail.source import RawMail
 
 HOSTILE = Path(__file__).parent / "hostile"

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import phase_orders, store
-from pbem.identity import reply_token
+from pbem.storage import phase_orders, store
+from pbem.base.identity import reply_token
 
 
 def _game(lp, *options):

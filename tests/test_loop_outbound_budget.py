@@ -11,8 +11,10 @@ from collections import Counter
 import pytest
 
 from helpers_loop import GM_SECRET, Loop, secret_in
-from pbem import intake, names, phase_orders, store
-from pbem.db import loads
+from pbem.inbound import intake
+from pbem.kit import names
+from pbem.storage import phase_orders, store
+from pbem.storage.db import loads
 from pbem.mail.source import RawMail
 
 GM = "gm@example.test"

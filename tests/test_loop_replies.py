@@ -254,7 +254,7 @@ def test_orders_with_a_refused_line_do_not_close_the_phase_early_until_done(tmp_
     the refused lines.  Such orders stand at the deadline, but only DONE (or a mail
     without refusals) closes the phase early."""
     from pax_table import POWERS, PaxTable
-    from pbem import store
+    from pbem.storage import store
 
     table = PaxTable(tmp_path, monkeypatch)
     *first, last = POWERS

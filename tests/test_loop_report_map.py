@@ -4,7 +4,7 @@ rollback and the handover dossier (reports.compose makes them all)."""
 import pytest
 
 from pax_table import PaxTable
-from pbem.sitepaths import game_url
+from pbem.base.sitepaths import game_url
 
 BASE = "https://pbem.example.org/games"
 

@@ -20,8 +20,9 @@ import pytest
 
 from helpers_loop import GM_SECRET, Loop
 from pax_table import GM, POWERS, PaxTable
-from pbem import archive, store
-from pbem.db import parse_iso
+from pbem.storage import store
+from pbem.web import archive
+from pbem.storage.db import parse_iso
 
 
 @pytest.fixture

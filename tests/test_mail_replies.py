@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers_loop import Loop
-from pbem import phase_orders
+from pbem.storage import phase_orders
 from pbem.mail.quotes import strip_quotes
 
 REPLIES = Path(__file__).parent / "replies"

@@ -2,7 +2,7 @@
 merely shares letters gets nothing."""
 import pytest
 
-from pbem.names import distance, nearest, tolerance
+from pbem.kit.names import distance, nearest, tolerance
 
 
 @pytest.mark.parametrize("a,b,d", [("france", "france", 0), ("frnce", "france", 1), ("germnay", "germany", 1),
@@ -29,7 +29,7 @@ def test_tolerance_grows_with_the_length_of_the_word():
 
 
 def test_words_a_grammar_split_are_joined_into_known_names():
-    from pbem.names import join_words
+    from pbem.kit.names import join_words
 
     known = {"United States", "France", "Austria-Hungary"}
     resolve = {"UNITED STATES": "United States", "FRANCE": "France",

@@ -5,7 +5,7 @@ import email
 from email import policy
 
 from helpers_loop import Loop
-from pbem import outbox
+from pbem.outbound import outbox
 
 
 def stored(loop, message_id):

@@ -14,10 +14,10 @@ from email import policy
 import pytest
 
 from helpers_site import site_config
-from pbem import outbox, sendhold
-from pbem.cli import main
-from pbem.config import load_config
-from pbem.daemon import build
+from pbem.outbound import outbox, sendhold
+from pbem.host.cli import main
+from pbem.base.config import load_config
+from pbem.host.daemon import build
 
 pytestmark = pytest.mark.mail
 

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from games.pax_britannica import GAME
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
-from pbem.render import report_html
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
+from pbem.reporting.render import report_html
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from games.pax_britannica import GAME, load_data, mapdraw, mapview
-from pbem.dice import SeededDice
+from pbem.kit.dice import SeededDice
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = ["Britain", "France", "Germany", "United States", "Russia"]

@@ -11,9 +11,9 @@ import pytest
 
 from games.pax_britannica import GAME, audiences, report, report_events, report_phases
 from games.pax_britannica.state import PHASES
-from pbem import audience
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
+from pbem.kit import audience
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 SOURCE = Path(report.__file__).resolve().parent

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as hs
 
 from games.pax_britannica import GAME, board, load_data
 from games.pax_britannica.phases import marker_adjustment as ma, movement, movement_validate
-from pbem.dice import ScriptedDice, SeededDice
+from pbem.kit.dice import ScriptedDice, SeededDice
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 DATA = load_data()

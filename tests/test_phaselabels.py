@@ -2,8 +2,8 @@
 `GM ROLLBACK 1884 Movement/Status Change` were refused)."""
 import pytest
 
-from pbem.gameapi import PhaseInfo
-from pbem.phaselabels import find, listing, names_phase
+from pbem.kit.gameapi import PhaseInfo
+from pbem.base.phaselabels import find, listing, names_phase
 
 PHASE = PhaseInfo("1892/movement", "movement", 1892, ("France",), "1892 Movement/Status Change")
 ROWS = [{"phase_key": "1888/movement", "label": "1888 Movement/Status Change", "seq": 1},

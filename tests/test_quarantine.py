@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.db import open_db
+from pbem.storage.db import open_db
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -131,12 +131,12 @@ def test_a_released_mail_is_tried_again(tmp_path):
 def test_a_worker_that_cannot_start_fails_the_step_and_charges_no_mail(tmp_path):
     import asyncio
 
-    from pbem import intake
-    from pbem.config import load_config
-    from pbem.context import Context
-    from pbem.clock import SystemClock
+    from pbem.inbound import intake
+    from pbem.base.config import load_config
+    from pbem.base.context import Context
+    from pbem.base.clock import SystemClock
     from pbem.mail.source import RawMail
-    from pbem.sandbox import IsolatedHandler, WorkerUnavailable
+    from pbem.inbound.sandbox import IsolatedHandler, WorkerUnavailable
 
     (tmp_path / "pbem.toml").write_text('[server]\ndatabase = "pbem.sqlite"\n')
     cfg = load_config(tmp_path / "pbem.toml")

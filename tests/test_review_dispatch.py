@@ -2,7 +2,7 @@
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import store
+from pbem.storage import store
 
 GM = "gm@example.test"
 

@@ -7,9 +7,9 @@ import pytest
 
 from helpers_loop import GM_SECRET, Loop
 from helpers_loop import secret_in as _secret
-from pbem import store
-from pbem.db import dumps, loads
-from pbem.verify import verify
+from pbem.storage import store
+from pbem.storage.db import dumps, loads
+from pbem.play.verify import verify
 
 GM = "gm@example.test"
 
@@ -122,7 +122,7 @@ def test_announce_goes_to_every_player_and_the_log(loop):
 
 
 def test_reveal_seed_lets_anyone_check_the_commitment(loop):
-    from pbem.dice import commitment
+    from pbem.kit.dice import commitment
 
     gm(loop, "GM REVEAL SEED")
     loop.flush()
@@ -163,7 +163,7 @@ def test_verify_accepts_a_gm_edit_between_phases_and_still_checks_the_replay(loo
 def test_a_player_seated_and_replaced_in_one_mail_each_get_their_secret(loop):
     gm(loop, "GM ADD PLAYER East east@example.test", "GM REPLACE East east2@example.test")
     loop.flush()
-    # One mail for all this mail caused for East's first player: the welcome first (pbem.batch).
+    # One mail for all this mail caused for East's first player: the welcome first (pbem.outbound.batch).
     assert loop.inbox("east@example.test")[0]["Subject"].startswith("[g1] you play East")
     welcome = texts(loop, "east2@example.test", "you now play East")
     assert len(welcome) == 1

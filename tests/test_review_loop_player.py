@@ -5,7 +5,7 @@ import re
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
-from pbem import phase_orders, store
+from pbem.storage import phase_orders, store
 
 GM = "gm@example.test"
 NORTH, SOUTH = "north@example.test", "south@example.test"
@@ -73,7 +73,7 @@ def test_history_and_resend_of_an_earlier_phase(loop):
         "Round 1 Orders", "Round 1 Tally", "Round 2 Orders", "Round 2 Tally"]
     send(loop, "North", "RESEND 1/tally")
     again = [m for m in loop.inbox(NORTH) if "report again" in m["Subject"]]
-    # The report comes in the one mail that answers RESEND, under its own subject (pbem.batch).
+    # The report comes in the one mail that answers RESEND, under its own subject (pbem.outbound.batch).
     assert len(again) == 1 and "North report again: Round 1 Tally" in again[0]["Subject"]
     assert "beacon won by North for 3 gold" in again[0].get_body(("plain",)).get_content()
     assert not [m for m in loop.inbox(SOUTH) if "report again" in m["Subject"]]

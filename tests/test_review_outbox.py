@@ -2,7 +2,7 @@
 import asyncio
 
 from helpers_loop import Loop
-from pbem import outbox
+from pbem.outbound import outbox
 from pbem.mail.source import PermanentFailure, TemporaryFailure
 
 

@@ -12,7 +12,7 @@ def test_announcements_to_everyone_show_each_reader_only_their_own_address(tmp_p
                          "GM EXTEND 1d\nGM ANNOUNCE\nHello all.\nENDANNOUNCE\n") == "done"
     loop.flush()
     # one mail per reader for the whole GM mail, saying all three things (with the
-    # welcome or the GM's reply in the same mail: pbem.batch)
+    # welcome or the GM's reply in the same mail: pbem.outbound.batch)
     subject = "the game has started; deadline changed; announcement from"
     notices = [(to, m) for to, m in loop.sender.sent if subject in m["Subject"]]
     readers = sorted(a for to, m in notices for a in to)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import identity
-from pbem.identity import SecretCache, hash_secret
+from pbem.base import identity
+from pbem.base.identity import hash_secret, SecretCache
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.config import ConfigError, load_config, password
-from pbem.db import open_db
+from pbem.base.config import ConfigError, load_config, password
+from pbem.storage.db import open_db
 from helpers_site import Site
 
 
@@ -116,7 +116,7 @@ def test_the_imap_folder_of_handled_mail_keeps_the_masked_copy(clean_mailboxes, 
     import asyncio
 
     from helpers_loop import Loop
-    from pbem.daemon import Daemon
+    from pbem.host.daemon import Daemon
     from pbem.mail.imap_source import ImapSource
 
     servers = clean_mailboxes

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers_site import Site
 
-from pbem.config import ConfigError, load_config
-from pbem.db import open_db
+from pbem.base.config import ConfigError, load_config
+from pbem.storage.db import open_db
 from pbem.mail.reader import read
 
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from pbem import registry
-from pbem.dice import SeededDice
-from pbem.engine import EngineError, apply_one, resolve_one, run_phases
-from pbem.gameapi import Edit
-from pbem.state_copy import copy_state, fingerprint
+from pbem.base import registry
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import apply_one, EngineError, resolve_one, run_phases
+from pbem.kit.gameapi import Edit
+from pbem.kit.state_copy import copy_state, fingerprint
 from tests.testgame import Beacon
 
 registry.load_extra("tests.testgame:GAME")

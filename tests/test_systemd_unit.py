@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.config import load_config
+from pbem.base.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "docs" / "systemd" / "pbem.service"

@@ -5,9 +5,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from pbem import archive, dossier, treatybook
-from pbem.gameapi import Refused, TreatyAction
-from pbem.render import render
+from pbem.kit import treatybook
+from pbem.reporting import dossier
+from pbem.web import archive
+from pbem.kit.gameapi import Refused, TreatyAction
+from pbem.reporting.render import render
 
 
 def _state():

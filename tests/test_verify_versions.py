@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from helpers_loop import GM_SECRET, Loop, secret_in
-from pbem import __version__, registry
-from pbem.verify import UNRECORDED, verify
+from pbem import __version__
+from pbem.base import registry
+from pbem.play.verify import UNRECORDED, verify
 
 GM = "gm@example.test"
 POWERS = ("North", "South")

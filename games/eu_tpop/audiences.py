@@ -1,17 +1,17 @@
-"""Who may see each fact of Europa Universalis (the contract's audiences, pbem.audience).
+"""Who may see each fact of Europa Universalis (the contract's audiences, pbem.kit.audience).
 
 What happens on the map and at the table is public: actions, battles, sieges, wars, peaces,
 alliances, marriages and the deals concluded.  A realm's own mat is its own: the monarch
 power an action costs or gains, and its standing orders.  Choice (choices/diplomacy.md): a
 deal offered and not yet concluded is between the two realms; once both send it, the deal is
 public.  A treaty's record and its changes are tagged by the platform's treaty book
-(pbem.treatybook): its parties while it is secret.  :data:`PUBLIC` and :data:`PRIVATE` give
+(pbem.kit.treatybook): its parties while it is secret.  :data:`PUBLIC` and :data:`PRIVATE` give
 a kind's audience when the code that made the event gave none; a kind in neither keeps none
 (the GM's alone), and the suite fails (test_eu_rules checks every kind the rules emit).
 """
 from __future__ import annotations
 
-from pbem import audience
+from pbem.kit import audience
 
 #: event kinds that are their realms' own: the fields naming those realms
 PRIVATE = {"monarch_power": ("realm",), "standing": ("realm",), "deal_offered": ("from", "to")}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import state as st
 from . import war

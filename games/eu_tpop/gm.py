@@ -3,7 +3,7 @@ vocabulary that scenario files and GM mail share.  Card effects the engine
 cannot know (events, ideas, battle actions) enter the game through these."""
 from __future__ import annotations
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import scenario
 from . import state as st

@@ -3,7 +3,7 @@ come from Action cards on the table: the GM puts them in the game with
 ``SET LEADER``; a player then appoints them with ``APPOINT``."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import state as st
 

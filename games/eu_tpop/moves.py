@@ -3,7 +3,7 @@ Units (NOTES 3.3) and Sieges (9.8).  Each ``check_*`` raises Refused and is
 what validation runs; the action itself runs the same check first."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import battle as bt
 from . import capacity

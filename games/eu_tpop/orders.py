@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from pbem.gameapi import GMError, Order, ParseResult, Problem
+from pbem.kit.gameapi import GMError, Order, ParseResult, Problem
 
 from .names import NameError_, Reader, tokens
 

@@ -1,7 +1,7 @@
 """Scenario queries (tests/scenarios/eu_tpop): each answers from the state alone."""
 from __future__ import annotations
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import capacity, hre
 from . import state as st

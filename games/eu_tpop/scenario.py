@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import state as st
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import random
 
-from pbem import registry
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
 
-from . import state as st
+from . import GAME, state as st
 
 REALMS = ["Valmont", "Corvia", "Ostmark"]
 
@@ -51,7 +50,7 @@ def broken(state: dict, before: dict, events: list) -> list[str]:
 
 def play(seed: int, rules: str = "pre-1.2", max_steps: int = 3000) -> dict:
     """One game to its end; returns a summary with every broken invariant."""
-    game = registry.get("eu_tpop")
+    game = GAME
     rng = random.Random(seed)
     key = f"selfplay-{seed}"
     state = game.setup(REALMS, {"rules": rules}, SeededDice(seed=key, context="setup"))

@@ -2,7 +2,7 @@
 state: every refusal carries a stable code, its line and a reason."""
 from __future__ import annotations
 
-from pbem.gameapi import Problem, Refused
+from pbem.kit.gameapi import Problem, Refused
 
 from . import diplomacy, flow, resolution
 from . import state as st
@@ -50,7 +50,7 @@ def _standing(state: dict, power: str, given: list) -> list[Problem]:
     for o in given:
         if o.kind == "standing" and o.args["topic"] == "leader" and o.args["value"] not in ("ASK", "BEST", "NONE") \
                 and o.args["value"].lower() not in [n.lower() for n in mine]:
-            from pbem.names import nearest
+            from pbem.kit.names import nearest
             out.append(_p("unknown-leader", f"you have no leader {o.args['value']!r} (yours: "
                           f"{', '.join(mine) or 'none; the GM adds them with SET LEADER'})", o,
                           nearest(o.args["value"], mine) if mine else None))
@@ -121,7 +121,7 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
 
 
 def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
-    from pbem.state_copy import copy_state
+    from pbem.kit.state_copy import copy_state
     from . import moves
     trial, out = copy_state(state), []
     for o in lines:
@@ -145,7 +145,7 @@ def _reaction(state: dict, power: str, given: list) -> list[Problem]:
         elif o.kind == "leader" and o.args["leader"] not in ("BEST", "NONE"):
             choices = pending.get("choices", [])
             if o.args["leader"].lower() not in [c.lower() for c in choices]:
-                from pbem.names import nearest
+                from pbem.kit.names import nearest
                 out.append(_p("unknown-leader", f"{o.args['leader']} cannot lead in {pending['loc']}; you may "
                               f"name {', '.join(choices)}, BEST or NONE", o, nearest(o.args["leader"], choices)))
         elif o.kind == "retreat" and o.args.get("to"):
@@ -206,7 +206,7 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
 
 def _after_surrender(state: dict, power: str, enemy: str, term: str) -> bool:
     """Would the term be allowed were the enemy to surrender now (10.2)?"""
-    from pbem.state_copy import copy_state
+    from pbem.kit.state_copy import copy_state
     if vc.condition(state, power, enemy) != "inconclusive" or state.get("no_surrender"):
         return False
     trial = copy_state(state)

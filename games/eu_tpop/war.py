@@ -2,7 +2,7 @@
 Belli (NOTES 3.1) and Calls to Arms (11.3 Receiving/Refusing a CtA)."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import hre
 from . import state as st

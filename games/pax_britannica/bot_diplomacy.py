@@ -105,7 +105,7 @@ def treaty_actions(state: dict, rng) -> list:
     """Now and then two bots sign a small treaty (a payment, a pledge to keep out of an Area,
     a navy limit, an alliance), proposed and signed at once: typed inputs for the random games,
     so that treaties are kept, carried out and broken there too."""
-    from pbem.gameapi import TreatyAction
+    from pbem.kit.gameapi import TreatyAction
 
     from . import load_data
     players = list(state.get("players", []))

@@ -1,7 +1,7 @@
 """The GM's state edits: the scenario ``GM`` vocabulary, as a GM sends it by email.
 
 Each command edits the state copy it is given and returns events describing
-the edit.  Bad commands raise :class:`pbem.gameapi.GMError` with a message a
+the edit.  Bad commands raise :class:`pbem.kit.gameapi.GMError` with a message a
 human understands.
 """
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from pbem import audience, treatybook
-from pbem.gameapi import GMError
+from pbem.kit import audience, treatybook
+from pbem.kit.gameapi import GMError
 
 from . import board
 from .audiences import players_of
@@ -389,7 +389,7 @@ def _treaty_action(state, a, data):
     """``TREATY <Power> SIGN|REFUSE|WITHDRAW|REVEAL <id>`` or ``TREATY <Power> BREACH <id>
     <Power> [<text>]``: the party's treaty command, as if it had mailed it (scenarios, and a
     GM acting for a player who wrote it in press)."""
-    from pbem.gameapi import Refused, TreatyAction
+    from pbem.kit.gameapi import Refused, TreatyAction
 
     from . import treaties
     power = a.power()

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pbem.gameapi import Order, OrderOption
-from pbem.state_copy import copy_state
+from pbem.kit.gameapi import Order, OrderOption
+from pbem.kit.state_copy import copy_state
 
 from . import board
 from . import report_events as say

@@ -262,7 +262,7 @@ class Data:
     def suggest(self, text: str, kind: str | None = None) -> str | None:
         """The name of that kind a misspelling most likely means (by edit
         distance, aliases included), or None if none is close enough."""
-        from pbem.names import nearest
+        from pbem.kit.names import nearest
         wanted = set(self.names_of(kind))
         pool = {**self._names.places, **self._names.powers}
         near = nearest(text, [k for k, name in pool.items() if name in wanted], normalise=_key)

@@ -16,7 +16,7 @@ from typing import Sequence
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
-from pbem.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
+from pbem.kit.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
 
 _WORD = re.compile(r'"[^"]*"|->|[^\s,;]+')
 _MAX_NAME_WORDS = 6
@@ -373,7 +373,7 @@ def misspelt_name(text: str, power: str, data, role: str) -> tuple[str, str] | N
         span = " ".join(w.strip('"') for w in raw[start:start + n])
         near = data.suggest(span, kind)
         if near:
-            from pbem.names import distance, key
+            from pbem.kit.names import distance, key
             score = distance(key(span), key(near))
             if best is None or score <= best[0]:
                 best = (score, span, near)

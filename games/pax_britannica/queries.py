@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import board
 from .gm import native_name
@@ -208,7 +208,7 @@ def q_treaty(state, args, data, text):
 
 def q_breach(state, args, data, text):
     """The power that broke a treaty, or none."""
-    from pbem import treatybook
+    from pbem.kit import treatybook
     record = treatybook.find(state, _names(args, 1, text)[0])
     return (record or {}).get("broken_by") or "none"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pbem import treatybook
-from pbem.gameapi import OrderOption
+from pbem.kit import treatybook
+from pbem.kit.gameapi import OrderOption
 
 from . import board, combat_table
 from .report_congress import names

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple
 
-from pbem.names import nearest
+from pbem.kit.names import nearest
 
 
 class CommandHelp(NamedTuple):

@@ -7,14 +7,14 @@ any command reads the mail, so it is never stored, mailed or published, whatever
 (a short one is masked where it stands as a word of its own) or however it is written:
 in any case, in full-width or other compatibility forms, with invisible characters inside.
 
-(The stored copy of the raw mail is masked apart, by :mod:`pbem.secrets_at_rest`.)
+(The stored copy of the raw mail is masked apart, by :mod:`pbem.outbound.secrets_at_rest`.)
 """
 from __future__ import annotations
 
 import unicodedata
 
-from . import model as m
-from .parse import parse_mail, split_lines
+from pbem.commands import model as m
+from pbem.commands.parse import parse_mail, split_lines
 
 MASK = m.MASK
 #: a secret this long or longer is masked inside a word too; a shorter one only as a word

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Union
 
-from pbem import deadlines
-from pbem.gameapi import Problem
+from pbem.base import deadlines
+from pbem.kit.gameapi import Problem
 
 MASK = "****"
 
@@ -39,7 +39,7 @@ class BadValue(ValueError):
 
 def parse_duration(text: str) -> timedelta:
     """``48h``, ``2d``, ``1d12h``, ``90m``, ``45s``, ``1w``: the one duration
-    reader of pbem (:func:`pbem.deadlines.parse_duration`), with its error as a
+    reader of pbem (:func:`pbem.base.deadlines.parse_duration`), with its error as a
     :class:`BadValue` for a reply.  A command's duration is never zero."""
     try:
         duration = deadlines.parse_duration(text)

@@ -4,7 +4,7 @@ A mail is read line by line.  Each command line goes through the grammar in
 ``envelope.lark``; the lines of a block never do: orders go to the game's own
 grammar with their line numbers, and press, treaty and announcement texts are
 kept exactly as written.  :func:`parse_mail` never raises on bad input:
-everything it cannot use becomes a :class:`~pbem.gameapi.Problem` with a stable
+everything it cannot use becomes a :class:`~pbem.kit.gameapi.Problem` with a stable
 code and its line.  Greetings before the first command, quoted (``>``) lines
 and comments are skipped; see ``HELP COMMENTS`` for what players are told.
 """
@@ -24,9 +24,9 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
 from pbem.commands.model import BadValue, parse_duration
-from pbem.gameapi import Problem
-from pbem.identity import MAX_SECRET_LENGTH, normalize_secret
-from pbem.names import shown
+from pbem.kit.gameapi import Problem
+from pbem.base.identity import MAX_SECRET_LENGTH, normalize_secret
+from pbem.kit.names import shown
 
 TOP_KEYWORDS = cmdhelp.top_keywords()
 # First words of several commands (SET ADDRESS, SET PASSWORD...): alone they say nothing.

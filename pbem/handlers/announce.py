@@ -10,9 +10,11 @@ game stands again.
 """
 from __future__ import annotations
 
-from .. import audience, reports, store
-from ..outbox import queue
-from .session import Session
+from pbem.kit import audience
+from pbem.reporting import reports
+from pbem.storage import store
+from pbem.outbound.outbox import queue
+from pbem.handlers.session import Session
 
 #: the longest subject line kept whole
 SUBJECT = 72
@@ -61,6 +63,6 @@ def _body(session: Session, power: str | None, texts: list[str], key: str) -> tu
         return reports.position(ctx, rec, power, [said], key=key, gm=power is None)
     lines = [said]
     if rec.status in ("active", "paused") and rec.state is not None and rec.deadline is not None:
-        from ..render import deadline_text
+        from pbem.reporting.render import deadline_text
         lines.append(f"Deadline: {deadline_text(rec, rec.deadline, reports.reader_zone(ctx, rec, power))}")
     return "\n\n".join(lines) + f"\n\n-- \n{ctx.site_name} moderator\n", None, []

@@ -5,12 +5,13 @@ from __future__ import annotations
 import difflib
 import logging
 
-from .. import budget, store
-from ..commands import model as m
-from ..identity import check_reply_token
-from . import addresses, announce, gm, player, secret_check, treaty
-from .guard import run_command
-from .session import Session
+from pbem.handlers import budget
+from pbem.storage import store
+from pbem.commands import model as m
+from pbem.base.identity import check_reply_token
+from pbem.handlers import addresses, announce, gm, player, secret_check, treaty
+from pbem.handlers.guard import run_command
+from pbem.handlers.session import Session
 
 log = logging.getLogger(__name__)
 

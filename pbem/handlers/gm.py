@@ -8,15 +8,19 @@ from zoneinfo import ZoneInfo
 
 from pathlib import Path
 
-from .. import audience, deadlines, dossier, gamedata, names, phase_orders, phaselabels, registry, render, reports, store, turns
-from ..commands import model as m
-from ..commands.help import top_keywords
-from ..db import loads, parse_iso, utcnow_iso
-from ..deadlines import DeadlineError
-from ..gameapi import Edit, Refused, Ruling
-from ..identity import hash_secret, new_secret, normalize_address
-from ..mail.attachments import toml_files
-from .session import Session
+from pbem.base import deadlines, gamedata, phaselabels, registry
+from pbem.kit import audience, names
+from pbem.play import turns
+from pbem.reporting import dossier, render, reports
+from pbem.storage import phase_orders, store
+from pbem.commands import model as m
+from pbem.commands.help import top_keywords
+from pbem.storage.db import loads, parse_iso, utcnow_iso
+from pbem.base.deadlines import DeadlineError
+from pbem.kit.gameapi import Edit, Refused, Ruling
+from pbem.base.identity import hash_secret, new_secret, normalize_address
+from pbem.mail.attachments import toml_files
+from pbem.handlers.session import Session
 
 
 def _need_game(session: Session, cmd, *statuses: str) -> bool:

@@ -11,8 +11,8 @@ after every answer.
 """
 from __future__ import annotations
 
-from ..commands import help as cmdhelp
-from .session import Session
+from pbem.commands import help as cmdhelp
+from pbem.handlers.session import Session
 
 
 def help_answer(session: Session, topic: str | None) -> str:

@@ -3,15 +3,18 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from .. import audience, names, phase_orders, phaselabels, render, reports, store
-from ..commands import model as m
-from ..commands.help import top_keywords as help_keywords
-from ..db import dumps, parse_iso, utcnow_iso
-from ..deadlines import format_moment
-from ..gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
-from ..identity import hash_secret, normalize_secret
-from . import addresses, guide
-from .session import Session
+from pbem.base import phaselabels
+from pbem.kit import audience, names
+from pbem.reporting import render, reports
+from pbem.storage import phase_orders, store
+from pbem.commands import model as m
+from pbem.commands.help import top_keywords as help_keywords
+from pbem.storage.db import dumps, parse_iso, utcnow_iso
+from pbem.base.deadlines import format_moment
+from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
+from pbem.base.identity import hash_secret, normalize_secret
+from pbem.handlers import addresses, guide
+from pbem.handlers.session import Session
 
 
 #: the most order lines of one mail a game reads (a deal offer of thousands of lines would be

@@ -1,14 +1,15 @@
 """The secret of a sign-on, checked under the wrong-secret throttle
-(:mod:`pbem.throttle`): a waiting counter refuses at once, without the slow
+(:mod:`pbem.handlers.throttle`): a waiting counter refuses at once, without the slow
 hash; a right secret already checked by this process is not hashed again
-(:class:`pbem.identity.SecretCache`); a wrong secret is counted, and the owner (the power's address of
+(:class:`pbem.base.identity.SecretCache`); a wrong secret is counted, and the owner (the power's address of
 record, or the game's GM) hears of wrong secrets at most once an hour."""
 from __future__ import annotations
 
-from .. import store, throttle
-from ..commands import model as m
-from ..deadlines import format_deadline
-from .session import Session
+from pbem.handlers import throttle
+from pbem.storage import store
+from pbem.commands import model as m
+from pbem.base.deadlines import format_deadline
+from pbem.handlers.session import Session
 
 
 def _waiting(session: Session, keys: list[str], who: str, line: int | None) -> bool:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .. import audience, render, reports, store
-from ..context import Context
-from ..commands.model import MASK
-from ..gameapi import Problem
-from ..mail.normalize import Inbound
-from ..phase_orders import waiting_for
+from pbem.kit import audience
+from pbem.reporting import render, reports
+from pbem.storage import store
+from pbem.base.context import Context
+from pbem.commands.model import MASK
+from pbem.kit.gameapi import Problem
+from pbem.mail.normalize import Inbound
+from pbem.storage.phase_orders import waiting_for
 
 #: how much of a line a problem quotes
 QUOTE = 72
@@ -99,7 +101,7 @@ class Session:
                not_before: datetime | None = None) -> None:
         """Queue a further mail with the reply; ``secrets`` it hands out are masked
         in the stored copy once it is sent (a welcome mail); ``date`` and ``not_before``
-        as :func:`pbem.outbox.queue` takes them."""
+        as :func:`pbem.outbound.outbox.queue` takes them."""
         notice = {"key": key, "to": to, "subject": subject, "text": text, "kind": kind, "game": self.game_name}
         if secrets:
             notice["secrets"] = tuple(secrets)

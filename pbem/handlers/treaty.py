@@ -1,18 +1,21 @@
 """Treaties by mail: the mail side of the game's treaties.
 
-A treaty command becomes a typed :class:`~pbem.gameapi.TreatyAction` that the
-game validates and applies (its life cycle is in :mod:`pbem.treatybook`, the
+A treaty command becomes a typed :class:`~pbem.kit.gameapi.TreatyAction` that the
+game validates and applies (its life cycle is in :mod:`pbem.kit.treatybook`, the
 meaning of its clauses in the game).  Each action is a snapshot of the game,
 so ``pbem verify`` replays it.  Here we only read the command, stamp the
 moment it arrived, and mail the record to every player who may see it.
 """
 from __future__ import annotations
 
-from .. import names, render, reports, store, turns
-from ..commands import model as m
-from ..db import utcnow_iso
-from ..gameapi import Refused, TreatyAction
-from .session import Session
+from pbem.kit import names
+from pbem.play import turns
+from pbem.reporting import render, reports
+from pbem.storage import store
+from pbem.commands import model as m
+from pbem.storage.db import utcnow_iso
+from pbem.kit.gameapi import Refused, TreatyAction
+from pbem.handlers.session import Session
 
 
 def _running(session: Session, cmd) -> bool:

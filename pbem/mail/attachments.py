@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from email import message_from_bytes, policy
 
-from ..gamedata import MAX_BYTES
+from pbem.base.gamedata import MAX_BYTES
 
 
 def toml_files(raw: bytes) -> dict[str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import ssl
 
-from pbem.config import ConfigError, load_config, password
+from pbem.base.config import ConfigError, load_config, password
 
 log = logging.getLogger(__name__)
 

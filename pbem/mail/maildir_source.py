@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
-from pbem.private_files import PRIVATE_DIR, create_private, make_dirs, open_private
+from pbem.base.private_files import create_private, make_dirs, open_private, PRIVATE_DIR
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TextIO
 from urllib.parse import unquote
 
-from .maildir_source import MaildirDelivery, read_maildir
-from .normalize import decode_bytes, html_to_text
-from .source import PermanentFailure
+from pbem.mail.maildir_source import MaildirDelivery, read_maildir
+from pbem.mail.normalize import decode_bytes, html_to_text
+from pbem.mail.source import PermanentFailure
 
 RULE = "=" * 72
 _CID = re.compile(r"cid:([^\"'\s)>]+)", re.I)

@@ -3,7 +3,7 @@
 Both raise TemporaryFailure (try again later: 4xx answers, unreachable server, timeouts) or
 PermanentFailure (5xx answers).  Which of the two, and whether a failure concerns the
 recipient, the mail or the whole session (a refused login, sender or quota), is decided by
-:func:`classify_smtp_error`; the outbox acts on it (:mod:`pbem.outbox`).
+:func:`classify_smtp_error`; the outbox acts on it (:mod:`pbem.outbound.outbox`).
 """
 from __future__ import annotations
 

@@ -1,2 +1,2 @@
 """Scenario files: the rules' golden tests (``pbem scenario run PATH...``)."""
-from .runner import run_case, run_paths  # noqa: F401
+from pbem.scenario.runner import run_case, run_paths  # noqa: F401

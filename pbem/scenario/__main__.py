@@ -2,7 +2,7 @@
 import sys
 from pathlib import Path
 
-from .runner import run_paths
+from pbem.scenario.runner import run_paths
 
 if __name__ == "__main__":
     args = sys.argv[1:]

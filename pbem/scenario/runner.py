@@ -2,7 +2,7 @@
 
 Every statement of a case goes through the same game contract the daemon
 uses: GM edits through ``gm_command``, orders through ``parse_orders`` and
-``validate``, processing through :func:`pbem.engine.run_phases`.
+``validate``, processing through :func:`pbem.kit.engine.run_phases`.
 """
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from .. import registry
-from ..dice import DiceExhausted, ScriptedDice
-from ..engine import EngineError, apply_one, run_phases
-from ..gameapi import Edit, Game, GMError, Order, Problem, Refused, Ruling
-from .compare import compare, event_matches
-from .parser import Case, ScenarioSyntaxError, Statement, parse_file, scenario_files
+from pbem.base import registry
+from pbem.kit.dice import DiceExhausted, ScriptedDice
+from pbem.kit.engine import apply_one, EngineError, run_phases
+from pbem.kit.gameapi import Edit, Game, GMError, Order, Problem, Refused, Ruling
+from pbem.scenario.compare import compare, event_matches
+from pbem.scenario.parser import Case, parse_file, scenario_files, ScenarioSyntaxError, Statement
 
 
 @dataclass

@@ -24,9 +24,8 @@ import copy
 import difflib
 import re
 
-from pbem import audience, treatybook
-from pbem.gameapi import (NOT_AN_ORDER, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem,
-                          Refused, Report, Roster)
+from pbem.kit import audience, treatybook
+from pbem.kit.gameapi import Game, GMError, NOT_AN_ORDER, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster
 
 ROUNDS = 3
 DEFAULT_POWERS = ("North", "South", "East")

@@ -10,7 +10,7 @@ An order a player writes for another power (after ``FOR <power>``) carries the w
 """
 from __future__ import annotations
 
-from pbem.gameapi import Order
+from pbem.kit.gameapi import Order
 
 from . import model
 

@@ -15,7 +15,7 @@ Determination window comes first, then the sequence goes on where it was.
 """
 from __future__ import annotations
 
-from pbem.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
+from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
 
 from .. import board
 from ..state import WAR_PHASES, label

@@ -1,0 +1,512 @@
+"""The ``pbem`` command line.  Every verb has --help; errors are one line and
+a non-zero exit."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+from pbem import __version__
+from pbem.host import cli_host
+from pbem.host.cliutil import CliError, DEFAULT_CONFIG, load_cfg, open_ctx
+from pbem.kit.audience import public
+from pbem.storage.db import describe_failure
+
+
+# -- verbs -----------------------------------------------------------------
+
+def cmd_init(args) -> int:
+    from pbem.storage.backup import migrate_with_backup
+    from pbem.base.config import check_text, load_config, toml_value
+    from pbem.base.identity import hash_secret, new_secret
+    from pbem.mail.smtp_listener import free_port
+    from pbem.base.private_files import write_private
+    from pbem.base.resources import resource
+
+    target = Path(args.config or DEFAULT_CONFIG)
+    secret = new_secret()
+    if target.exists():
+        raise CliError(f"{target} exists already; edit it, or give another path with --config")
+    text = resource("config.example.toml").read_text(encoding="utf-8")
+    text = text.replace('gm_secret_hash = ""', f'gm_secret_hash = "{hash_secret(secret)}"', 1)
+    if args.gm:
+        old = re.search(r'gm_address = "gm@localhost" *', text).group(0)
+        text = text.replace(old, f"gm_address = {toml_value(args.gm)}".ljust(len(old) - 1) + " ", 1)
+    example = load_config(resource("config.example.toml"))
+    wanted = example.listener.port
+    port = free_port(example.listener.host, wanted)
+    text = text.replace(f"port = {wanted}", f"port = {port}", 1)
+    problems = check_text(text, str(target))
+    if problems:
+        raise CliError("; ".join(p.split(": ", 1)[1] for p in problems))
+    write_private(target, text)  # it holds the GM secret's hash, perhaps mail passwords later
+    cfg = load_config(target)
+    migrate_with_backup(cfg.server.database)  # an existing database is copied before it is migrated
+    print(f"wrote {target} and created the database {cfg.server.database}")
+    print(f"GM secret (shown once; sign GM mail with SIGNON GM@<game> <secret>): {secret}")
+    print(f"site GM: {cfg.server.gm_address} (server.gm_address in {target}), the GM of games made with "
+          f"`pbem game new` without --gm; `pbem mail {cfg.server.gm_address}` reads its mail here")
+    listens = f"SMTP listener: {cfg.listener.host}:{cfg.listener.port} (listener.port in {target}"
+    if port == wanted:
+        print(f"{listens}; `pbem send FILE` needs no listener)")
+    else:
+        print(f"{listens}): port {wanted} is taken by another program; any free port will do")
+    return 0
+
+
+def cmd_serve(args) -> int:
+    """The daemon: one per site (the site lock is held until it exits), the database
+    migrated first (with a copy made before), every line of its log timestamped."""
+    import signal
+
+    from pbem.base import logsetup
+    from pbem.host import heartbeat
+    from pbem.storage.backup import migrate_with_backup
+    from pbem.base.config import ConfigError
+    from pbem.base.configcheck import problems, warnings
+    from pbem.host.daemon import build
+    from pbem.mail.smtp_listener import ListenerUnavailable
+    from pbem.host.sitelock import SiteLock
+
+    cfg = load_cfg(args)
+    found = problems(cfg)  # what would stop the daemon, before anything starts: one line each
+    if found:
+        raise ConfigError(found)
+    logsetup.configure(cfg.server.log_level,
+                       log_file=cfg.path_of(cfg.server.log_file) if cfg.server.log_file else None)
+    log = logging.getLogger("pbem.serve")
+    lock = SiteLock(cfg.server.database)
+    lock.acquire("pbem serve --once" if args.once else "pbem serve")
+    try:
+        migrate_with_backup(cfg.server.database)
+        for line in warnings(cfg):  # after the database opened: a fatal error comes alone
+            log.warning("%s", line)
+        daemon = build(cfg, heartbeat=heartbeat.Heartbeat(cfg.server.database))
+        why = ["nothing left to do (--once)" if args.once else "stopped"]
+
+        async def run() -> set[str]:
+            # SIGTERM and SIGINT finish the pass under way, then stop cleanly; a harder
+            # kill is safe too (every step is crash-safe).  SIGHUP reopens the log file.
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+
+            def stop_on(sig: signal.Signals) -> None:
+                why[0] = f"{sig.name} received"
+                stop.set()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stop_on, sig)
+            loop.add_signal_handler(signal.SIGHUP, lambda: log.info("%s", logsetup.reopen()))
+            return await daemon.serve(stop, once=args.once)
+
+        try:
+            failed = asyncio.run(run())
+        except ListenerUnavailable as exc:  # its one line says what to change; no traceback
+            daemon.heartbeat.stopped(str(exc))
+            raise CliError(str(exc)) from None
+        except BaseException as exc:
+            log.critical("pbem stops on an unexpected error: %s", exc, exc_info=exc)
+            daemon.heartbeat.stopped(f"unexpected error: {exc}")
+            raise
+        if failed:
+            why[0] += f"; these steps failed: {', '.join(sorted(failed))}"
+        log.info("pbem stopped: %s", why[0])
+        daemon.heartbeat.stopped(why[0])
+        return 1 if args.once and failed else 0
+    finally:
+        lock.release()
+
+
+def cmd_send(args) -> int:
+    from pbem.mail.maildir_source import deliver_to_maildir
+
+    cfg = load_cfg(args)
+    if cfg.intake.kind != "maildir":
+        raise CliError("pbem send drops mail into the local Maildir intake; this configuration reads IMAP")
+    data = Path(args.file).read_bytes() if args.file != "-" else sys.stdin.buffer.read()
+    name = deliver_to_maildir(Path(cfg.intake.maildir), data)
+    print(f"queued {name} in {cfg.intake.maildir}")
+    return 0
+
+
+def cmd_mail(args) -> int:
+    from pbem.mail.reader import MailboxError, show
+
+    cfg = load_cfg(args)
+    if cfg.outbound.kind != "maildir":
+        raise CliError("pbem mail reads the local mailboxes of the embedded default; this configuration "
+                       "sends mail by SMTP (outbound.kind)")
+    try:
+        return show(Path(cfg.outbound.maildir), args.address, sys.stdout, last=args.last,
+                    prefer_html=args.html, open_file=Path(args.open) if args.open else None)
+    except MailboxError as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_game_new(args) -> int:
+    from pbem.base import registry
+    from pbem.storage import store
+    from pbem.storage.db import atomic
+
+    from pbem.base import gamedata
+
+    ctx, cfg = open_ctx(args)
+    gm = _game_gm(args.gm, cfg)
+    options = dict(_option(o) for o in args.option)
+    rules = registry.get(args.rules)
+    policy, unknown, known = store.game_settings(rules, dict(cfg.deadlines), options)
+    if unknown:
+        raise CliError(f"{rules.title} has no option {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    if options.get("data"):
+        try:
+            options["data"] = gamedata.read(cfg.server.game_data, options["data"])
+        except gamedata.DataFileError as exc:
+            raise CliError(str(exc)) from None
+    with atomic(ctx.db):
+        with_db = store.create_game(ctx, args.name, args.rules, options, policy, gm)
+        store.gm_log(ctx, args.name, "GM", "create", f"rules {args.rules} {options} (command line)",
+                     seen_by=public())
+    print(f"created {with_db.name} ({with_db.rules.title}), forming")
+    print(f"  GM: {gm}" + ("" if args.gm else " (server.gm_address)"))
+    for a in with_db.rules.assumptions(options):
+        print(f"  assumed: {a}")
+    return 0
+
+
+def _game_gm(given: str | None, cfg) -> str:
+    """The GM of a game made on the command line: --gm, else the site GM; never the
+    moderator's own address, where mail to the GM would reach nobody."""
+    from pbem.base.identity import normalize_address
+
+    gm = normalize_address(given or cfg.server.gm_address)
+    where = cfg.path or "the configuration"
+    if not gm:
+        raise CliError(f"the game needs a GM: give --gm ADDRESS, or set server.gm_address in {where}")
+    if "@" not in gm or any(c.isspace() for c in gm):
+        raise CliError(f"--gm {given}: not a mail address")
+    if gm == normalize_address(cfg.server.address):
+        raise CliError(f"{gm} is the moderator's own address (server.address): mail to the GM would "
+                       f"reach nobody; give --gm ADDRESS" + ("" if given else f", or set server.gm_address in {where}"))
+    return gm
+
+
+def cmd_game_add(args) -> int:
+    from pbem.storage import store
+    from pbem.base.identity import hash_secret, new_secret, normalize_address
+
+    ctx, _ = open_ctx(args)
+    rec = store.get_game(ctx, args.name)
+    power = rec.resolve_power(args.power)
+    if power is None:
+        raise CliError(f"{args.power!r} is not a power of {rec.rules.title}")
+    if rec.status == "over":
+        raise CliError(f"{rec.name} is over; it takes no players")
+    if store.player(ctx, rec.name, power):
+        raise CliError(f"{power} already has a player in {rec.name}; use pbem gm {rec.name} \"REPLACE ...\"")
+    from pbem.storage.db import atomic
+
+    secret = args.secret or new_secret()
+    with atomic(ctx.db):
+        store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hash_secret(secret))
+        store.gm_log(ctx, rec.name, "GM", "add player", f"{power} (command line)", seen_by=public())
+    print(f"{power}: {args.email}, secret {secret}")
+    return 0
+
+
+def cmd_game_list(args) -> int:
+    from pbem.storage import store
+
+    ctx, _ = open_ctx(args)
+    for rec in store.list_games(ctx):
+        phase = rec.rules.phase(rec.state).label if rec.state else "-"
+        print(f"{rec.name:16} {rec.row['rules']:16} {rec.status:8} {phase}")
+    return 0
+
+
+def cmd_game_status(args) -> int:
+    from pbem.reporting import render
+    from pbem.storage import phase_orders, store
+
+    ctx, _ = open_ctx(args)
+    rec = store.get_game(ctx, args.name)
+    print(f"{rec.name}: {rec.rules.title}, {rec.status}")
+    if rec.status == "paused":
+        print("PAUSED by the GM: no phase runs until GM RESUME (the time left is kept)")
+    if rec.state:
+        phase = rec.rules.phase(rec.state)
+        print(f"phase: {phase.label}")
+        print(f"deadline: {render.deadline_text(rec, rec.deadline)}")
+        waiting = phase_orders.waiting_for(ctx, rec)
+        if waiting:
+            print(f"waiting for: {', '.join(waiting)}")
+        elif phase.owes and rec.status in ("active", "paused"):
+            print("waiting for: nobody (every power that owes orders is done"
+                  + ("; the phase runs once the game resumes)" if rec.status == "paused" else
+                     "; the phase runs at its deadline, as the GM resumed the game)"
+                     if rec.row.get("hold_early") else ")"))
+        else:
+            print("waiting for: nobody (the phase asks for no orders)")
+    for row in store.players(ctx, rec.name):
+        print(f"  {row['power']:16} {', '.join(store.addresses(row))}  missed {row['missed']}")
+    return 0
+
+
+def _as_gm(args, *commands: str) -> int:
+    """Game verbs that steer a game go through the GM handlers, so they are
+    logged and announced exactly as the same GM mail would be."""
+    from pbem.host import gm_console
+
+    ctx, _ = open_ctx(args)
+    text, ok = gm_console.run(ctx, args.name, list(commands))
+    print(text.rstrip())
+    return 0 if ok else 1
+
+
+def cmd_game_start(args) -> int:
+    return _as_gm(args, "START")
+
+
+def cmd_game_process(args) -> int:
+    return _as_gm(args, "PROCESS NOW")
+
+
+def cmd_game_preview(args) -> int:
+    from pbem.play import turns
+    from pbem.storage import store
+
+    ctx, _ = open_ctx(args)
+    rec = store.get_game(ctx, args.name)
+    if rec.status not in ("active", "paused"):
+        raise CliError(f"{rec.name} is {rec.status}: there is no phase to preview")
+    steps = turns.preview(ctx, args.name)
+    store.gm_log(ctx, rec.name, "GM", "preview", "command line", seen_by=public())  # as GM PREVIEW by mail is
+    events = [e for s in steps for e in s.events]
+    print("would resolve: " + ", ".join(s.phase.label for s in steps))
+    print(rec.rules.report(steps[-1].after, events, None).text)
+    return 0
+
+
+def cmd_game_rollback(args) -> int:
+    return _as_gm(args, f"ROLLBACK {args.phase}")
+
+
+def cmd_gm(args) -> int:
+    from pbem.host import gm_console
+
+    ctx, _ = open_ctx(args)
+    text, ok = gm_console.run(ctx, args.game, args.commands)
+    print(text.rstrip())
+    return 0 if ok else 1
+
+
+def cmd_verify(args) -> int:
+    from pbem.play.verify import verify
+
+    ctx, _ = open_ctx(args)
+    report = verify(ctx, args.game)
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+def cmd_archive(args) -> int:
+    from pbem.web.archive import build_archive
+
+    ctx, cfg = open_ctx(args)
+    out = Path(args.out) if args.out else Path(cfg.server.archive_dir)
+    index = build_archive(ctx, out)
+    print(f"archive written: {index}")
+    return 0
+
+
+def cmd_quarantine_list(args) -> int:
+    from pbem.inbound.quarantine import listing
+
+    ctx, _ = open_ctx(args)
+    rows = listing(ctx)
+    for row in rows:
+        print(f"{row['id']:6}  {row['received']}  {row['sender'] or '?':30}  {row['subject'] or ''}")
+        print(f"        {row['outcome']}")
+    print(f"{len(rows)} mail set aside" if rows else "no mail is set aside")
+    return 0
+
+
+def cmd_quarantine_release(args) -> int:
+    from pbem.storage.db import atomic
+    from pbem.inbound.quarantine import release
+
+    ctx, _ = open_ctx(args)
+    with atomic(ctx.db):
+        try:
+            release(ctx, args.id)
+        except (ValueError, LookupError) as exc:
+            raise CliError(str(exc) or f"no mail {args.id}") from None
+    print(f"mail {args.id} is back in the queue with fresh tries; the daemon handles it on its next pass")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from pbem.host.demo import run_demo
+
+    return run_demo(Path(args.dir), rules=args.rules, turns=args.turns, seed=args.seed)
+
+
+def _scenario_run(args) -> int:
+    from pbem.scenario import run_paths
+
+    return run_paths([Path(p) for p in args.paths], sys.stdout)
+
+
+def _option(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise CliError(f"option {text!r}: write KEY=VALUE")
+    return key.strip(), value.strip()
+
+
+# -- parser ----------------------------------------------------------------
+
+def _rules_help(what: str) -> str:
+    """The games this installation knows (plug-ins of server.games_extra come from the
+    configuration, read later: PBEM_EXTRA_GAMES names them here too)."""
+    from pbem.base import registry
+
+    return f"{what}: {', '.join(registry.names()) or 'none installed'}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description="play-by-email moderator")
+    parser.add_argument("--version", action="version", version=f"pbem {__version__}")
+    parser.add_argument("-c", "--config", type=Path,
+                        help=f"configuration file (default: $PBEM_CONFIG, else ./{DEFAULT_CONFIG} if present)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def verb(parent, name, func, help_text):
+        p = parent.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(func=func)
+        return p
+
+    init = verb(sub, "init", cmd_init, "write a configuration file with a new GM secret, the site GM and a free "
+                "listener port, and create the database")
+    init.add_argument("--gm", help="the site GM's address (default: gm@localhost, read with pbem mail)")
+    serve = verb(sub, "serve", cmd_serve, "run the moderator daemon (one per site)")
+    serve.add_argument("--once", action="store_true",
+                       help="handle what is waiting, then exit (non-zero when a step failed)")
+    send = verb(sub, "send", cmd_send, "drop a mail file into the local Maildir intake")
+    send.add_argument("file", help="an RFC 5322 mail file, or - for standard input")
+
+    mail = verb(sub, "mail", cmd_mail, "read a local mailbox of the embedded default (the mail pbem delivered "
+                "to an address), or list the mailboxes")
+    mail.add_argument("address", nargs="?", help="whose mail to read (none: list the mailboxes)")
+    mail.add_argument("--last", type=int, metavar="N", help="only the N newest mails")
+    mail.add_argument("--html", action="store_true", help="show the HTML part, read as text, instead of the "
+                      "plain-text part")
+    mail.add_argument("--open", metavar="FILE", help="write the HTML part of the newest mail shown to FILE, "
+                      "its images inside it, for a browser")
+
+    game = sub.add_parser("game", help="create and steer games from the command line")
+    gsub = game.add_subparsers(dest="game_command", metavar="VERB")
+    gsub.required = True
+    new = verb(gsub, "new", cmd_game_new, "create a game (forming)")
+    new.add_argument("name")
+    new.add_argument("--rules", required=True, help=_rules_help("the game's rules, one of"))
+    new.add_argument("--option", action="append", default=[], help="KEY=VALUE (repeatable)")
+    new.add_argument("--gm", help="the GM's address (default: the site GM, server.gm_address)")
+    add = verb(gsub, "add-player", cmd_game_add, "add a player to a game; prints their secret")
+    add.add_argument("name")
+    add.add_argument("power")
+    add.add_argument("email")
+    add.add_argument("--secret", help="use this secret instead of a new one")
+    verb(gsub, "list", cmd_game_list, "list the games")
+    for name, func, text in (("status", cmd_game_status, "show a game's phase, deadline and players"),
+                             ("start", cmd_game_start, "start a forming game (commits the dice seed)"),
+                             ("process", cmd_game_process, "resolve the current phase now"),
+                             ("preview", cmd_game_preview, "show what processing now would do; stores nothing")):
+        verb(gsub, name, func, text).add_argument("name")
+    rb = verb(gsub, "rollback", cmd_game_rollback, "put a game back to the start of a resolved phase")
+    rb.add_argument("name")
+    rb.add_argument("phase", help="the phase as HISTORY prints it, e.g. \"1884 Movement/Status Change\" "
+                    "or 1884/movement")
+
+    archive = sub.add_parser("archive", help="the static archive site")
+    asub = archive.add_subparsers(dest="archive_command", metavar="VERB")
+    asub.required = True
+    build = verb(asub, "build", cmd_archive, "write the archive site (every game and turn)")
+    build.add_argument("--out", help="output folder (default: server.archive_dir)")
+
+    gmv = verb(sub, "gm", cmd_gm, "run GM commands on a game as a GM mail would (EXTEND 24h, PAUSE, "
+               "REPLACE France new@example.org, RULE q1 ..., ANNOUNCE is by mail only); mail goes out "
+               "with the daemon")
+    gmv.add_argument("game")
+    gmv.add_argument("commands", nargs="+", help="one quoted GM command each, with or without the leading GM")
+
+    quarantine = sub.add_parser("quarantine", help="mail set aside after failed tries")
+    qsub = quarantine.add_subparsers(dest="quarantine_command", metavar="VERB")
+    qsub.required = True
+    verb(qsub, "list", cmd_quarantine_list, "list the mail set aside, with why")
+    rel = verb(qsub, "release", cmd_quarantine_release,
+               "hand a mail that was set aside to the moderator again (after fixing the cause)")
+    rel.add_argument("id", type=int, help="its number, from pbem quarantine list")
+
+    cli_host.add_verbs(sub, verb)
+
+    v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
+    v.add_argument("game")
+
+    scenario = sub.add_parser("scenario", help="run the rules' golden scenario files")
+    scenario_sub = scenario.add_subparsers(dest="scenario_command", metavar="VERB")
+    scenario_sub.required = True
+    run = verb(scenario_sub, "run", _scenario_run, "run scenario files or folders; non-zero exit on any failure")
+    run.add_argument("paths", nargs="+", help="a .scn file or a folder of them")
+
+    demo = verb(sub, "demo", cmd_demo, "play a whole game among bots by mail on the embedded default")
+    demo.add_argument("--dir", default="demo-run", help="working folder (default: demo-run)")
+    demo.add_argument("--turns", type=int, default=None,
+                      help="play this many game turns: the game ends after them (default: the whole game)")
+    demo.add_argument("--seed", type=int, default=1, help="the bots' random seed")
+    demo.add_argument("--rules", default="pax_britannica",
+                      help=_rules_help("the game to play (default pax_britannica), one of those with bots"))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from pbem.base.logsetup import quiet_libraries
+
+    quiet_libraries(logging.WARNING)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into head and cut short: not an error
+        sys.stderr.close()
+        return 0
+    except Exception as exc:  # one clear line, never a traceback, for the user
+        messages = [str(exc).splitlines()[0] if str(exc) else type(exc).__name__]
+        if isinstance(exc, sqlite3.Error):
+            messages = [describe_failure(_database(args), exc)]
+        if hasattr(exc, "problems"):  # a configuration's problems: one line each
+            messages = list(exc.problems)
+        for message in messages:
+            print(f"pbem: error: {message}", file=sys.stderr)
+        if os.environ.get("PBEM_DEBUG"):
+            raise
+        return 1
+
+
+def _database(args) -> str:
+    try:
+        return str(load_cfg(args).server.database)
+    except Exception:  # the configuration was the trouble: name the database plainly
+        return "the database"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,442 @@
+"""The daemon: the only impure part.  It reads the intake, hands each mail to
+the intake module, ticks the clock, delivers the outbox and keeps the archive
+up to date.
+
+Order of one pass: fetch -> store the mail verbatim (one commit for the
+batch) -> for every stored, unhandled mail: handle it (one transaction),
+move its intake copy (to Processed/Rejected) and send what is due, its reply
+first, so a backlog is answered mail by mail -> reminders and due phases ->
+deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
+last mail, which every step tolerates (dedupe by source key and Message-ID;
+fixed Message-IDs on queued mail).
+
+The steps (intake, deadlines, outbox, and the archive pages) are independent: a step that
+fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
+line and sits out a growing, capped pause, while the other two go on; its
+first success resets the pause.  Everything a failed step left undone is
+still stored, so its next try picks it up.  An SMTP server that refuses the
+session itself (login, sender, quota) holds sending instead, with a pause of
+its own kept in the database (:mod:`pbem.outbound.sendhold`): no mail is given up.
+
+One line is logged per mail handled, per phase resolved and per mail sent,
+and at start and stop; `pbem status` reads the last pass from the heartbeat
+file (:mod:`pbem.host.heartbeat`).
+
+Mail is handled by a ``handler`` (:mod:`pbem.inbound.sandbox`): in a worker process
+under time and memory limits, or in this process off the event loop.
+
+A full disk under the database stops every step: each would fail the same
+way, and the outbox would send mail it cannot mark as sent.  The daemon
+says so in one line, tries a small write every few seconds, and goes on
+where it stopped once there is space again.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.base import registry
+from pbem.handlers import budget
+from pbem.inbound import intake
+from pbem.outbound import outbox, sendhold, undelivered
+from pbem.play import scheduler
+from pbem.web import archive
+from pbem.base.clock import Clock, SystemClock
+from pbem.base.context import Context
+from pbem.base.crashpoints import reached
+from pbem.storage.db import atomic, describe_failure, is_disk_full, open_db, parse_iso
+from pbem.mail.credentials import current_password, tls_context
+from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
+from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
+
+log = logging.getLogger(__name__)
+
+STEPS = ("intake", "deadlines", "outbox", "archive")
+
+
+@dataclass
+class PassResult:
+    fetched: int = 0
+    handled: int = 0
+    resolved: int = 0
+    sent: int = 0
+    pending: int = 0   # stored mail still to be tried again (a try failed)
+    failed: list[str] = field(default_factory=list)  # the steps that failed in this pass
+
+
+class Backoff:
+    """The pause of one step after failures: ``first`` seconds, doubling up to ``cap``;
+    a success resets it.  ``now`` is a monotonic clock in seconds."""
+
+    def __init__(self, first: float = 1.0, cap: float = 60.0, now=time.monotonic):
+        self.first, self.cap, self._now = first, cap, now
+        self.failures = 0
+        self.retry_at: float | None = None
+
+    def ready(self) -> bool:
+        return self.retry_at is None or self._now() >= self.retry_at
+
+    def remaining(self) -> float | None:
+        """Seconds until the step may run again; None when it is not paused."""
+        return None if self.retry_at is None else max(0.0, self.retry_at - self._now())
+
+    def failed(self) -> float:
+        """Count one failure; returns the pause before the next try."""
+        self.failures += 1
+        delay = min(self.cap, self.first * 2 ** (self.failures - 1))
+        self.retry_at = self._now() + delay
+        return delay
+
+    def succeeded(self) -> None:
+        self.failures, self.retry_at = 0, None
+
+
+SPACE_PROBE_SECONDS = 5.0
+PRUNE_EVERY_SECONDS = 3600.0
+
+
+class Daemon:
+    def __init__(self, ctx: Context, source, sender, *, listener=None, max_attempts: int = 8,
+                 retry_base: float = 30.0, poll_interval: float = 5.0,
+                 backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0,
+                 held_retry_max: float = 900.0, heartbeat=None, description: str = "",
+                 listener_required: bool = False, config_name: str = "pbem.toml"):
+        self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
+        self.listener_required, self.config_name = listener_required, config_name
+        self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
+        self.held_retry_max = held_retry_max
+        self.heartbeat = heartbeat            # pbem.host.heartbeat.Heartbeat, or None (tests)
+        self.description = description        # where mail comes from and goes, for the start line
+        self.failing: dict[str, dict] = {}    # failing steps: since when, the last error, tries
+        self.backoff = {name: Backoff(*backoff) for name in STEPS}
+        self.handler = handler or InProcessHandler()
+        self.disk_full: str | None = None   # the log line said when the database's disk filled up
+        self.keep_sent_days = keep_sent_days
+        self.clock_seconds = time.monotonic
+        self._pruned_at = -PRUNE_EVERY_SECONDS
+
+    async def run_pass(self) -> PassResult:
+        result = PassResult()
+        if self.disk_full and not self._space_again():
+            result.failed.extend(STEPS)
+            self._beat(result)
+            return result
+        # The archive goes last, after the mail is out: the public site follows the games it shows.
+        for name, action in (("intake", self._intake), ("deadlines", self._deadlines),
+                             ("outbox", self._outbox), ("archive", self._archive)):
+            await self._step(name, action, result)
+            if self.disk_full:
+                break
+        self._beat(result)
+        return result
+
+    def _beat(self, result: PassResult) -> None:
+        if self.heartbeat is not None:
+            failing = dict(self.failing)
+            if self.disk_full:
+                failing["database"] = {"error": self.disk_full}
+            self.heartbeat.beat(failing, fetched=result.fetched, handled=result.handled,
+                                resolved=result.resolved, sent=result.sent, failed=result.failed)
+
+    async def _intake(self, result: PassResult) -> None:
+        batch = await self.source.fetch(100)
+        result.fetched = len(batch)
+        with atomic(self.ctx.db):  # every copy stored (one commit) before any is acted on
+            for raw in batch:
+                intake.store_raw(self.ctx, raw)
+        ids = intake.pending(self.ctx)
+        if ids:
+            reached("intake.stored")
+        rows = self._rows_of(batch)
+        fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
+        acked: set[str] = set()
+        for msg_id in ids:
+            status = await self.handler.process(self.ctx, msg_id)
+            self._log_handled(msg_id, status)
+            if self.heartbeat is not None:
+                self.heartbeat.busy()
+            # Each mail is acknowledged, and its reply sent, as soon as it is handled: the
+            # first player of a backlog does not wait for the whole batch.
+            if msg_id in fetched:
+                await self._ack(fetched[msg_id])
+                acked.add(fetched[msg_id].key)
+            await self._step("outbox", self._outbox, result)
+        result.handled = len(ids)
+        result.pending = len(intake.pending(self.ctx))
+        for raw in batch:  # copies handled before (a crash between handling and moving them)
+            if raw.key not in acked:
+                await self._ack(raw)
+
+    def _log_handled(self, msg_id: int, status: str) -> None:
+        """One line per mail: its row, who sent it (a role, never an address), the result."""
+        row = next(self.ctx.db["messages"].rows_where("id = ?", [msg_id],
+                                                      select="game, power, outcome"), None) or {}
+        game, power, outcome = row.get("game"), row.get("power"), row.get("outcome") or ""
+        if power:
+            role = f"{power}@{game}"
+        elif outcome == "GM":
+            role = f"GM@{game}" if game else "the GM"
+        elif status in ("ignored", "duplicate"):
+            role = "an automatic or repeated mail"
+        else:
+            role = "an address not signed on" + (f" (game {game})" if game else "")
+        if status == "new":
+            log.warning("mail %s from %s: this try failed; tried again later", msg_id, role)
+        elif status != "quarantined":  # set aside: pbem.inbound.quarantine logs it at ERROR
+            log.info("mail %s from %s: %s (%s)", msg_id, role, status, outcome)
+
+    def _rows_of(self, batch) -> dict[str, dict]:
+        keys = [raw.key for raw in batch]
+        rows: dict[str, dict] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            rows.update((r["source_key"], r) for r in self.ctx.db["messages"].rows_where(
+                f"source_key in ({', '.join('?' * len(chunk))})", chunk, select="id, source_key"))
+        return rows
+
+    async def _ack(self, raw) -> None:
+        """Move one intake copy to Processed or Rejected, once it is handled."""
+        row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key],
+                                                      select="status, raw"), None)
+        if row and row["status"] == "new":
+            return  # a failed try: tried again on the next pass, and only then moved
+        outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
+        # The folder of handled mail keeps the stored copy, whose secrets are masked.
+        masked = row["raw"] if row and row["raw"] != raw.data else None
+        reached("daemon.before_ack")
+        await self.source.ack(raw.key, outcome, masked)
+        reached("daemon.after_ack")
+
+    async def _deadlines(self, result: PassResult) -> None:
+        result.resolved = len(scheduler.tick(self.ctx))
+
+    async def _archive(self, result: PassResult) -> None:
+        archive.refresh(self.ctx)
+
+    async def _outbox(self, result: PassResult) -> None:
+        if not sendhold.ready(self.ctx):
+            raise sendhold.Held()
+        try:
+            sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
+                                            retry_base=self.retry_base, on_failed=undelivered.tell)
+        except SessionRefused as exc:
+            sendhold.refused(self.ctx, exc, first=self.retry_base, cap=self.held_retry_max)
+            raise sendhold.Held() from None
+        result.sent += sent
+        sendhold.release(self.ctx, sent)
+        if self.clock_seconds() - self._pruned_at >= PRUNE_EVERY_SECONDS:
+            outbox.prune(self.ctx, keep_days=self.keep_sent_days)
+            with atomic(self.ctx.db):
+                budget.prune(self.ctx)
+            self._pruned_at = self.clock_seconds()
+
+    async def _step(self, name: str, action, result: PassResult) -> None:
+        """Run one step unless it is pausing after failures; a failure never leaves it."""
+        backoff = self.backoff[name]
+        if not backoff.ready():
+            return
+        try:
+            await action(result)
+        except sendhold.Held:  # logged by pbem.outbound.sendhold, paced by its own pause, shown as held
+            if name not in result.failed:
+                result.failed.append(name)
+            self.failing.pop(name, None)  # an earlier failure (server unreachable) is over
+            return
+        except Exception as exc:  # any failure of one step must leave the others running
+            if is_disk_full(exc):
+                self._stop_for_space(exc)
+            else:
+                self._failed(name, exc)
+            result.failed.append(name)
+            return
+        if backoff.failures:
+            log.warning("%s works again after %d failed tries", name, backoff.failures)
+        backoff.succeeded()
+        self.failing.pop(name, None)
+
+    def _failed(self, name: str, exc: Exception) -> None:
+        backoff = self.backoff[name]
+        delay = backoff.failed()
+        others = " and ".join(s for s in STEPS if s != name)
+        # Transport failures are expected and say all in their message; anything else is
+        # a bug whose traceback is logged once per run of failures, not on every try.
+        trace = not isinstance(exc, (TemporaryFailure, PermanentFailure)) and backoff.failures == 1
+        since = self.failing.get(name, {}).get("since") or self.ctx.now().isoformat(timespec="seconds")
+        self.failing[name] = {"since": since, "error": f"{type(exc).__name__}: {exc}"[:300],
+                              "tries": backoff.failures}
+        log.error("%s failed: %s: %s; %s go on; next try in %.0fs", name, type(exc).__name__, exc,
+                  others, delay, exc_info=exc if trace else None)
+
+    def _stop_for_space(self, exc: Exception) -> None:
+        self.disk_full = describe_failure(self.ctx.db.conn.execute("pragma database_list").fetchone()[2]
+                                          or "the database", exc)
+        log.error("%s: pbem stops reading mail, running phases and sending until there is space "
+                  "(it tries again every %.0fs)", self.disk_full, SPACE_PROBE_SECONDS)
+
+    def _space_again(self) -> bool:
+        """Whether the database can be written again (a small write, undone)."""
+        try:
+            with atomic(self.ctx.db):
+                self.ctx.db.execute("create table if not exists space_probe (data blob)")
+                self.ctx.db.execute("insert into space_probe values (zeroblob(65536))")
+                self.ctx.db.execute("delete from space_probe")
+        except Exception as exc:
+            if not is_disk_full(exc):
+                log.error("the database is still not writable: %s", exc)
+            return False
+        log.warning("the database can be written again: pbem goes on")
+        self.disk_full = None
+        return True
+
+    def _next_timeout(self) -> float:
+        """How long to wait for mail: the poll interval, cut short by the next deadline or
+        warning, or by the end of a failed step's pause."""
+        if self.disk_full:
+            return SPACE_PROBE_SECONDS
+        timeout = self.poll_interval
+        try:
+            wake = scheduler.next_wakeup(self.ctx)
+        except Exception:  # the deadlines step reports what is wrong; wait the poll interval
+            wake = None
+        if wake is not None:
+            timeout = min(timeout, wake.total_seconds())
+        for backoff in self.backoff.values():
+            remaining = backoff.remaining()
+            if remaining is not None:
+                timeout = min(timeout, remaining)
+        try:
+            hold = sendhold.current(self.ctx)
+        except Exception:  # the outbox step reports what is wrong
+            hold = None
+        if hold is not None:
+            timeout = min(timeout, (parse_iso(hold.next_try) - self.ctx.now()).total_seconds())
+        return max(0.05, timeout)
+
+    async def _wait_for_mail(self, timeout: float) -> None:
+        if not self.backoff["intake"].ready():
+            await asyncio.sleep(timeout)  # the source failed: leave it alone for its pause
+            return
+        try:
+            await self.source.wait(timeout)
+        except Exception as exc:  # waiting is part of the intake step
+            self._failed("intake", exc)
+
+    async def _start_listener(self) -> None:
+        """Start the built-in SMTP listener.  When it cannot listen (its port taken), one line
+        says so and names the setting to change; the daemon goes on without it, since mail
+        dropped into the Maildir intake still arrives, unless the configuration says the
+        listener is the only way mail reaches pbem (``listener.required``)."""
+        from pbem.mail.smtp_listener import cannot_listen, ListenerUnavailable
+
+        try:
+            await self.listener.start()
+        except OSError as exc:
+            line = cannot_listen(self.listener, exc, config=self.config_name, required=self.listener_required)
+            if self.listener_required:
+                raise ListenerUnavailable(line) from None
+            log.error(line)
+            self.listener = None
+            self.description = self.description.replace(" (fed by the SMTP listener on", " (the SMTP listener could not listen on")
+
+    async def serve(self, stop: asyncio.Event | None = None, once: bool = False) -> set[str]:
+        """Run passes until ``stop`` is set (or, with ``once``, until nothing is left
+        to do).  Returns the steps that failed in the passes of a ``once`` run."""
+        from pbem import __version__
+
+        stop = stop or asyncio.Event()
+        failed: set[str] = set()
+        try:
+            if self.listener is not None:
+                await self._start_listener()
+            log.info("pbem %s started%s%s", __version__, " (one run: --once)" if once else "",
+                     f": {self.description}" if self.description else "")
+            if self.heartbeat is not None:
+                self.heartbeat.started(once=once, description=self.description, version=__version__)
+            while not stop.is_set():
+                result = await self.run_pass()
+                failed.update(result.failed)
+                if once:
+                    if result.fetched or result.resolved or result.sent or \
+                            (result.pending and "intake" not in result.failed):
+                        continue  # drain: replies of this pass, phases they made due, tries left
+                    break
+                if result.fetched:
+                    continue
+                waiter = asyncio.ensure_future(self._wait_for_mail(self._next_timeout()))
+                stopper = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                for task in (waiter, stopper):
+                    task.cancel()
+        finally:
+            if self.listener is not None:
+                await self.listener.stop()
+            await self.source.close()
+            await self.handler.close()
+            close = getattr(self.sender, "close", None)
+            if close is not None:
+                await close()
+        return failed
+
+
+def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
+    """A daemon wired from the configuration (embedded default or IMAP/SMTP).
+    Raises ConfigError when what the configuration names cannot be used (a
+    password it needs is missing, a CA file does not exist), one line each."""
+    from pbem.base.config import ConfigError
+    from pbem.base.configcheck import problems
+    from pbem.mail.maildir_source import MaildirDelivery, MaildirSource
+
+    found = problems(cfg)
+    if found:
+        raise ConfigError(found)
+    registry.load_extras(cfg.server.games_extra)
+    db = open_db(cfg.server.database)
+    ctx = Context.from_config(db, clock or SystemClock(), cfg)
+    if cfg.intake.kind == "imap":
+        from pbem.mail.imap_source import ImapSource
+
+        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, current_password(cfg, "imap"),
+                            ssl_context=tls_context(cfg, "imap") if cfg.imap.ssl else None,
+                            mailbox=cfg.imap.mailbox, processed=cfg.imap.processed_folder,
+                            rejected=cfg.imap.rejected_folder, idle=cfg.imap.idle,
+                            poll_interval=cfg.imap.poll_interval, timeout=cfg.imap.timeout)
+        inbound = f"IMAP {cfg.imap.user}@{cfg.imap.host}:{cfg.imap.port}/{cfg.imap.mailbox}"
+    else:
+        source = MaildirSource(Path(cfg.intake.maildir), poll_interval=cfg.intake.poll_interval)
+        inbound = f"Maildir {cfg.intake.maildir}"
+    if cfg.outbound.kind == "smtp":
+        from pbem.mail.sender import SmtpSender
+
+        sender = SmtpSender(cfg.smtp.host, cfg.smtp.port, user=cfg.smtp.user or None,
+                            password=current_password(cfg, "smtp") if cfg.smtp.user else None,
+                            starttls=cfg.smtp.starttls, use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout,
+                            tls_context=tls_context(cfg, "smtp") if cfg.smtp.tls or cfg.smtp.starttls
+                            else None)
+        outbound = f"SMTP {cfg.smtp.host}:{cfg.smtp.port}" + (f" as {cfg.smtp.user}" if cfg.smtp.user else "")
+    else:
+        sender = MaildirDelivery(Path(cfg.outbound.maildir))
+        outbound = f"local Maildirs under {cfg.outbound.maildir}"
+    listener = None
+    if cfg.listener.enabled and cfg.intake.kind == "maildir":
+        from pbem.mail.smtp_listener import SmtpListener
+
+        listener = SmtpListener(cfg.listener.host, cfg.listener.port,
+                                deliver_to_maildir=Path(cfg.intake.maildir),
+                                max_bytes=cfg.server.max_message_bytes * 2,
+                                max_sessions=cfg.listener.max_sessions, timeout=cfg.listener.idle_timeout)
+        inbound += f" (fed by the SMTP listener on {cfg.listener.host}:{cfg.listener.port})"
+    # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
+    handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
+                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level,
+                               log_file=str(cfg.path_of(cfg.server.log_file)) if cfg.server.log_file else "")
+               if cfg.limits.handling_timeout and clock is None else InProcessHandler())
+    return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
+                  retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
+                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days,
+                  held_retry_max=cfg.outbound.held_retry_max_seconds, heartbeat=heartbeat,
+                  description=f"config {cfg.path.resolve() if cfg.path else '(defaults)'}, database {cfg.server.database}, "
+                              f"mail in from {inbound}, out through {outbound}",
+                  listener_required=cfg.listener.required, config_name=str(cfg.path or "the configuration"))

@@ -1,0 +1,126 @@
+"""Rendering mail text from templates/ (jinja2, StrictUndefined).  Templates
+only render what they are given: each power's report comes from the game's
+view of that power alone (:mod:`pbem.reporting.reports` composes and queues it)."""
+from __future__ import annotations
+
+import sys
+import textwrap
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from pbem.storage import store
+from pbem.base.context import Context
+from pbem.base.deadlines import format_deadline, format_moment
+from pbem.kit.gameapi import Game, Report
+from pbem.base.identity import reply_token
+from pbem.mail.compose import content_id, Inline
+from pbem.base.resources import resource
+
+TEMPLATES = resource("templates")
+
+_env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                          undefined=jinja2.StrictUndefined, autoescape=jinja2.select_autoescape(["html", "html.j2"]),
+                          keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+
+
+#: treaty statuses in words (the records keep the life cycle's codes)
+TREATY_STATUS = {"proposed": "proposed, waiting for signatures", "in_force": "in force",
+                 "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed", "broken": "broken"}
+_env.filters["when"] = lambda at, zone="UTC": format_moment(at, zone) if at else ""
+
+
+def wrap_list(items, indent: str = "      ") -> str:
+    """Values joined by commas, wrapped at 76 columns without breaking a value."""
+    return "\n".join(textwrap.wrap(", ".join(i.replace(" ", "\0") for i in items), 76, initial_indent=indent,
+                                   subsequent_indent=indent, break_on_hyphens=False)).replace("\0", " ")
+
+
+def wrap_text(text: str, first: str = "  ", rest: str = "      ") -> str:
+    return "\n".join(textwrap.wrap(text, 76, initial_indent=first, subsequent_indent=rest,
+                                   break_on_hyphens=False))
+
+
+_env.filters["wrap_list"] = wrap_list
+_env.filters["wrap_text"] = wrap_text
+
+
+def status_words(status) -> str:
+    """A treaty's status in words (an unknown code with its underscores as spaces)."""
+    return TREATY_STATUS.get(status, str(status).replace("_", " "))
+
+
+_env.filters["status_words"] = status_words
+
+
+def render(name: str, **values) -> str:
+    return _env.get_template(f"mail/{name}").render(**values)
+
+
+def game_templates(game: Game) -> Path:
+    """``games/<name>/templates``: a game's own body templates.  A game that
+    extends another one elsewhere finds the templates of the class that has
+    them (its own first)."""
+    folders = [Path(sys.modules[cls.__module__].__file__).resolve().parent / "templates"
+               for cls in type(game).__mro__ if cls.__module__ in sys.modules
+               and getattr(sys.modules[cls.__module__], "__file__", None)]
+    return next((f for f in folders if f.is_dir()), folders[0])
+
+
+@lru_cache(maxsize=None)
+def _game_env(folder: str) -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+
+def report_html(game: Game, report: Report) -> Markup:
+    """The HTML body of a report: the game's own template drawn from the
+    structured record, or the plain text when the game has none."""
+    if report.template:
+        html = _game_env(str(game_templates(game))).get_template(report.template).render(data=report.data)
+        return Markup(html)
+    return Markup('<pre style="background: #f6f3ea; padding: 1em; white-space: pre-wrap;">{}</pre>').format(
+        report.text)
+
+
+def deadline_text(rec: store.GameRecord, deadline: datetime | None, reader: str | None = None) -> str:
+    """The deadline in the game's zone and in UTC, and in ``reader``'s own
+    zone (SET ZONE) when that differs."""
+    if deadline is None:
+        return "none (the game is not waiting for orders)"
+    return format_deadline(deadline, rec.policy.timezone, reader)
+
+
+def subject(rec: store.GameRecord, power: str | None, what: str) -> str:
+    label = rec.rules.phase(rec.state).label if rec.state else rec.status
+    who = f" {power}" if power else ""
+    return f"[{rec.name}]{who} {what}: {label}"
+
+
+def token_for(rec: store.GameRecord, power: str) -> str | None:
+    if not rec.row.get("token_key") or not rec.state:
+        return None
+    return reply_token(rec.row["token_key"], rec.name, rec.rules.phase(rec.state).key, power)
+
+
+def treaty_keys(events) -> list[str]:
+    """The treaties whose records the events changed, each once, by key."""
+    return list(dict.fromkeys(str(e.get("key") or e["id"]) for e in events
+                              if e.get("kind") == "treaty" and (e.get("key") or e.get("id"))))
+
+
+def report_map(ctx: Context, game: Game, state: dict, power: str | None,
+               key: str) -> tuple[dict | None, list[Inline]]:
+    """The reader's map as an inline image of the HTML report (``None`` and no
+    part for a game without a map), with its text equivalent for the page."""
+    drawing = game.map_svg(state, power)
+    if drawing is None:
+        return None, []
+    cid = content_id(ctx.domain, f"{key}:map")
+    label = game.phase(state).label
+    board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
+             "lines": game.map_text(state, power)}
+    return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
