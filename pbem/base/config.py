@@ -20,7 +20,9 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from pbem.base.deadlines import DAY_NAMES, DeadlinePolicy, parse_days, parse_duration, parse_hour, parse_windows, parse_zone
+from pbem.base.deadlines import (
+    DAY_NAMES, DeadlinePolicy, parse_days, parse_duration, parse_hour, parse_windows, parse_zone
+)
 from pbem.base.identity import is_secret_hash
 
 Check = Callable[[object], "str | None"]

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sized
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from dataclasses import field as dc_field
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 

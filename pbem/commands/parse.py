@@ -21,11 +21,11 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
+from pbem.base.identity import MAX_SECRET_LENGTH, normalize_secret
 from pbem.commands import help as cmdhelp
 from pbem.commands import model as m
 from pbem.commands.model import BadValue, parse_duration
 from pbem.kit.gameapi import Problem
-from pbem.base.identity import MAX_SECRET_LENGTH, normalize_secret
 from pbem.kit.names import shown
 
 TOP_KEYWORDS = cmdhelp.top_keywords()

@@ -20,12 +20,12 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
+from pbem.base.identity import new_secret, normalize_address, normalize_secret
+from pbem.commands import model as m
+from pbem.handlers.session import Session
 from pbem.kit import audience
 from pbem.storage import store
-from pbem.commands import model as m
 from pbem.storage.db import dumps, loads, parse_iso, utcnow_iso
-from pbem.base.identity import new_secret, normalize_address, normalize_secret
-from pbem.handlers.session import Session
 
 
 def _token_hash(token: str) -> str:

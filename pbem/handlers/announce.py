@@ -10,11 +10,11 @@ game stands again.
 """
 from __future__ import annotations
 
+from pbem.handlers.session import Session
 from pbem.kit import audience
+from pbem.outbound.outbox import queue
 from pbem.reporting import reports
 from pbem.storage import store
-from pbem.outbound.outbox import queue
-from pbem.handlers.session import Session
 
 #: the longest subject line kept whole
 SUBJECT = 72

@@ -5,13 +5,12 @@ from __future__ import annotations
 import difflib
 import logging
 
-from pbem.handlers import budget
-from pbem.storage import store
-from pbem.commands import model as m
 from pbem.base.identity import check_reply_token
-from pbem.handlers import addresses, announce, gm, player, secret_check, treaty
+from pbem.commands import model as m
+from pbem.handlers import addresses, announce, budget, gm, player, secret_check, treaty
 from pbem.handlers.guard import run_command
 from pbem.handlers.session import Session
+from pbem.storage import store
 
 log = logging.getLogger(__name__)
 

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from pathlib import Path
-
 from pbem.base import deadlines, gamedata, phaselabels, registry
+from pbem.base.deadlines import DeadlineError
+from pbem.base.identity import hash_secret, new_secret, normalize_address
+from pbem.commands import model as m
+from pbem.commands.help import top_keywords
+from pbem.handlers.session import Session
 from pbem.kit import audience, names
+from pbem.kit.gameapi import Edit, Refused, Ruling
+from pbem.mail.attachments import toml_files
 from pbem.play import turns
 from pbem.reporting import dossier, render, reports
 from pbem.storage import phase_orders, store
-from pbem.commands import model as m
-from pbem.commands.help import top_keywords
 from pbem.storage.db import loads, parse_iso, utcnow_iso
-from pbem.base.deadlines import DeadlineError
-from pbem.kit.gameapi import Edit, Refused, Ruling
-from pbem.base.identity import hash_secret, new_secret, normalize_address
-from pbem.mail.attachments import toml_files
-from pbem.handlers.session import Session
 
 
 def _need_game(session: Session, cmd, *statuses: str) -> bool:

@@ -17,9 +17,9 @@ import dataclasses
 import logging
 import sqlite3
 
+from pbem.handlers.session import Session
 from pbem.outbound import batch
 from pbem.storage.db import savepoint
-from pbem.handlers.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from pbem.base import phaselabels
-from pbem.kit import audience, names
-from pbem.reporting import render, reports
-from pbem.storage import phase_orders, store
+from pbem.base.deadlines import format_moment
+from pbem.base.identity import hash_secret, normalize_secret
 from pbem.commands import model as m
 from pbem.commands.help import top_keywords as help_keywords
-from pbem.storage.db import dumps, parse_iso, utcnow_iso
-from pbem.base.deadlines import format_moment
-from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
-from pbem.base.identity import hash_secret, normalize_secret
 from pbem.handlers import addresses, guide
 from pbem.handlers.session import Session
-
+from pbem.kit import audience, names
+from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
+from pbem.reporting import render, reports
+from pbem.storage import phase_orders, store
+from pbem.storage.db import dumps, parse_iso, utcnow_iso
 
 #: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
 #: copied into every report)

@@ -5,11 +5,11 @@ hash; a right secret already checked by this process is not hashed again
 record, or the game's GM) hears of wrong secrets at most once an hour."""
 from __future__ import annotations
 
-from pbem.handlers import throttle
-from pbem.storage import store
-from pbem.commands import model as m
 from pbem.base.deadlines import format_deadline
+from pbem.commands import model as m
+from pbem.handlers import throttle
 from pbem.handlers.session import Session
+from pbem.storage import store
 
 
 def _waiting(session: Session, keys: list[str], who: str, line: int | None) -> bool:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.kit import audience
-from pbem.reporting import render, reports
-from pbem.storage import store
 from pbem.base.context import Context
 from pbem.commands.model import MASK
+from pbem.kit import audience
 from pbem.kit.gameapi import Problem
 from pbem.mail.normalize import Inbound
+from pbem.reporting import render, reports
+from pbem.storage import store
 from pbem.storage.phase_orders import waiting_for
 
 #: how much of a line a problem quotes

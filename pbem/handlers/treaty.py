@@ -8,14 +8,14 @@ moment it arrived, and mail the record to every player who may see it.
 """
 from __future__ import annotations
 
+from pbem.commands import model as m
+from pbem.handlers.session import Session
 from pbem.kit import names
+from pbem.kit.gameapi import Refused, TreatyAction
 from pbem.play import turns
 from pbem.reporting import render, reports
 from pbem.storage import store
-from pbem.commands import model as m
 from pbem.storage.db import utcnow_iso
-from pbem.kit.gameapi import Refused, TreatyAction
-from pbem.handlers.session import Session
 
 
 def _running(session: Session, cmd) -> bool:

@@ -13,20 +13,19 @@ from pathlib import Path
 
 from pbem import __version__
 from pbem.host import cli_host
-from pbem.host.cliutil import CliError, DEFAULT_CONFIG, load_cfg, open_ctx
+from pbem.host.cliutil import DEFAULT_CONFIG, CliError, load_cfg, open_ctx
 from pbem.kit.audience import public
 from pbem.storage.db import describe_failure
-
 
 # -- verbs -----------------------------------------------------------------
 
 def cmd_init(args) -> int:
-    from pbem.storage.backup import migrate_with_backup
     from pbem.base.config import check_text, load_config, toml_value
     from pbem.base.identity import hash_secret, new_secret
-    from pbem.mail.smtp_listener import free_port
     from pbem.base.private_files import write_private
     from pbem.base.resources import resource
+    from pbem.mail.smtp_listener import free_port
+    from pbem.storage.backup import migrate_with_backup
 
     target = Path(args.config or DEFAULT_CONFIG)
     secret = new_secret()
@@ -65,13 +64,13 @@ def cmd_serve(args) -> int:
     import signal
 
     from pbem.base import logsetup
-    from pbem.host import heartbeat
-    from pbem.storage.backup import migrate_with_backup
     from pbem.base.config import ConfigError
     from pbem.base.configcheck import problems, warnings
+    from pbem.host import heartbeat
     from pbem.host.daemon import build
-    from pbem.mail.smtp_listener import ListenerUnavailable
     from pbem.host.sitelock import SiteLock
+    from pbem.mail.smtp_listener import ListenerUnavailable
+    from pbem.storage.backup import migrate_with_backup
 
     cfg = load_cfg(args)
     found = problems(cfg)  # what would stop the daemon, before anything starts: one line each
@@ -148,11 +147,9 @@ def cmd_mail(args) -> int:
 
 
 def cmd_game_new(args) -> int:
-    from pbem.base import registry
+    from pbem.base import gamedata, registry
     from pbem.storage import store
     from pbem.storage.db import atomic
-
-    from pbem.base import gamedata
 
     ctx, cfg = open_ctx(args)
     gm = _game_gm(args.gm, cfg)
@@ -195,8 +192,8 @@ def _game_gm(given: str | None, cfg) -> str:
 
 
 def cmd_game_add(args) -> int:
-    from pbem.storage import store
     from pbem.base.identity import hash_secret, new_secret, normalize_address
+    from pbem.storage import store
 
     ctx, _ = open_ctx(args)
     rec = store.get_game(ctx, args.name)
@@ -336,8 +333,8 @@ def cmd_quarantine_list(args) -> int:
 
 
 def cmd_quarantine_release(args) -> int:
-    from pbem.storage.db import atomic
     from pbem.inbound.quarantine import release
+    from pbem.storage.db import atomic
 
     ctx, _ = open_ctx(args)
     with atomic(ctx.db):

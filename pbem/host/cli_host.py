@@ -158,9 +158,9 @@ def cmd_config_check(args) -> int:
 
 
 def cmd_migrate(args) -> int:
+    from pbem.host.sitelock import AlreadyRunning, SiteLock
     from pbem.storage.backup import migrate_with_backup
     from pbem.storage.db import applied, open_db
-    from pbem.host.sitelock import AlreadyRunning, SiteLock
 
     cfg = load_cfg(args)
     lock = SiteLock(cfg.server.database)
@@ -197,10 +197,9 @@ def cmd_backup(args) -> int:
 # -- outbox ------------------------------------------------------------------------
 
 def cmd_outbox_list(args) -> int:
-    from pbem.storage.db import loads
-    from pbem.outbound.outbox import recipient_roles, without_addresses
-
     from pbem.outbound import sendhold
+    from pbem.outbound.outbox import recipient_roles, without_addresses
+    from pbem.storage.db import loads
 
     ctx, _ = open_ctx(args)
     hold = sendhold.current(ctx)

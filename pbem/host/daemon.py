@@ -39,18 +39,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.base import registry
-from pbem.handlers import budget
-from pbem.inbound import intake
-from pbem.outbound import outbox, sendhold, undelivered
-from pbem.play import scheduler
-from pbem.web import archive
 from pbem.base.clock import Clock, SystemClock
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
-from pbem.storage.db import atomic, describe_failure, is_disk_full, open_db, parse_iso
+from pbem.handlers import budget
+from pbem.inbound import intake
+from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
 from pbem.mail.credentials import current_password, tls_context
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
-from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
+from pbem.outbound import outbox, sendhold, undelivered
+from pbem.play import scheduler
+from pbem.storage.db import atomic, describe_failure, is_disk_full, open_db, parse_iso
+from pbem.web import archive
 
 log = logging.getLogger(__name__)
 
@@ -329,7 +329,7 @@ class Daemon:
         says so and names the setting to change; the daemon goes on without it, since mail
         dropped into the Maildir intake still arrives, unless the configuration says the
         listener is the only way mail reaches pbem (``listener.required``)."""
-        from pbem.mail.smtp_listener import cannot_listen, ListenerUnavailable
+        from pbem.mail.smtp_listener import ListenerUnavailable, cannot_listen
 
         try:
             await self.listener.start()

@@ -26,12 +26,13 @@ from pathlib import Path
 import aiosmtplib
 
 from pbem.base import registry
-from pbem.storage import store
 from pbem.base.config import load_config
-from pbem.host.daemon import build
-from pbem.kit.gameapi import DONE_EXPLICIT, Game
 from pbem.base.identity import hash_secret, new_secret
 from pbem.base.resources import resource
+from pbem.host.daemon import build
+from pbem.kit.gameapi import DONE_EXPLICIT, Game
+from pbem.storage import store
+
 
 def _free_port() -> int:
     with socket.socket() as s:

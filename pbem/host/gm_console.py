@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import uuid
 
-from pbem.outbound import batch
-from pbem.storage import store
-from pbem.commands.parse import parse_mail
 from pbem.base.context import Context
-from pbem.storage.db import atomic, utcnow_iso
-from pbem.commands.parse import split_lines
+from pbem.commands.parse import parse_mail, split_lines
 from pbem.handlers import announce, dispatch
 from pbem.handlers.session import Session
 from pbem.mail.normalize import Inbound
+from pbem.outbound import batch
 from pbem.outbound.outbox import queue
+from pbem.storage import store
+from pbem.storage.db import atomic, utcnow_iso
 
 ACTOR = "gm-console"
 

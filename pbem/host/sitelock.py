@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem.base.private_files import make_dirs, PRIVATE_FILE
+from pbem.base.private_files import PRIVATE_FILE, make_dirs
 
 
 class AlreadyRunning(RuntimeError):

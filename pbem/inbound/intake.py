@@ -21,20 +21,20 @@ import re
 import sqlite3
 from datetime import timedelta
 
-from pbem.inbound import quarantine
-from pbem.outbound import batch, bounces, reply_bounds
-from pbem.commands import model as m
-from pbem.commands import masking
-from pbem.commands.parse import split_lines
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
-from pbem.storage.db import atomic, utcnow_iso
+from pbem.commands import masking
+from pbem.commands import model as m
+from pbem.commands.parse import split_lines
 from pbem.handlers import dispatch
 from pbem.handlers.session import Session
+from pbem.inbound import quarantine
 from pbem.mail.normalize import MAX_DEPTH, parse_message
 from pbem.mail.source import RawMail
+from pbem.outbound import batch, bounces, reply_bounds
 from pbem.outbound.outbox import queue
 from pbem.outbound.secrets_at_rest import find_secrets, mask_raw, scrub
+from pbem.storage.db import atomic, utcnow_iso
 
 log = logging.getLogger(__name__)
 

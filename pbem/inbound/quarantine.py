@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import logging
 
-from pbem.storage import store
 from pbem.base.context import Context
-from pbem.storage.db import utcnow_iso
 from pbem.mail.normalize import parse_message
 from pbem.outbound.outbox import queue
 from pbem.outbound.secrets_at_rest import find_secrets, scrub, scrub_bytes
+from pbem.storage import store
+from pbem.storage.db import utcnow_iso
 
 log = logging.getLogger(__name__)
 

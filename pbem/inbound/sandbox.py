@@ -22,9 +22,9 @@ import os
 import sqlite3
 from pathlib import Path
 
-from pbem.inbound import intake
 from pbem.base.context import Context
 from pbem.base.crashpoints import CRASH_EXIT_STATUS
+from pbem.inbound import intake
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
-from pbem.kit import audience  # noqa: F401  (for games: who may see each event, pbem.kit.gameapi.audience.public() ...)
+from pbem.kit import (  # noqa: F401  (for games: who may see each event, pbem.kit.gameapi.audience.public() ...)
+    audience
+)
 from pbem.kit.state_copy import copy_state  # noqa: F401  (for games: a fast deep copy of a state)
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -18,8 +18,8 @@ import socket
 import time
 from pathlib import Path
 
+from pbem.base.private_files import PRIVATE_DIR, create_private, make_dirs, open_private
 from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
-from pbem.base.private_files import create_private, make_dirs, open_private, PRIVATE_DIR
 
 log = logging.getLogger(__name__)
 

@@ -8,12 +8,12 @@ bad message must never stop the intake loop.
 from __future__ import annotations
 
 import codecs
+import email.policy
 import hashlib
 import logging
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-import email.policy
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message

@@ -18,8 +18,7 @@ from collections.abc import Callable
 import aiosmtplib
 
 from pbem.mail.maildir_source import MaildirDelivery, read_maildir
-from pbem.mail.source import (MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused,
-                              TemporaryFailure)
+from pbem.mail.source import MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused, TemporaryFailure
 
 __all__ = ["SmtpSender", "MaildirDelivery", "read_maildir", "classify_smtp_error"]
 

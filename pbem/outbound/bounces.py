@@ -26,11 +26,11 @@ from email import message_from_bytes
 from email.message import Message
 from email.policy import compat32
 
-from pbem.kit import audience
-from pbem.storage import store
 from pbem.base.context import Context
-from pbem.storage.db import loads, utcnow_iso
+from pbem.kit import audience
 from pbem.outbound.outbox import queue
+from pbem.storage import store
+from pbem.storage.db import loads, utcnow_iso
 
 log = logging.getLogger(__name__)
 

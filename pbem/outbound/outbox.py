@@ -19,9 +19,9 @@ from datetime import datetime, timedelta
 
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
-from pbem.storage.db import atomic, dumps, loads, utcnow_iso
-from pbem.mail.compose import build_message, Inline, make_message_id
+from pbem.mail.compose import Inline, build_message, make_message_id
 from pbem.mail.source import MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused, TemporaryFailure
+from pbem.storage.db import atomic, dumps, loads, utcnow_iso
 
 log = logging.getLogger(__name__)
 

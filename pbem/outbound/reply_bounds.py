@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections import Counter
 from datetime import timedelta
 
-from pbem.storage import store
 from pbem.base.context import Context
-from pbem.storage.db import utcnow_iso
 from pbem.kit.gameapi import Problem
+from pbem.storage import store
+from pbem.storage.db import utcnow_iso
 
 TRUNCATED = "[... the rest of this reply was cut: a reply is at most {cap} bytes]"
 

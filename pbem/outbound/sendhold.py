@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from datetime import timedelta
 
 from pbem.base.context import Context
-from pbem.storage.db import atomic, dumps, loads, parse_iso, utcnow_iso
 from pbem.outbound.outbox import pending_count, queue, without_addresses
+from pbem.storage.db import atomic, dumps, loads, parse_iso, utcnow_iso
 
 log = logging.getLogger(__name__)
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from pbem.base.context import Context
+from pbem.base.deadlines import format_left, is_due, warnings_due
+from pbem.outbound.outbox import queue
 from pbem.play import turns
 from pbem.reporting import render
 from pbem.storage import phase_orders, store
-from pbem.base.context import Context
 from pbem.storage.db import atomic
-from pbem.base.deadlines import format_left, is_due, warnings_due
-from pbem.outbound.outbox import queue
 
 log = logging.getLogger(__name__)
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from pbem.reporting import render, reports
-from pbem.storage import phase_orders, store
-from pbem.kit.audience import public
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
-from pbem.storage.db import atomic, dumps, loads, utcnow_iso
 from pbem.base.deadlines import next_deadline
-from pbem.kit.dice import commitment, new_seed, SeededDice
-from pbem.kit.engine import apply_one, run_phases, Step
-from pbem.kit.gameapi import Input, input_to_json, Order, PhaseInfo
+from pbem.kit.audience import public
+from pbem.kit.dice import SeededDice, commitment, new_seed
+from pbem.kit.engine import Step, apply_one, run_phases
+from pbem.kit.gameapi import Input, Order, PhaseInfo, input_to_json
 from pbem.outbound.outbox import queue
+from pbem.reporting import render, reports
+from pbem.storage import phase_orders, store
+from pbem.storage.db import atomic, dumps, loads, utcnow_iso
 
 log = logging.getLogger(__name__)
 

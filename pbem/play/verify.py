@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.storage import store
 from pbem.base.context import Context
-from pbem.storage.db import dumps, loads
-from pbem.kit.dice import commitment, SeededDice
+from pbem.kit.dice import SeededDice, commitment
 from pbem.kit.engine import apply_one, resolve_one
-from pbem.kit.gameapi import input_from_json, Order, Refused
+from pbem.kit.gameapi import Order, Refused, input_from_json
 from pbem.play.turns import input_dice, rules_version
+from pbem.storage import store
+from pbem.storage.db import dumps, loads
 
 UNRECORDED = "an earlier version (before versions were recorded)"
 

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import textwrap
 
-from pbem.kit import audience
-from pbem.reporting import reports
-from pbem.storage import phase_orders, store
 from pbem.base.context import Context
-from pbem.storage.db import loads
 from pbem.base.deadlines import format_moment
-from pbem.outbound.outbox import queue
-from pbem.reporting.render import status_words
 from pbem.base.sitepaths import game_url
+from pbem.kit import audience
+from pbem.outbound.outbox import queue
+from pbem.reporting import reports
+from pbem.reporting.render import status_words
+from pbem.storage import phase_orders, store
+from pbem.storage.db import loads
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:

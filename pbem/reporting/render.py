@@ -12,13 +12,13 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from pbem.storage import store
 from pbem.base.context import Context
 from pbem.base.deadlines import format_deadline, format_moment
-from pbem.kit.gameapi import Game, Report
 from pbem.base.identity import reply_token
-from pbem.mail.compose import content_id, Inline
 from pbem.base.resources import resource
+from pbem.kit.gameapi import Game, Report
+from pbem.mail.compose import Inline, content_id
+from pbem.storage import store
 
 TEMPLATES = resource("templates")
 

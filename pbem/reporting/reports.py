@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
-from pbem.kit import audience
-from pbem.reporting import render
-from pbem.storage import phase_orders, store
 from pbem.base.context import Context
-from pbem.storage.db import loads
+from pbem.base.sitepaths import game_url
+from pbem.kit import audience
 from pbem.kit.engine import Step
 from pbem.kit.gameapi import Event, Game, OrderOption
 from pbem.mail.compose import Inline
 from pbem.outbound.outbox import queue
-from pbem.base.sitepaths import game_url
+from pbem.reporting import render
+from pbem.storage import phase_orders, store
+from pbem.storage.db import loads
 
 
 @dataclass

@@ -13,10 +13,10 @@ from typing import TextIO
 
 from pbem.base import registry
 from pbem.kit.dice import DiceExhausted, ScriptedDice
-from pbem.kit.engine import apply_one, EngineError, run_phases
+from pbem.kit.engine import EngineError, apply_one, run_phases
 from pbem.kit.gameapi import Edit, Game, GMError, Order, Problem, Refused, Ruling
 from pbem.scenario.compare import compare, event_matches
-from pbem.scenario.parser import Case, parse_file, scenario_files, ScenarioSyntaxError, Statement
+from pbem.scenario.parser import Case, ScenarioSyntaxError, Statement, parse_file, scenario_files
 
 
 @dataclass

@@ -7,10 +7,10 @@ reaching back into the part that runs phases.
 """
 from __future__ import annotations
 
-from pbem.storage import store
 from pbem.base.context import Context
-from pbem.storage.db import dumps, loads, utcnow_iso
 from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
+from pbem.storage import store
+from pbem.storage.db import dumps, loads, utcnow_iso
 
 
 def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: list[Order],

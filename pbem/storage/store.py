@@ -8,16 +8,16 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from pbem.base import registry
 from pbem.base.context import Context
-from pbem.storage.db import dumps, loads, parse_iso, utcnow_iso
 from pbem.base.deadlines import DeadlinePolicy
 from pbem.kit.audience import Audience
 from pbem.kit.gameapi import Game, PhaseInfo, Roster
+from pbem.storage.db import dumps, loads, parse_iso, utcnow_iso
 
 
 class NotFound(LookupError):

@@ -26,15 +26,15 @@ from typing import Any
 
 import jinja2
 
-from pbem.web import archive_pages as pages_of
-from pbem.kit import audience
-from pbem.storage import store
 from pbem.base.context import Context
-from pbem.storage.db import loads, utcnow_iso
-from pbem.kit.gameapi import Game
-from pbem.base.private_files import make_dirs, PUBLIC_DIR, PUBLIC_FILE
+from pbem.base.private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from pbem.base.resources import resource
 from pbem.base.sitepaths import game_dir, slug  # noqa: F401  (part of this module's interface)
+from pbem.kit import audience
+from pbem.kit.gameapi import Game
+from pbem.storage import store
+from pbem.storage.db import loads, utcnow_iso
+from pbem.web import archive_pages as pages_of
 
 log = logging.getLogger(__name__)
 

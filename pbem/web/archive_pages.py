@@ -14,13 +14,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.kit import audience
-from pbem.storage import phase_orders, store
-from pbem.web import charts
 from pbem.base.context import Context
-from pbem.storage.db import loads
-from pbem.kit.gameapi import Game
 from pbem.base.sitepaths import slug
+from pbem.kit import audience
+from pbem.kit.gameapi import Game
+from pbem.storage import phase_orders, store
+from pbem.storage.db import loads
+from pbem.web import charts
 
 _RULE = re.compile(r"^\s*([-=])\1{2,}\s*$")
 _BANNER = re.compile(r"^==\s*(.+?)\s*==$")
