@@ -101,3 +101,25 @@ def test_a_command_that_raises_is_undone_alone_and_the_rest_of_the_mail_stands(t
     loop.flush()
     told = [m for m in loop.inbox("gm@example.test") if "could not be handled" in m["Subject"]]
     assert told and "line 5: STATUS" in told[0].get_body(("plain",)).get_content()
+
+
+def test_a_gm_command_that_raises_on_the_command_line_is_undone_alone(tmp_path, monkeypatch):
+    """``pbem gm`` runs each command as a GM mail does: under its own savepoint."""
+    from pbem.host import gm_console
+
+    loop = Loop(tmp_path)
+    loop.start_beacon()
+
+    def broken(session, cmd):
+        loop.db["gm_log"].insert({"game": "g1", "actor": "x", "action": "half", "detail": ""})
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setitem(dispatch.HANDLERS, dispatch.m.GmPause, broken)
+    deadline = loop.db["games"].get("g1")["deadline"]
+    reply, accepted = gm_console.run(loop.ctx, "g1", ["EXTEND 24h", "PAUSE", "EXTEND 2h"])
+    assert not accepted and "[internal-error]" in reply and "ZeroDivisionError" in reply
+    assert loop.db["gm_log"].count_where("action = 'half'") == 0
+    assert loop.db["games"].get("g1")["status"] == "active"
+    # both extensions stand: the one before the failing command and the one after it
+    assert loop.db["gm_log"].count_where("action like 'extended the deadline%'") == 2
+    assert loop.db["games"].get("g1")["deadline"] != deadline

@@ -1,7 +1,9 @@
 """GM commands from the command line: ``pbem gm GAME 'EXTEND 24h' ...``.
 
-The command line GM goes through exactly the handlers a GM mail does, so
-every action is checked, logged in the GM log and announced the same way;
+The command line GM goes through exactly the handlers a GM mail does, each
+command under its own savepoint (a failing one is undone alone and said, the
+others stand), so every action is checked, logged in the GM log and announced
+the same way;
 the reply is printed instead of mailed.  Each use is stored like a mail
 (source ``cli:...``) so the audit trail has no gap.
 """
@@ -12,6 +14,7 @@ import uuid
 from pbem.base.context import Context
 from pbem.commands.parse import parse_mail, split_lines
 from pbem.handlers import announce, dispatch
+from pbem.handlers.guard import run_command
 from pbem.handlers.session import Session
 from pbem.mail.normalize import Inbound
 from pbem.outbound import batch
@@ -51,8 +54,7 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
                     session.problem("not-gm", f"{cmd.canonical().splitlines()[0]} is not a GM command",
                                     cmd.line)
                     continue
-                handler(session, cmd)
-                session.reload()
+                run_command(session, cmd, handler)  # its own savepoint, as in a GM mail
             announce.flush(session)
             for notice in session.notices:
                 queue(ctx, source=msg_id, in_reply_to=None, **notice)
