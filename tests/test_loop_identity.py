@@ -153,3 +153,16 @@ def test_gm_start_is_logged_once_and_a_refused_ruling_not_at_all(tmp_path):
     assert "[unknown-question] there is no open question 'q1'" in lp.last_text("gm@example.test")
     actions = [r["action"] for r in store.gm_log_rows(lp.ctx, "g1")]
     assert actions.count("start") == 1 and actions.count("ruling") == 0
+
+
+@pytest.mark.parametrize("written,suggested", [("Suoth", "South"), ("Nroth", "North"), ("Soup", None),
+                                               ("Sun", None)])
+def test_a_misspelt_power_at_sign_on_is_suggested_only_when_it_is_a_plausible_typo(tmp_path, written,
+                                                                                   suggested):
+    """One ``nearest`` for every name: "Soup" is not a typo of South (and "Spain" not of Japan)."""
+    lp = Loop(tmp_path)
+    _game(lp)
+    lp.mail("north@example.test", f"SIGNON {written}@g1 north-secret\nSTATUS\n")
+    lp.flush()
+    line = next(row for row in lp.last_text("north@example.test").splitlines() if "[unknown-power]" in row)
+    assert ("did you mean" in line) == bool(suggested) and (not suggested or f"did you mean {suggested}?" in line)

@@ -9,7 +9,6 @@ each in one line ``<file>: <section>.<key>: <what is wrong>``.
 from __future__ import annotations
 
 import copy
-import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from pbem.base.deadlines import (
     DAY_NAMES, DeadlinePolicy, parse_days, parse_duration, parse_hour, parse_windows, parse_zone
 )
 from pbem.base.identity import is_secret_hash
+from pbem.kit.names import nearest
 
 Check = Callable[[object], "str | None"]
 
@@ -399,7 +399,7 @@ class Config:
 # -- loading --
 
 def _closest(word: str, candidates) -> str | None:
-    return next(iter(difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)), None)
+    return nearest(word, candidates)
 
 
 def _suggest(word: str, candidates, prefix: str = "") -> str:

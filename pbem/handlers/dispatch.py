@@ -2,7 +2,6 @@
 command through its handler, in the mail's order."""
 from __future__ import annotations
 
-import difflib
 import logging
 
 from pbem.base.identity import check_reply_token
@@ -10,6 +9,7 @@ from pbem.commands import model as m
 from pbem.handlers import addresses, announce, budget, gm, player, secret_check, treaty
 from pbem.handlers.guard import run_command
 from pbem.handlers.session import Session
+from pbem.kit.names import nearest
 from pbem.storage import store
 
 log = logging.getLogger(__name__)
@@ -105,8 +105,7 @@ def _first_help(session: Session, cmd: m.Help, helped: set[str]) -> bool:
 
 def _suggest_game(session: Session, name: str) -> str | None:
     names = [g.name for g in store.list_games(session.ctx)]
-    near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    return near[0] if near else None
+    return nearest(name, names)
 
 
 def _sign_on(session: Session, signon: m.SignOn) -> bool:
@@ -129,9 +128,8 @@ def _sign_on(session: Session, signon: m.SignOn) -> bool:
     row = store.player(ctx, rec.name, power) if power else None
     if row is None:
         names = [p["power"] for p in store.players(ctx, rec.name)]
-        near = difflib.get_close_matches(signon.power, names, n=1, cutoff=0.5)
         session.problem("unknown-power", f"no power {signon.power!r} is played in {rec.name}",
-                        signon.line, near[0] if near else None)
+                        signon.line, nearest(signon.power, names))
         session.outcome = "unknown power"
         return False
     record = store.addresses(row)
