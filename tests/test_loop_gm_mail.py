@@ -108,12 +108,12 @@ def test_a_paused_game_says_so_in_replies_and_status(pax):
 
 
 def test_pbem_game_status_says_paused_and_who_is_missing(pax, capsys, monkeypatch):
-    from pbem.host import cli
+    from pbem.host import cli_game
 
     pax.gm("GM PAUSE")
     pax.say("France", "ORDERS", "BUILD ARMY 1", "ENDORDERS")
-    monkeypatch.setattr(cli, "open_ctx", lambda args: (pax.ctx, None))
-    cli.cmd_game_status(type("Args", (), {"name": "pax"})())
+    monkeypatch.setattr(cli_game, "open_ctx", lambda args: (pax.ctx, None))
+    cli_game.cmd_game_status(type("Args", (), {"name": "pax"})())
     out = capsys.readouterr().out
     assert "PAUSED" in out and "waiting for: Britain, Germany, United States" in out
 

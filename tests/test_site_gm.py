@@ -28,7 +28,7 @@ def test_init_sets_a_site_gm_and_a_game_made_without_gm_tells_it(tmp_path):
     site.pbem("game", "process", "g1")
     site.pbem("serve", "--once")
     told = [str(msg["Subject"]) for msg in read(site.mailbox("gm@localhost"))]
-    assert any("public report" in subject for subject in told), told
+    assert any("GM report" in subject for subject in told), told
     assert not site.mailbox("pbem@localhost").exists()  # nothing is mailed to the moderator itself
 
 

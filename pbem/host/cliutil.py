@@ -39,3 +39,11 @@ def open_ctx(args):
     # A command waits a few seconds for a daemon's transaction, not half a minute.
     db = open_db(cfg.server.database, timeout=CLI_LOCK_WAIT, migrate=False)
     return Context.from_config(db, SystemClock(), cfg), cfg
+
+
+def rules_help(what: str) -> str:
+    """The games this installation knows (plug-ins of server.games_extra come from the
+    configuration, read later: PBEM_EXTRA_GAMES names them here too)."""
+    from pbem.base import registry
+
+    return f"{what}: {', '.join(registry.names()) or 'none installed'}"
