@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.pax_britannica import mapdata
+from games.pax_britannica.core import mapdata
 
 
 @pytest.fixture(scope="module")

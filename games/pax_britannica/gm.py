@@ -10,13 +10,14 @@ import difflib
 import re
 
 from pbem import audience, treatybook
-from pbem.gameapi import GMError
+from pbem.gameapi import GMError, Refused, TreatyAction
 
-from . import board
-from .audiences import players_of
-from .report_events import poss
-from .orders import Tok, tokenize
-from .state import check_last_turn
+from .core import board, clauses as clause_text, congress_rules as cr, options, treaties
+from .core.audiences import players_of
+from .core.reading import Tok, tokenize
+from .core.state import check_last_turn
+from .report.events import poss
+from .war import model
 
 STATUS_WORDS = {"INTEREST", "INFLUENCE", "PROTECTORATE", "POSSESSION", "DOMINION", "STATE"}
 KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED", "ESTABLISHED",
@@ -291,7 +292,6 @@ def _set_cb(state, a, data):
 def _set_war(state, a, data):
     """``SET WAR <Power> ... VS <Power> ... [VS <Power> ...]``: a war under way, the first side
     the First Alliance (a third side makes a three-cornered war); its first power started it."""
-    from .war import model
     sides: list[list[str]] = [[]]
     while a.more():
         if a.opt("VS"):
@@ -316,7 +316,6 @@ def _set_war(state, a, data):
 def _assign(state, a, data):
     """``ASSIGN <Minor Power> TO <Power>``: the player who moves a Minor Power's units in its
     War (Rules: WAR AGAINST MINOR POWERS - "choose one neutral player to control its forces")."""
-    from .war import model
     minor = a.power(natives=True)
     a.kw("TO")
     player = a.power()
@@ -340,7 +339,6 @@ def _set_rebellion(state, a, data):
 def _set_defeated(state, a, data):
     """``SET DEFEATED <Area>``: the Area has lost its own Combat Strength in the Rebellion or
     the Ottoman war under way."""
-    from .war import model
     area = a.place("area")
     war = next((w for w in model.open_wars(state) if w.get("kind") in ("rebellion", "ottoman")), None)
     if war is None:
@@ -352,7 +350,6 @@ def _set_defeated(state, a, data):
 
 def _set_conquered(state, a, data):
     """``SET CONQUERED <Area> <Power>``: the Area is held by the Power's alliance in its war."""
-    from .war import model
     area, power = a.place("area"), a.power()
     war = model.war_of(state, power, model.open_wars(state))
     if war is None:
@@ -364,7 +361,6 @@ def _set_conquered(state, a, data):
 def _set_treaty(state, a, data):
     """``SET TREATY <id> <Power> ... [SECRET] [STATUS <status>] [CLAUSES <clause>; ...]``: a
     treaty in force (or in the status named) with the clauses the moderator checks."""
-    from . import clauses as clause_text, treaties
     tid = a.name()
     parties = []
     while a.more() and not a.peek_kw("SECRET", "STATUS"):
@@ -389,9 +385,7 @@ def _treaty_action(state, a, data):
     """``TREATY <Power> SIGN|REFUSE|WITHDRAW|REVEAL <id>`` or ``TREATY <Power> BREACH <id>
     <Power> [<text>]``: the party's treaty command, as if it had mailed it (scenarios, and a
     GM acting for a player who wrote it in press)."""
-    from pbem.gameapi import Refused, TreatyAction
 
-    from . import treaties
     power = a.power()
     verb = a.kw(*TREATY_ACTIONS).lower()
     against, text = None, ""
@@ -415,11 +409,10 @@ def _treaty_action(state, a, data):
 
 def _set_option(state, a, data):
     """``SET OPTION <name> <value>``: change a game option (numbers and true/false read as such)."""
-    from . import GAME
     name = a.name().lower()
-    if name not in GAME.options() or name == "data":
+    if name not in options.options() or name == "data":
         raise GMError(f"{name!r} is not an option that can be changed (options: "
-                      f"{', '.join(k for k in GAME.options() if k != 'data')})")
+                      f"{', '.join(k for k in options.options() if k != 'data')})")
     raw = " ".join(t.text for t in a.toks[a.i:])
     a.i = len(a.toks)
     value = {"true": True, "false": False, "none": None}.get(raw.lower(), raw)
@@ -443,7 +436,6 @@ def _add_eti(state, a, data):
 def _set_congress(state, a, data):
     """``SET CONGRESS <site> [CALLER <Power>]``: convene a Congress of Europe over this turn's
     Casus Belli at the site named (the call's European Tensions are not added)."""
-    from . import congress_rules as cr
     site = a.power()
     caller = a.power() if a.opt("CALLER") else None
     holders = [cb["holder"] for cb in state.get("cb", [])]
@@ -455,7 +447,6 @@ def _set_congress(state, a, data):
 def _set_step(state, a, data):
     """``SET STEP attend|propose|vote|sign|decide``: the Congress's step (a Congress is convened
     at the first lawful site when none sits this turn)."""
-    from . import congress_rules as cr
     step = a.name().lower()
     if step not in cr.STEPS:
         raise GMError(f"a Congress step is one of {', '.join(cr.STEPS)}, not {step!r}")

@@ -19,7 +19,8 @@ from pbem import treatybook
 from pbem.gameapi import Order, Problem
 from pbem.state_copy import copy_state
 
-from .. import board, congress_rules as cr, disputes, treaties
+from ..core import board, congress_rules as cr, declarations, disputes, treaties
+from ..core.clauses import named_powers
 from . import negotiation
 
 ALLOWED = {"attend": ("attend", "decline", "invite"), "propose": ("propose",), "vote": ("vote",),
@@ -191,7 +192,7 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
 
 
 def _by(orders: dict, kinds: tuple[str, ...]):
-    yield from negotiation._each(orders, kinds)
+    yield from negotiation.each_order(orders, kinds)
 
 
 def war(state: dict, data, c: dict, orders: dict, step: str) -> list[dict]:
@@ -326,7 +327,6 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
 
 
 def _named(clause: dict) -> list[str]:
-    from ..clauses import named_powers
     return named_powers(clause)
 
 
@@ -436,7 +436,7 @@ def fail(state: dict, data, c: dict, why: str, refusers: list[str], blamed: list
                                            cause="congress_refusal", rule="CB-07"))
         for area, d in sorted(c.get("defended", {}).items()):
             if d["placer"] == p and rules_against(state, data, c, p, area):
-                events += negotiation.record_declaration(state, d["minor"], [p], "congress/sign", player=False)
+                events += declarations.record(state, d["minor"], [p], "congress/sign", player=False)
                 c.setdefault("obligated", []).extend(
                     {"power": dfd, "against": p, "minor": d["minor"], "area": area} for dfd in d["defenders"])
     events = [e for e in events if e]

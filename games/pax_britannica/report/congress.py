@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .congress_rules import STEP_TITLES
+from ..core.congress_rules import STEP_TITLES
 
 
 def names(items) -> str:

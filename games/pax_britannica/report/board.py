@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from . import board
-from . import report_events as say
-from . import report_phases
+from ..core import board
+from . import events as say, phases as report_phases
+from .lines import column, combined, group_sentence, involves, merge_established
 
 
 def distances(state: dict, data, powers: Sequence[str]) -> dict[str, int]:
@@ -65,7 +65,6 @@ def rows(state: dict, data, powers: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def lines(state: dict, data, powers: Sequence[str]) -> list[str]:
-    from .report import column
     found = rows(state, data, powers)
     if not found:
         return []
@@ -79,7 +78,6 @@ def story(state: dict, events: Sequence[dict], shown: Sequence[dict], power: str
           mine: set[str]) -> list[dict[str, Any]]:
     """The events in sentences, as the text report groups them: what concerned the
     reader, then elsewhere (the public report: one block), each by phase."""
-    from .report import combined, group_sentence, involves, merge_established
     viewer = frozenset(mine)
     groups = combined(state, list(events), list(shown))
     if power is None:

@@ -17,12 +17,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from pbem.names import nearest
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - the project runs on 3.11, the fallback keeps 3.10 working
     import tomli as tomllib
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 AREA_KINDS = ("unorganized", "chinese_vassal", "chinese_empire", "ottoman", "independent")
 STATUSES = ("interest", "influence", "protectorate", "possession", "dominion", "state")
@@ -262,7 +264,6 @@ class Data:
     def suggest(self, text: str, kind: str | None = None) -> str | None:
         """The name of that kind a misspelling most likely means (by edit
         distance, aliases included), or None if none is close enough."""
-        from pbem.names import nearest
         wanted = set(self.names_of(kind))
         pool = {**self._names.places, **self._names.powers}
         near = nearest(text, [k for k, name in pool.items() if name in wanted], normalise=_key)

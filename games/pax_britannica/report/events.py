@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from . import report_congress
+from . import congress as report_congress, war as report_war
 
 ARTICLE_AN = re.compile(r"\b([Aa]) (?=[AEIOUaeiou])")
 RANDOM_EVENT_PREFIX = re.compile(r"^random event \d-\d\s*")
@@ -433,7 +433,6 @@ SENTENCES.update(report_congress.SENTENCES)
 
 
 def _war_sentences() -> None:
-    from . import report_war
     SENTENCES.update(report_war.SENTENCES)
 
 

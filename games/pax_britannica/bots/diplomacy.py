@@ -4,21 +4,23 @@ settlement (a Codominion for rival Control markers, the unlawful markers reduced
 what leaves it no worse, signs what passed, and never declares War."""
 from __future__ import annotations
 
-from . import board, congress_rules as cr, disputes
-from .bot import _only_accepted
+from pbem.gameapi import TreatyAction
+
+from ..core import board, congress_rules as cr, disputes
+from ..core.data import load_data
+from .accepted import only_accepted
 
 ATTEND_CHANCE = 0.5
 
 
-def bot_orders(state: dict, power: str, rng) -> list[str]:
-    from . import GAME
+def bot_orders(game, state: dict, power: str, rng) -> list[str]:
     if state.get("game_over"):
         return []
     if state.get("phase") == "negotiation":
         lines = negotiation(state, power, rng)
     else:
         lines = congress(state, power, rng)
-    return _only_accepted(GAME, state, power, lines)
+    return only_accepted(game, state, power, lines)
 
 
 def strength(state: dict, power: str, area: str | None = None) -> int:
@@ -105,9 +107,7 @@ def treaty_actions(state: dict, rng) -> list:
     """Now and then two bots sign a small treaty (a payment, a pledge to keep out of an Area,
     a navy limit, an alliance), proposed and signed at once: typed inputs for the random games,
     so that treaties are kept, carried out and broken there too."""
-    from pbem.gameapi import TreatyAction
 
-    from . import load_data
     players = list(state.get("players", []))
     if state.get("game_over") or len(players) < 2 or rng.random() > TREATY_CHANCE:
         return []

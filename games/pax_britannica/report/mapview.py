@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board
-from .audiences import seen
-from .report import STATUS_ORDER
+from ..core import board
+from ..core.audiences import seen
+from .compose import STATUS_ORDER
 
 #: Short names used on the map beside the colour, so colour is never the only cue.
 ABBREVIATIONS = {"Britain": "Br", "France": "Fr", "Germany": "Ge", "Austria-Hungary": "AH",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board
+from . import board
 
 Fail = tuple[str, str] | None
 
@@ -63,7 +63,7 @@ def _shortest(state: dict, data, power: str, src: str, dst: str) -> list[str] | 
     todo = deque([src])
     while todo:
         here = todo.popleft()
-        for nxt in sorted(board._steps(state, data, here)):
+        for nxt in sorted(board.steps_from(state, data, here)):
             if nxt in prev:
                 continue
             if nxt == dst:

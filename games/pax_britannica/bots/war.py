@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from collections import deque
 
-from . import board, combat_table
-from .bot import _only_accepted
-from .war import declare, model, moves, natives, resolution, sequence
+from ..core import board, combat_table
+from ..core.data import load_data
+from ..war import declare, model, moves, natives, resolution, sequence
+from .accepted import only_accepted
 
 DECLARE_CHANCE = 0.6
 HOLD_CHANCE = 0.2
 GOOD_ODDS = ("3:2", "2:1", "3:1", "10:1")
 
 
-def bot_orders(state: dict, power: str, rng) -> list[str]:
-    from . import GAME, load_data
+def bot_orders(game, state: dict, power: str, rng) -> list[str]:
     if state.get("game_over"):
         return []
     data = load_data(state)
@@ -36,7 +36,7 @@ def bot_orders(state: dict, power: str, rng) -> list[str]:
         lines = []
     if found:
         lines += peace(state, power, rng)
-    return _only_accepted(GAME, state, power, lines)
+    return only_accepted(game, state, power, lines)
 
 
 def written_for(p: str, power: str, body: list[str]) -> list[str]:

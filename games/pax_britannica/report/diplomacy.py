@@ -11,10 +11,12 @@ from typing import Any
 
 from pbem.gameapi import OrderOption
 
-from . import board, congress_rules as cr, disputes
-from .audiences import seen
-from .report_congress import names
-from .treaties import records
+from .. import sequence as play
+from ..core import board, congress_rules as cr, disputes
+from ..core.audiences import seen
+from ..core.treaties import records
+from ..phases.negotiation import claims
+from .congress import names
 
 CAUSES = {"placement": "a status marker placed", "treaty_breach": "a treaty broken",
           "congress_refusal": "a Congress treaty refused", "treaty": "a treaty's terms",
@@ -125,8 +127,7 @@ def congress_lines(c: dict, wrap) -> list[str]:
 def options(state: dict, power: str) -> list[OrderOption]:
     """What the power may send in the Negotiation Phase or the Congress step now open, with
     the real sites, guests, proposals and targets (the reports' "what you may do now")."""
-    from . import GAME
-    phase = GAME.phase(state)
+    phase = play.info(state)
     if not phase.takes_orders_from(power) or phase.name not in ("negotiation", "congress"):
         return []
     c = cr.current(state)
@@ -147,7 +148,6 @@ def options(state: dict, power: str) -> list[OrderOption]:
         if held and not c:
             out.append(OrderOption("CALL CONGRESS AT <site>", "the Congress of Europe meets on the disputes; "
                                    "the lawful sites now", tuple(cr.valid_sites(state, cr.all_parties(state)))))
-        from .phases.negotiation import claims
         defend = tuple(f"{claim['minor']} IN {claim['area']} (against {claim['placer']})"
                        for claim in claims(state) if claim["placer"] != power)
         if defend:

@@ -192,7 +192,9 @@ def _link_nodes(state: dict, data, power: str) -> set[str]:
     return nodes
 
 
-def _steps(state: dict, data, place: str) -> set[str]:
+def steps_from(state: dict, data, place: str) -> set[str]:
+    """The places one step from ``place``: neighbouring Areas and Sea Zones, and from a Sea Zone the
+    coasts on it."""
     if place in data.seas:
         return sea_neighbours(state, data, place) | coastal_index(data).get(place, set())
     return set(land_neighbours(data, place)) | set(seas_of(data, place))
@@ -205,7 +207,7 @@ def distances(state: dict, data, starts) -> dict[str, int]:
     todo = deque(seen)
     while todo:
         here = todo.popleft()
-        for nxt in _steps(state, data, here):
+        for nxt in steps_from(state, data, here):
             if nxt not in seen:
                 seen[nxt] = seen[here] + 1
                 todo.append(nxt)
@@ -221,7 +223,7 @@ def link_component(state: dict, data, power: str) -> set[str]:
     seen, todo = {home}, deque([home])
     while todo:
         here = todo.popleft()
-        for nxt in _steps(state, data, here):
+        for nxt in steps_from(state, data, here):
             if nxt in nodes and nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
@@ -232,7 +234,7 @@ def comm_link(state: dict, data, power: str, area: str) -> bool:
     """Rules: GAME TERMS (Communication Link): a path from ``area`` to the Home
     Country through Controlled Areas, own Merchant Fleet seas and the Home Country."""
     comp = link_component(state, data, power)
-    return area in comp or bool(_steps(state, data, area) & comp)
+    return area in comp or bool(steps_from(state, data, area) & comp)
 
 
 # -- units -------------------------------------------------------------------

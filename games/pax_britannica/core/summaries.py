@@ -18,7 +18,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-PATH = Path(__file__).resolve().parent / "data" / "summaries.toml"
+PATH = Path(__file__).resolve().parent.parent / "data" / "summaries.toml"
 KINDS = ("casus_belli", "placement", "cri", "eti", "bonus_vp")
 CONTROL = board.CONTROL
 

@@ -15,6 +15,7 @@ before asking for odds.
 """
 from __future__ import annotations
 
+from itertools import product
 from typing import Mapping
 
 #: Rules: COLONIAL COMBAT RESOLUTION - the Combat Results Tables' columns, worst first.
@@ -91,3 +92,21 @@ def resolve(data, attack: int, defense: int, die: int) -> dict:
     columns = tuple(getattr(data, "crt_columns", None) or COLUMNS)
     column, table = odds(attack, defense, columns)
     return {"ratio": column, "table": table, "result": lookup(data.crt, table, column, die)}
+
+
+def cheapest_cover(units: list[dict], need: int) -> list[dict]:
+    """The cheapest set of ``units`` whose strength is at least ``need`` (all if none is): the
+    losses a side takes, in Colonial Combat and in a War's battles alike."""
+    by_strength: dict[int, list[dict]] = {}
+    for u in units:
+        by_strength.setdefault(u["strength"], []).append(u)
+    sizes = sorted(by_strength)
+    best: tuple[int, int] | None = None
+    best_counts: tuple[int, ...] = ()
+    for counts in product(*(range(len(by_strength[s]) + 1) for s in sizes)):
+        total = sum(s * c for s, c in zip(sizes, counts))
+        if total >= need and (best is None or (total, sum(counts)) < best):
+            best, best_counts = (total, sum(counts)), counts
+    if best is None:
+        return list(units)
+    return [u for s, c in zip(sizes, best_counts) for u in by_strength[s][:c]]

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from pbem import svg
 
-from .board import CONTROL
+from ..core.board import CONTROL
 from .mapview import ABBREVIATIONS, area_line, sea_line, text_lines
 
 # Projection (data/places.toml "projection"): equirectangular, the map's edge at 170 W.

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .state import PHASES, TURN_LENGTH, WAR_PHASES, label
+from ..core.state import TURN_LENGTH, label
+from ..sequence import PHASES, WAR_PHASES
 
 GM = "gm"
 ANY: frozenset[str] = frozenset()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pbem import audience, treatybook
 from pbem.gameapi import Refused, Ruling, TreatyAction
 
+from ..core.data import load_data
 from . import board, clauses, disputes
 
 BREACH_ETI = 5  # Rules: EUROPEAN TENSION INCREASES (ETI-12)
@@ -215,7 +216,7 @@ def codominion(state: dict, data, c: dict, reason: str, free: bool, record: dict
     for power in members:
         if power in ctrl:
             continue
-        price = 0 if free else max(0, data.markers["protectorate"].buy - _buy(data, state, area, power))
+        price = 0 if free else max(0, data.markers["protectorate"].buy - held_marker_price(data, state, area, power))
         if paying and price > board.treasury(state, power):
             if record is not None:
                 events += break_treaty(state, record, power, f"{c['text']}: {power} could not pay {price}")
@@ -241,7 +242,9 @@ def codominion(state: dict, data, c: dict, reason: str, free: bool, record: dict
     return [e for e in events if e]
 
 
-def _buy(data, state: dict, area: str, power: str) -> int:
+def held_marker_price(data, state: dict, area: str, power: str) -> int:
+    """What the marker ``power`` holds in ``area`` cost to buy (0 for none): it counts towards a
+    Protectorate in a Codominion."""
     status = board.status_of(state, area, power)
     return data.markers[status].buy if status in data.markers else 0
 
@@ -307,7 +310,6 @@ def rule(state: dict, ruling: Ruling) -> list[dict] | None:
     if verb in ("UPHELD", "BROKEN"):
         breaker = None
         if len(words) >= 3 and words[1].upper() == "BY":
-            from . import load_data
             breaker = load_data(state).resolve_power(" ".join(words[2:]))
         elif open_claims:
             breaker = open_claims[-1]["against"]

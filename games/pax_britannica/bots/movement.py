@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from pbem.state_copy import copy_state
 
-from . import board
-from .phases import movement_rules as rules
+from ..core import board
+from ..core.data import load_data
+from ..phases import movement_rules as rules
+from .accepted import only_accepted
 
 MAX_PURCHASES = 2
 EXPAND_CHANCE = 0.35
 CONTEST_CHANCE = 0.5
 
 
-def bot_orders(state: dict, power: str, rng) -> list[str]:
+def bot_orders(game, state: dict, power: str, rng) -> list[str]:
     if state.get("phase") != "movement" or state.get("game_over"):
         return []
-    from . import GAME, load_data
     data = load_data(state)
     lines: list[str] = []
     money = board.treasury(state, power)
@@ -41,7 +42,7 @@ def bot_orders(state: dict, power: str, rng) -> list[str]:
             lines.append(f"BUY {status.upper()} {area}")
             money -= price
             bought += 1
-    return _only_accepted(GAME, state, power, lines)
+    return only_accepted(game, state, power, lines)
 
 
 def _expand(sim: dict, data, power: str, money: int, lines: list[str], rng) -> int:
@@ -81,16 +82,3 @@ def _expand(sim: dict, data, power: str, money: int, lines: list[str], rng) -> i
             else:
                 sim["markers"][target][power] = old
     return 0
-
-
-def _only_accepted(game, state: dict, power: str, lines: list[str]) -> list[str]:
-    """Drop every line the game would refuse (and anything that relied on it)."""
-    for _ in range(4):
-        numbered = list(enumerate(lines, 1))
-        parsed = game.parse_orders(state, power, numbered)
-        problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
-        bad = {p.line for p in problems if p.kind != "warning"}
-        if not bad:
-            return lines
-        lines = [text for n, text in numbered if n not in bad]
-    return []

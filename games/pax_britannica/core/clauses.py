@@ -22,7 +22,7 @@ from lark.exceptions import LarkError
 
 from pbem.gameapi import Problem
 
-from .orders import ShapeBase, normalise_with
+from .reading import ShapeBase, normalise_with
 
 GRAMMAR = Lark((Path(__file__).parent / "clauses.lark").read_text(), parser="lalr")
 KEYWORDS = {"PAY", "EACH", "TURN", "UNTIL", "TRANSFER", "TO", "DOWNGRADE", "CODOMINION", "WITH",

@@ -11,9 +11,10 @@ from typing import Any, Callable
 from pbem import treatybook
 from pbem.gameapi import OrderOption
 
-from . import board, combat_table
-from .report_congress import names
-from .war import declare, model, moves, natives, resolution, sequence
+from .. import sequence as play
+from ..core import board, combat_table
+from ..war import declare, model, moves, natives, resolution, sequence
+from .congress import names
 
 FATES = {"eliminated": "eliminated", "surrendered": "surrendered", "retreated": "retreated"}
 ENDINGS = {
@@ -217,8 +218,7 @@ def lines(state: dict, power: str | None, wrap) -> list[str]:
 def options(state: dict, data, power: str) -> list[OrderOption]:
     """What ``power`` may send in the War window now open, with the real units, places, odds
     and targets (the reports' "what you may do now")."""
-    from . import GAME
-    phase = GAME.phase(state)
+    phase = play.info(state)
     if state.get("phase") not in ("war", *sequence.WAR_PHASES) or not phase.takes_orders_from(power):
         return []
     return [option(line) for line in sendable(state, data, power)]

@@ -17,7 +17,7 @@ grievance only (its holder may still call a Congress or declare War this turn).
 from __future__ import annotations
 
 from . import board, summaries
-from .phases.colonial_combat import power_order
+from .state import power_order
 
 POSSESSION_LIKE = ("possession", "dominion", "state")
 ROUND = ("interest", "influence")
@@ -117,6 +117,18 @@ def troubled_areas(state: dict) -> list[str]:
     return sorted(a for a in state.get("markers", {}) if illegal_markers(state, a))
 
 
+def blame(state: dict, area: str, candidates: list[str]) -> str | None:
+    """Rules: EUROPEAN TENSION INCREASES (clarifications) - the power that placed the Control
+    (or Possession) is blamed.  Choice: the one established this turn, else the first in the
+    rules' order of powers."""
+    if not candidates:
+        return None
+    turn = state.get("turn")
+    fresh = [p for p in candidates
+             if board.markers_in(state, area)[p].get("established_turn") == turn]
+    return sorted(fresh or candidates, key=power_order)[0]
+
+
 def conflict_blame(state: dict, area: str, power: str, before: str | None) -> str:
     """Rules: EUROPEAN TENSION INCREASES - "The power committing the action which causes the
     increase always receives the blame, except ...  If an Interest is forced to be downgraded
@@ -124,13 +136,12 @@ def conflict_blame(state: dict, area: str, power: str, before: str | None) -> st
     "Should a downgrade be forced by a conflict between a Control and an Influence, the power
     who placed the Control is to blame."  Choice: the placer is the one established this turn,
     else the first in the rules' order (as in the Marker Adjustment Phase)."""
-    from .phases.marker_adjustment import _blame
     ctrl = [p for p in board.controllers(state, area) if p != power]
     heavy = [p for p in ctrl if board.status_of(state, area, p) in POSSESSION_LIKE]
     if before == "influence" and ctrl:
-        return _blame(state, area, ctrl) or power
+        return blame(state, area, ctrl) or power
     if before == "interest" and heavy:
-        return _blame(state, area, heavy) or power
+        return blame(state, area, heavy) or power
     return power
 
 

@@ -1,4 +1,5 @@
-"""The state shape (README.md), the set-ups and the phase sequence.
+"""The state shape (README.md), the set-ups, the Game Turns and the names of the phases (the
+order they are played in is the table in ``sequence.py``).
 
 Rules: GAME TURN SEQUENCE, SETTING UP THE GAME.
 """
@@ -8,23 +9,13 @@ from typing import Any, Mapping, Sequence
 
 from . import board
 
-#: Rules: GAME TURN SEQUENCE (Congress of Europe is omitted when none is convened,
-#: the War Phase when no War occurs; both still have a place in the sequence).
-PHASES = ["random_events", "administrative", "minor_powers", "movement", "colonial_combat",
-          "marker_adjustment", "negotiation", "congress", "chinese_resentment", "war",
-          "victory_points", "final_record"]
-#: Rules: THE WAR SEQUENCE (a third alliance's phases "as necessary").
-WAR_PHASES = ["war_alliances", "war_initiative", "war_maneuver_1", "war_attack_1",
-              "war_supply_1", "war_maneuver_2", "war_attack_2", "war_supply_2",
-              "war_maneuver_3", "war_attack_3", "war_supply_3", "war_end", "war_resolution"]
-ALL_PHASES = PHASES + WAR_PHASES
-
 #: Rules: PLAYING PIECES - the twelve sets, in the order the rules list them.
 POWERS = ("Britain", "France", "Germany", "Austria-Hungary", "United States", "Japan",
           "Russia", "Italy", "Netherlands", "Belgium", "Spain", "Portugal")
 ALWAYS_GREAT = ("Britain", "France", "Germany", "United States")
 FIRST_TURN, LAST_TURN, TURN_LENGTH = 1880, 1916, 4
 
+#: the phases' names as the rules print them (Rules: GAME TURN SEQUENCE; THE WAR SEQUENCE)
 LABELS = {"random_events": "Random Events", "administrative": "Administrative Record",
           "minor_powers": "Minor Powers", "movement": "Movement/Status Change",
           "colonial_combat": "Colonial Combat", "marker_adjustment": "Marker Adjustment",
@@ -42,6 +33,11 @@ LABELS = {"random_events": "Random Events", "administrative": "Administrative Re
 
 def label(phase: str) -> str:
     return LABELS.get(phase) or phase.replace("_", " ").title()
+
+
+def power_order(power: str) -> int:
+    """A power's place in the rules' order of the powers (Rules: PLAYING PIECES)."""
+    return POWERS.index(power) if power in POWERS else len(POWERS)
 
 
 def great_set(players: Sequence[str]) -> set[str]:
@@ -173,19 +169,6 @@ def take_merchants(state: dict, data, power: str) -> int:
         state.setdefault("merchant_pool", {})[power] = merchants_available(state, data, power)
         state["merchants_taken"][power] = state.get("turn")
     return state["merchant_pool"].get(power, 0)
-
-
-def next_phase(state: dict) -> tuple[str, int]:
-    """The phase after the current one (Rules: GAME TURN SEQUENCE; THE WAR SEQUENCE)."""
-    phase, turn = state["phase"], state["turn"]
-    if phase == "final_record":
-        return "random_events", turn + TURN_LENGTH
-    if phase == "war" or phase in WAR_PHASES:
-        # Rules: THE WAR SEQUENCE; GAME TERMS (Phase Tracks) - once the War is completed, play
-        # resumes at the Victory Point Record Phase (war/sequence.py).
-        from .war import sequence
-        return sequence.next_phase(state), turn
-    return PHASES[PHASES.index(phase) + 1], turn
 
 
 def last_turn(state: dict) -> int:

@@ -14,8 +14,8 @@ from lark.exceptions import LarkError
 
 from pbem.gameapi import Order, ParseResult, Problem
 
-from . import clauses
-from .orders import ShapeBase, for_line, normalise_with
+from ..core import clauses
+from ..core.reading import ShapeBase, for_line, normalise_with
 
 GRAMMAR = Lark((Path(__file__).parent / "diplomacy.lark").read_text(), parser="lalr")
 KEYWORDS = {"DOWNGRADE", "TO", "TRANSFER", "ACCEPT", "FROM", "GIVE", "CODOMINION", "WITH", "CALL",
