@@ -12,7 +12,7 @@ from .core.audiences import seen
 from .core.congress_rules import current
 from .core.reading import Tok, tokenize
 from .core.state import merchants_available
-from .gm import native_name
+from .gm.args import native_name
 from .war import geo, model
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
