@@ -43,7 +43,7 @@ class PaxBritannica(Game):
     powers = st.POWERS
 
     treaties = True
-    report_lists_treaties = True  # report_diplomacy.py: every treaty the reader may see, with its status
+    report_lists_treaties = True  # report/diplomacy.py: every treaty the reader may see, with its status
 
     # -- names ---------------------------------------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:
