@@ -5,7 +5,7 @@ import os
 import re
 from pathlib import Path
 
-from pbem.cli import build_parser
+from pbem.host.cli import build_parser
 from pbem.commands.help import COMMANDS, commands_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ def builtin_games():
     import pkgutil
 
     import games
-    from pbem import registry
+    from pbem.base import registry
 
     return [registry.get(i.name) for i in pkgutil.iter_modules(games.__path__) if not i.name.startswith("_")]
 
@@ -85,7 +85,7 @@ def test_pax_britannica_gm_edits_are_documented():
 
 
 def test_the_security_section_names_every_limit():
-    from pbem.config import SETTINGS
+    from pbem.base.config import SETTINGS
 
     section = README.split("## Security", 1)[1].split("\n## ", 1)[0]
     wanted = [s.name for s in SETTINGS if s.section == "limits"] + [
@@ -116,7 +116,7 @@ def test_readme_pictures_exist_and_a_script_makes_them():
 
 def test_eu_tpop_orders_options_gm_edits_and_queries_are_documented():
     from games.eu_tpop import gm, orders, queries
-    from pbem import registry
+    from pbem.base import registry
 
     game = registry.get("eu_tpop")
     section = README[README.index("## Playing Europa Universalis"):README.index("## How a mail is handled")]
@@ -148,7 +148,7 @@ def test_the_running_a_host_section_is_in_step_with_the_commands():
     """Each part an administrator needs is there; every `pbem ...` command it names
     exists with the options it gives; every setting it names exists; every
     administrator's verb is in it; the unit it names is the shipped one."""
-    from pbem.config import BY_NAME
+    from pbem.base.config import BY_NAME
 
     section = " ".join(README.split("## Running a host", 1)[1].split("\n## ", 1)[0].split())
     for part in ("**User and files.**", "**The unit.**", "**Logs.**", "**Outgoing mail is never lost.**",

@@ -1,8 +1,8 @@
 """Events carry the key of the phase that produced them, and Pax Britannica's
 reports place stamped events exactly."""
-from pbem import registry
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
+from pbem.base import registry
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
 
 
 def test_every_event_is_stamped_with_its_phase():

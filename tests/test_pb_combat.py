@@ -86,7 +86,7 @@ def test_bad_die_and_bad_code_are_refused():
 # -- Colonial Combat on a small made-up map (Rules: COLONIAL COMBAT RESOLUTION) ------------
 from types import SimpleNamespace  # noqa: E402
 
-from pbem.dice import ScriptedDice  # noqa: E402
+from pbem.kit.dice import ScriptedDice  # noqa: E402
 from games.pax_britannica.phases import colonial_combat as cc  # noqa: E402
 
 
@@ -231,7 +231,7 @@ def test_fight_without_armies_is_no_combat():
 # -- invariants over random boards (real map data) -----------------------------------------
 from hypothesis import settings  # noqa: E402
 
-from pbem.dice import SeededDice  # noqa: E402
+from pbem.kit.dice import SeededDice  # noqa: E402
 from games.pax_britannica.core import board, mapdata  # noqa: E402
 from games.pax_britannica.phases import marker_adjustment as ma  # noqa: E402
 from games.pax_britannica.core.state import new_state  # noqa: E402

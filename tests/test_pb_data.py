@@ -393,7 +393,7 @@ def test_regions_from_the_rules_text(data):
 # -- GM override files --------------------------------------------------------------------------
 
 def _frozen(path):
-    from pbem.gamedata import read
+    from pbem.base.gamedata import read
     return read(path.parent, path.name)
 
 

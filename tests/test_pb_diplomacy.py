@@ -10,9 +10,9 @@ import pytest
 from games.pax_britannica import GAME, load_data
 from games.pax_britannica.core import clauses
 from games.pax_britannica.bots.diplomacy import treaty_actions
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
-from pbem.gameapi import Refused, TreatyAction
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
+from pbem.kit.gameapi import Refused, TreatyAction
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 
@@ -145,7 +145,7 @@ def test_each_congress_step_lists_what_the_power_may_send_with_real_ids():
 
 
 def test_the_html_report_shows_the_disputes_treaties_and_congress_the_text_does():
-    from pbem.render import report_html
+    from pbem.reporting.render import report_html
 
     s = board(*EGYPT, "SET CB Germany \"United States\" AREA Hawaii")
     html = str(report_html(GAME, GAME.report(s, [], "Britain")))
@@ -208,8 +208,8 @@ def test_bot_treaties_are_proposed_and_signed_by_two_players():
 def test_a_treaty_record_the_moderator_found_broken_reads_in_words():
     """A clause the game saw broken (by "moderator") and a Congress's own history
     entries read as sentences in the mailed record and in the handover dossier."""
-    from pbem import treatybook
-    from pbem.render import render
+    from pbem.kit import treatybook
+    from pbem.reporting.render import render
 
     record = treatybook.new_record("P1", "France", ["Britain", "France"], "France: PAY Britain 5", False,
                                    "1884 Congress", "broken")

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.pax_britannica import GAME, load_data, sequence
-from pbem.dice import SeededDice
-from pbem.gameapi import GMError
+from pbem.kit.dice import SeededDice
+from pbem.kit.gameapi import GMError
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 

@@ -12,7 +12,7 @@ import pytest
 
 from games.pax_britannica import GAME, load_data
 from games.pax_britannica.report import mapdraw, mapview
-from pbem.dice import SeededDice
+from pbem.kit.dice import SeededDice
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = ["Britain", "France", "Germany", "United States", "Russia"]

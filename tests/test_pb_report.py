@@ -13,9 +13,9 @@ from games.pax_britannica import GAME
 from games.pax_britannica.core import audiences
 from games.pax_britannica.report import compose as report, events as report_events, phases as report_phases
 from games.pax_britannica.sequence import PHASES
-from pbem import audience
-from pbem.dice import SeededDice
-from pbem.engine import run_phases
+from pbem.kit import audience
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import run_phases
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 SOURCE = Path(report.__file__).resolve().parent.parent

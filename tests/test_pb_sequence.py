@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as hs
 from games.pax_britannica import GAME, load_data
 from games.pax_britannica.core import board
 from games.pax_britannica.phases import marker_adjustment as ma, movement, movement_validate
-from pbem.dice import ScriptedDice, SeededDice
+from pbem.kit.dice import ScriptedDice, SeededDice
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 DATA = load_data()

@@ -16,10 +16,10 @@ import random
 
 import pytest
 
-from pbem import registry
-from pbem.dice import SeededDice
-from pbem.engine import apply_one, run_phases
-from pbem.gameapi import Refused
+from pbem.base import registry
+from pbem.kit.dice import SeededDice
+from pbem.kit.engine import apply_one, run_phases
+from pbem.kit.gameapi import Refused
 
 GAMES = 200
 PLAYER_SETS = [

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem import audience, treatybook
-from pbem.gameapi import (Event, GMError, Game, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused,
-                          Report, Roster, Ruling, State, TreatyAction)
-from pbem.state_copy import copy_state
+from pbem.kit import audience, treatybook
+from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction
+from pbem.kit.state_copy import copy_state
 
 from . import gm, guide, helptopics, queries, sequence
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
@@ -295,7 +294,7 @@ class PaxBritannica(Game):
         return new, events + self._tension_end(new)
 
     def treaty(self, state: State, action: TreatyAction, dice) -> tuple[State, list[Event]]:
-        """Rules: TREATIES.  The common life cycle (pbem.treatybook) with the game's clauses on
+        """Rules: TREATIES.  The common life cycle (pbem.kit.treatybook) with the game's clauses on
         top (treaties.py); a revealed treaty in force scores the optional ``treaty_vp``."""
         new = copy_state(state)
         events = treaties.act(new, load_data(new), action)

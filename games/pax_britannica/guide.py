@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pbem.gameapi import Order, OrderOption
-from pbem.state_copy import copy_state
+from pbem.kit.gameapi import Order, OrderOption
+from pbem.kit.state_copy import copy_state
 
 from .core import board
 from .core.movement_units import check_move_army, check_move_navy

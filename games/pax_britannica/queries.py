@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem import treatybook
-from pbem.gameapi import GMError
+from pbem.kit import treatybook
+from pbem.kit.gameapi import GMError
 
 from . import sequence
 from .core import board

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from pbem.gameapi import DONE_EXPLICIT, Order, PhaseInfo, Problem
+from pbem.kit.gameapi import DONE_EXPLICIT, Order, PhaseInfo, Problem
 
 from .core import congress_rules, disputes, state as st, treaties, treaty_checks
 from .phases import (administrative, chinese_resentment, colonial_combat, congress, diplomacy_orders,

@@ -4,7 +4,7 @@ settlement (a Codominion for rival Control markers, the unlawful markers reduced
 what leaves it no worse, signs what passed, and never declares War."""
 from __future__ import annotations
 
-from pbem.gameapi import TreatyAction
+from pbem.kit.gameapi import TreatyAction
 
 from ..core import board, congress_rules as cr, disputes
 from ..core.data import load_data

@@ -4,7 +4,7 @@ one of its Controlled Areas.  It never sends an order validation would refuse:
 every line is checked and dropped if refused."""
 from __future__ import annotations
 
-from pbem.state_copy import copy_state
+from pbem.kit.state_copy import copy_state
 
 from ..core import board
 from ..core.data import load_data

@@ -1,10 +1,10 @@
-"""Who may see each fact of Pax Britannica (the contract's audiences, pbem.audience).
+"""Who may see each fact of Pax Britannica (the contract's audiences, pbem.kit.audience).
 
 The board is open (Rules: THE MAP; the Index tracks), so what happens on it is public.  A
 power's accounts are its own (Rules: ADMINISTRATIVE RECORD SHEETS): its income, a deficit to
 meet, money it gives or receives, an order that failed (the German player keeps
 Austria-Hungary's).  What a treaty gives or asks is tagged where it is made -- a treaty's
-record and its changes (pbem.treatybook), the Casus Belli and duties it gives in a war
+record and its changes (pbem.kit.treatybook), the Casus Belli and duties it gives in a war
 (treaties.py, war/declare.py) -- so that a secret treaty's parties alone know of it until it
 is revealed (Rules: TREATIES, "Players are free to keep the terms of Treaties secret ... or
 even let on that a Treaty has been drawn up or signed"); a question for the GM is the GM's.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from pbem import audience, treatybook
+from pbem.kit import audience, treatybook
 
 from . import board
 

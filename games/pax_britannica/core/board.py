@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable
 
-from pbem.audience import Audience, of, public, tag
+from pbem.kit.audience import Audience, of, public, tag
 
 #: Status levels, lowest first ("none" is the absence of a marker).
 STATUS_RANK = {"none": 0, "interest": 1, "influence": 2, "protectorate": 3,

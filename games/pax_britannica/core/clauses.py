@@ -20,7 +20,7 @@ from pathlib import Path
 from lark import Lark
 from lark.exceptions import LarkError
 
-from pbem.gameapi import Problem
+from pbem.kit.gameapi import Problem
 
 from .reading import ShapeBase, normalise_with
 

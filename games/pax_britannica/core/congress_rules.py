@@ -7,7 +7,7 @@ phases/congress.py.
 """
 from __future__ import annotations
 
-from pbem.state_copy import copy_state
+from pbem.kit.state_copy import copy_state
 
 from . import board, disputes, treaties
 

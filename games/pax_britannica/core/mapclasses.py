@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from pbem.names import nearest
+from pbem.kit.names import nearest
 
 AREA_KINDS = ("unorganized", "chinese_vassal", "chinese_empire", "ottoman", "independent")
 STATUSES = ("interest", "influence", "protectorate", "possession", "dominion", "state")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lark import Transformer
 
-from pbem.gameapi import ParseResult, Problem
+from pbem.kit.gameapi import ParseResult, Problem
 
 _WORD = re.compile(r'"[^"]*"|->|[^\s,;]+')
 MAX_NAME_WORDS = 6

@@ -1,4 +1,4 @@
-"""Pax Britannica's meaning on top of the shared treaty life cycle (pbem.treatybook).
+"""Pax Britannica's meaning on top of the shared treaty life cycle (pbem.kit.treatybook).
 
 Rules: TREATIES; Treaties and Casus Belli; DECLARATIONS OF WAR ("When any Power declares War
 on another power, all Treaties between the two powers are immediately ended");
@@ -13,8 +13,8 @@ Belli against him and the Index rises by 5.  A breach of free text is claimed by
 """
 from __future__ import annotations
 
-from pbem import audience, treatybook
-from pbem.gameapi import Refused, Ruling, TreatyAction
+from pbem.kit import audience, treatybook
+from pbem.kit.gameapi import Refused, Ruling, TreatyAction
 
 from ..core.data import load_data
 from . import board, clauses, disputes

@@ -7,7 +7,7 @@ Casus Belli; EUROPEAN TENSION INCREASES.  "An order that would break a clause is
 """
 from __future__ import annotations
 
-from pbem.gameapi import Order, Problem
+from pbem.kit.gameapi import Order, Problem
 
 from . import board
 from .treaties import binds, break_treaty, in_force, pay

@@ -1,7 +1,7 @@
 """The GM's state edits: the scenario ``GM`` vocabulary, as a GM sends it by email.
 
 Each command edits the state copy it is given and returns events describing
-the edit.  Bad commands raise :class:`pbem.gameapi.GMError` with a message a
+the edit.  Bad commands raise :class:`pbem.kit.gameapi.GMError` with a message a
 human understands.  The words are read by ``args.py``; the edits of the board are in
 ``board_edits.py``, those of the play (Wars, treaties, the Congress, options) in
 ``play_edits.py``.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from ..core.reading import tokenize
 from .args import Args, KEYWORDS

@@ -2,8 +2,8 @@
 numbers with the replies a GM understands; and how an edit of a private figure is told."""
 from __future__ import annotations
 
-from pbem import audience
-from pbem.gameapi import GMError
+from pbem.kit import audience
+from pbem.kit.gameapi import GMError
 
 from ..core import board
 from ..core.audiences import players_of

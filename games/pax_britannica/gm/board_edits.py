@@ -2,7 +2,7 @@
 Merchant Fleets, Unrest, the two indices, Casus Belli, canals and this turn's effects."""
 from __future__ import annotations
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from ..core import board
 from .args import NATIVE_ARMIES, NATIVE_STRENGTH, STATUS_WORDS, UNIT_STRENGTHS, home_aware, private_edit

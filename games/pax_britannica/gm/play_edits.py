@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from pbem import treatybook
-from pbem.gameapi import GMError, Refused, TreatyAction
+from pbem.kit import treatybook
+from pbem.kit.gameapi import GMError, Refused, TreatyAction
 
 from ..core import board, clauses, congress_rules as cr, options, treaties
 from ..core.state import check_last_turn

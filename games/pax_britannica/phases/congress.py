@@ -15,9 +15,9 @@ do not are removed.  Any Casus Belli holder may declare War in any step.
 """
 from __future__ import annotations
 
-from pbem import treatybook
-from pbem.gameapi import Order, Problem
-from pbem.state_copy import copy_state
+from pbem.kit import treatybook
+from pbem.kit.gameapi import Order, Problem
+from pbem.kit.state_copy import copy_state
 
 from ..core import congress_rules as cr, disputes
 from . import negotiation

@@ -5,8 +5,8 @@ Rules: CONGRESS OF EUROPE; MINOR POWER/GREAT POWER STATUS CONFLICTS; TREATIES.
 """
 from __future__ import annotations
 
-from pbem import treatybook
-from pbem.state_copy import copy_state
+from pbem.kit import treatybook
+from pbem.kit.state_copy import copy_state
 
 from ..core import board, congress_rules as cr, declarations, disputes, treaties
 from ..core.clauses import named_powers

@@ -12,7 +12,7 @@ from typing import Sequence
 from lark import Lark
 from lark.exceptions import LarkError
 
-from pbem.gameapi import Order, ParseResult, Problem
+from pbem.kit.gameapi import Order, ParseResult, Problem
 
 from ..core import clauses
 from ..core.reading import ShapeBase, for_line, normalise_with

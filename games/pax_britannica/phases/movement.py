@@ -26,8 +26,8 @@ placed on the map)".  By email the orders arrive together, so:
 """
 from __future__ import annotations
 
-from pbem.gameapi import Order
-from pbem.state_copy import copy_state
+from pbem.kit.gameapi import Order
+from pbem.kit.state_copy import copy_state
 
 from ..core import board, summaries
 from ..core.state import take_merchants

@@ -10,8 +10,8 @@ from typing import Sequence
 from lark import Lark
 from lark.exceptions import LarkError
 
-from pbem.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
-from pbem.names import distance, key
+from pbem.kit.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
+from pbem.kit.names import distance, key
 
 from ..core.reading import MAX_NAME_WORDS, ShapeBase, for_line, name_span, normalise_with, plain_word, words
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.gameapi import Order
+from pbem.kit.gameapi import Order
 
 from ..core import board
 from . import movement_rules as rules

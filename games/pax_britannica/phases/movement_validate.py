@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pbem.gameapi import Order, Problem
-from pbem.state_copy import copy_state
+from pbem.kit.gameapi import Order, Problem
+from pbem.kit.state_copy import copy_state
 
 from ..core import board, movement_units
 from ..core.state import label

@@ -14,7 +14,7 @@ on the map is cleared as a Congress that failed would clear it.
 """
 from __future__ import annotations
 
-from pbem.gameapi import Order, Problem
+from pbem.kit.gameapi import Order, Problem
 
 from ..core import board, congress_rules as cr, declarations, disputes, treaties
 from ..core.state import label

@@ -61,7 +61,7 @@ def report_data(state: dict, events: Sequence[dict], power: str | None, data=Non
         "game_over": bool(state.get("game_over")),
         "wars": report_war.data(state),
     }
-    # The events are those the moderator's gate let this reader see (pbem.audience).
+    # The events are those the moderator's gate let this reader see (pbem.kit.audience).
     out["events"] = list(events)
     if power is None:
         out["diplomacy"] = report_diplomacy.data(state, None, set())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.gameapi import OrderOption
+from pbem.kit.gameapi import OrderOption
 
 from .. import sequence as play
 from ..core import board, congress_rules as cr, disputes

@@ -16,7 +16,7 @@ import math
 from functools import lru_cache
 from typing import Iterable
 
-from pbem import svg
+from pbem.kit import svg
 
 from ..core.board import CONTROL
 from .mapview import ABBREVIATIONS, area_line, sea_line, text_lines

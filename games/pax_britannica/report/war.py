@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pbem import treatybook
-from pbem.gameapi import OrderOption
+from pbem.kit import treatybook
+from pbem.kit.gameapi import OrderOption
 
 from .. import sequence as play
 from ..core import board, combat_table

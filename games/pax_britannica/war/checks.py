@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from pbem.gameapi import Order, Problem
+from pbem.kit.gameapi import Order, Problem
 
 from ..core import board
 from . import decisions, declare, model, moves, natives, resolution, sequence

@@ -15,7 +15,7 @@ may declare an end to the Rebellion").
 """
 from __future__ import annotations
 
-from pbem.gameapi import Order
+from pbem.kit.gameapi import Order
 
 from ..core import board
 from . import declare, model

@@ -13,7 +13,7 @@ EUROPEAN TENSION INCREASES ("+5 points each time a declaration of War is issued 
 """
 from __future__ import annotations
 
-from pbem import audience, treatybook
+from pbem.kit import audience, treatybook
 
 from ..core import board, declarations, disputes, treaties
 from . import greatwar, model

@@ -12,7 +12,7 @@ clarification); WAR WITH THE OTTOMANS (its endings, Egypt).
 """
 from __future__ import annotations
 
-from pbem import treatybook
+from pbem.kit import treatybook
 
 from ..core import board
 from . import geo, model, natives, supply

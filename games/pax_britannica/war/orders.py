@@ -15,7 +15,7 @@ from typing import Sequence
 from lark import Lark
 from lark.exceptions import LarkError
 
-from pbem.gameapi import Order, ParseResult, Problem
+from pbem.kit.gameapi import Order, ParseResult, Problem
 
 from ..core.reading import ShapeBase, normalise_with
 from . import model

@@ -13,7 +13,7 @@ on existing Control marker will not trigger on Ottoman War").
 """
 from __future__ import annotations
 
-from pbem.gameapi import Order
+from pbem.kit.gameapi import Order
 
 from ..core import board
 from . import declare, greatwar, model, natives

@@ -15,7 +15,7 @@ Determination window comes first, then the sequence goes on where it was.
 """
 from __future__ import annotations
 
-from pbem.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
+from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
 
 from ..core import board
 from ..core.data import load_data
