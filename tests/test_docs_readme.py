@@ -131,7 +131,9 @@ def test_eu_tpop_orders_options_gm_edits_and_queries_are_documented():
 
 
 def test_pax_britannica_diplomacy_orders_clauses_queries_and_windows_are_documented():
-    from games.pax_britannica import GAME, clauses, diplomacy_orders, queries
+    from games.pax_britannica import GAME, queries
+    from games.pax_britannica.core import clauses
+    from games.pax_britannica.phases import diplomacy_orders
 
     missing = [f for f in diplomacy_orders.FORMS if f not in README]
     missing += [f for f in clauses.FORMS if f not in README]

@@ -15,7 +15,7 @@ def test_every_event_is_stamped_with_its_phase():
 
 
 def test_stamped_events_are_placed_exactly_whatever_their_kind():
-    from games.pax_britannica import report_phases
+    from games.pax_britannica.report import phases as report_phases
 
     state = {"turn": 1888, "phase": "movement"}
     # A marker event could come from five phases; its stamp says which.

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.pax_britannica import combat_table as ct
+from games.pax_britannica.core import combat_table as ct
 
 strength = st.integers(min_value=1, max_value=400)
 
@@ -232,9 +232,9 @@ def test_fight_without_armies_is_no_combat():
 from hypothesis import settings  # noqa: E402
 
 from pbem.kit.dice import SeededDice  # noqa: E402
-from games.pax_britannica import board, mapdata  # noqa: E402
+from games.pax_britannica.core import board, mapdata  # noqa: E402
 from games.pax_britannica.phases import marker_adjustment as ma  # noqa: E402
-from games.pax_britannica.state import new_state  # noqa: E402
+from games.pax_britannica.core.state import new_state  # noqa: E402
 
 DATA = mapdata.load()
 AREAS = sorted(DATA.areas)[:30]

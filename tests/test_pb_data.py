@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.pax_britannica import mapdata
+from games.pax_britannica.core import mapclasses, mapdata
 
 
 @pytest.fixture(scope="module")
@@ -436,7 +436,7 @@ def test_every_shipped_table_names_its_source():
 
 def test_canonical_names_stay_distinct_when_normalised(data):
     names = [*data.areas, *data.seas, *data.capes, *(h.name for h in data.homes.values())]
-    assert len({mapdata._key(n) for n in names}) == len(set(names))
+    assert len({mapclasses.name_key(n) for n in names}) == len(set(names))
     for name in names:
         assert data.resolve_place(name) == name
         assert data.resolve_place(name.upper().replace("-", " ")) == name

@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from games.pax_britannica import GAME, clauses, load_data
-from games.pax_britannica.bot_diplomacy import treaty_actions
+from games.pax_britannica import GAME, load_data
+from games.pax_britannica.core import clauses
+from games.pax_britannica.bots.diplomacy import treaty_actions
 from pbem.kit.dice import SeededDice
 from pbem.kit.engine import run_phases
 from pbem.kit.gameapi import Refused, TreatyAction

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.pax_britannica import GAME, load_data, state as st
+from games.pax_britannica import GAME, load_data, sequence
 from pbem.kit.dice import SeededDice
 from pbem.kit.gameapi import GMError
 
@@ -53,7 +53,7 @@ def test_phase_sequence_of_one_turn():
         assert info.key == f"1880/{s['phase']}"
         assert info.owes == (tuple(FOUR) if s["phase"] == "movement" else ())
         s, _ = GAME.resolve(s, {}, dice)
-    assert seen == st.PHASES
+    assert seen == sequence.PHASES
     assert (s["turn"], s["phase"]) == (1884, "random_events")
 
 
@@ -69,7 +69,7 @@ def test_ten_turns_without_orders_end_the_game_and_stay_json(setup):
     assert json.loads(json.dumps(s)) == s
     assert s["turn"] == 1916 and GAME.query(s, "game_over") is True
     if not s.get("great_war"):
-        assert steps == 10 * len(st.PHASES)
+        assert steps == 10 * len(sequence.PHASES)
     with pytest.raises(GMError):
         GAME.resolve(s, {}, SeededDice(seed="a"))
 

@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.pax_britannica import GAME, load_data, mapdraw, mapview
+from games.pax_britannica import GAME, load_data
+from games.pax_britannica.report import mapdraw, mapview
 from pbem.kit.dice import SeededDice
 
 SVG = "{http://www.w3.org/2000/svg}"

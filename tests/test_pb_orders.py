@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as stx
 
-from games.pax_britannica import GAME, load_data, orders as od
+from games.pax_britannica import GAME, load_data
+from games.pax_britannica.phases import movement_orders as od
 
 FOUR = ["Britain", "France", "Germany", "United States"]
 STATE = GAME.setup(FOUR, {"setup": "empty"}, None)

@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from games.pax_britannica import GAME, audiences, report, report_events, report_phases
-from games.pax_britannica.state import PHASES
+from games.pax_britannica import GAME
+from games.pax_britannica.core import audiences
+from games.pax_britannica.report import compose as report, events as report_events, phases as report_phases
+from games.pax_britannica.sequence import PHASES
 from pbem.kit import audience
 from pbem.kit.dice import SeededDice
 from pbem.kit.engine import run_phases
 
 FOUR = ["Britain", "France", "Germany", "United States"]
-SOURCE = Path(report.__file__).resolve().parent
+SOURCE = Path(report.__file__).resolve().parent.parent
 RAW_DUMP = re.compile(r"\b\w+=\S")  # the old "kind: key=value" lines
 
 
@@ -31,7 +33,7 @@ def emitted_kinds() -> set[str]:
     """Every event kind written in the rules' code (reports excluded)."""
     kinds = set()
     for path in SOURCE.rglob("*.py"):
-        if not path.name.startswith("report"):
+        if path.relative_to(SOURCE).parts[0] != "report":
             kinds |= set(re.findall(r'"kind":\s*"(\w+)"', path.read_text()))
     return kinds
 

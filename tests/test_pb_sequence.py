@@ -9,7 +9,8 @@ import copy
 
 from hypothesis import given, settings, strategies as hs
 
-from games.pax_britannica import GAME, board, load_data
+from games.pax_britannica import GAME, load_data
+from games.pax_britannica.core import board
 from games.pax_britannica.phases import marker_adjustment as ma, movement, movement_validate
 from pbem.kit.dice import ScriptedDice, SeededDice
 

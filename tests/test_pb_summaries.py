@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from games.pax_britannica import summaries
+from games.pax_britannica.core import summaries
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = [ROOT.parent / "shared" / "rules" / "004_2f772e21e74578e2.txt",

@@ -8,9 +8,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as hs
 
-from games.pax_britannica import board, mapdata, state as st
-from games.pax_britannica.phases import (administrative, final_record, minor_powers,
-                                         random_events, victory_points)
+from games.pax_britannica.core import board, mapdata, state as st
+from games.pax_britannica.phases import (administrative, final_record, minor_powers, random_events, victory_points)
 from pbem.kit.dice import ScriptedDice, SeededDice
 
 FOUR = ["Britain", "France", "Germany", "United States"]

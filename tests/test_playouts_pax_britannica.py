@@ -173,8 +173,8 @@ def play(game, seed: int, seen: dict | None = None) -> tuple[int, list[str]]:
     rng = random.Random(seed)
     players = PLAYER_SETS[seed % len(PLAYER_SETS)]
     state = game.setup(players, {"setup": "1880"}, SeededDice(seed=f"g{seed}", context="setup"))
-    from games.pax_britannica import mapdata
-    from games.pax_britannica.bot_diplomacy import treaty_actions as bot_treaties
+    from games.pax_britannica.core import mapdata
+    from games.pax_britannica.bots.diplomacy import treaty_actions as bot_treaties
 
     data = mapdata.load()
     phases = 0

@@ -16,14 +16,14 @@ from typing import Sequence
 from pbem.kit.gameapi import Order, OrderOption
 from pbem.kit.state_copy import copy_state
 
-from . import board
-from . import report_events as say
-from .phases import movement_rules as rules
-from .phases import movement_steps as steps
-from .phases.movement_units import check_move_army, check_move_navy
-from .report import own_powers
-from .report_board import distances
-from .state import merchants_available
+from .core import board
+from .core.movement_units import check_move_army, check_move_navy
+from .core.state import merchants_available
+from .phases import movement_rules as rules, movement_steps as steps
+from .report import events as say, war as report_war
+from .report.board import distances
+from .report.compose import own_powers
+from .report.diplomacy import options
 
 #: the most values one line of the guide lists before "and N more"
 MOST = 24
@@ -44,10 +44,8 @@ def options_now(state: dict, data, power: str) -> list[OrderOption]:
     if power not in state.get("players", []):
         return []
     if state.get("phase") in ("negotiation", "congress"):
-        from .report_diplomacy import options
         return options(state, power)
     if state.get("phase") == "war" or str(state.get("phase", "")).startswith("war_"):
-        from . import report_war
         return report_war.options(state, data, power)
     if state.get("phase") != "movement":
         return []

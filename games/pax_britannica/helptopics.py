@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import textwrap
 
-from . import board
-from . import report_events as say
-from .orders import ALIASES, FORMS
-from .phases import movement_rules as rules
-from .state import label
+from . import gm
+from .core import board, clauses
+from .core.state import label
+from .phases import diplomacy_orders, movement_orders, movement_rules as rules
+from .phases.movement_orders import ALIASES, FORMS
+from .report import events as say
+from .war import orders as war_orders
 
 #: what each order does, with the rules section it follows and an example
 ORDERS = {
@@ -75,8 +77,7 @@ def answer(state: dict | None, data, power: str | None, topic: str) -> str | Non
     if word == "MAP":
         return map_help(data)
     if word == "GM":
-        from .gm import COMMANDS
-        return "GM state edits (GM <edit> in a GM mail): " + "; ".join(COMMANDS) + "\n"
+        return "GM state edits (GM <edit> in a GM mail): " + "; ".join(gm.COMMANDS) + "\n"
     place = data.resolve_place(topic, power)
     if place:
         return place_help(state, data, place)
@@ -166,3 +167,48 @@ def _holding(state: dict, place: str) -> str:
     if place in state.get("canals", []):
         parts.append("a canal")
     return "; ".join(parts) + "." if parts else "nobody holds anything here."
+
+
+# -- the help on the orders of each phase -------------------------------------------
+def help_text(topic: str | None = None) -> str:
+    """The help on a diplomacy or War topic (NEGOTIATION, CONGRESS, WAR, CLAUSES, GM), the
+    Movement orders' help for none, else nothing."""
+    key = (topic or "").strip().lower()
+    if key == "gm":
+        return "GM commands: " + "; ".join(gm.COMMANDS)
+    if key == "negotiation":
+        return "Negotiation Phase orders, one a line (end with DONE):\n" + \
+            "\n".join("  " + f for f in diplomacy_orders.NEGOTIATION_FORMS + ("DONE",))
+    if key == "congress":
+        return ("Congress of Europe orders, by step (attendance, proposals, votes, "
+                "signatures):\n" + "\n".join("  " + f for f in diplomacy_orders.CONGRESS_FORMS)
+                + "\n  DECLARE WAR ON <power>[,<power>...] (in any step, with a Casus Belli)")
+    if key in ("war", "wars", "rebellion"):
+        return ("War orders, one a line (each window takes some of them; the report says which "
+                "you may send now):\n" + "\n".join("  " + f for f in war_orders.FORMS))
+    if key in ("clauses", "treaty", "treaties", "propose"):
+        return ("Treaty clauses the moderator checks, one a line in a treaty's text or a "
+                "proposal, each optionally after '<power>:' naming the power bound:\n"
+                + "\n".join("  " + f for f in clauses.FORMS))
+    if key:
+        return ""
+    return movement_orders.HELP
+
+
+def help_on_form(topic: str) -> str | None:
+    """``HELP DECLARE WAR``, ``HELP JOIN``: an order of the Negotiation, the Congress or
+    the War is answered with the help of the topics whose forms it begins."""
+    words = topic.upper().split()
+    if not words:
+        return None
+    found = [name for name, forms in (("NEGOTIATION", diplomacy_orders.NEGOTIATION_FORMS),
+                                      ("CONGRESS", diplomacy_orders.CONGRESS_FORMS),
+                                      ("WAR", war_orders.FORMS))
+             if any(f.upper().split()[:len(words)] == words for f in forms)]
+    return "\n\n".join(help_text(name) for name in found) or None
+
+
+def order_forms() -> list[str]:
+    """Every order form of the game, each once."""
+    forms = list(movement_orders.FORMS) + [f for f in diplomacy_orders.FORMS if f not in movement_orders.FORMS]
+    return forms + [f for f in war_orders.FORMS if f not in forms]

@@ -3,11 +3,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.kit import treatybook
 from pbem.kit.gameapi import GMError
 
-from . import board
-from .gm import native_name
-from .orders import Tok, tokenize
+from . import sequence
+from .core import board
+from .core.audiences import seen
+from .core.congress_rules import current
+from .core.reading import Tok, tokenize
+from .core.state import merchants_available
+from .gm.args import native_name
+from .war import geo, model
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
                "CB", "WAR", "ETI", "CRI", "CANAL", "PHASE", "TURN", "CONTROLLER", "CONQUERED",
@@ -119,7 +125,6 @@ def q_war(state, args, data, text):
     """At War: enemies in a war not yet over, or a declaration of War made this turn that is not
     yet in a war (the War is played in the War Phase)."""
     a, b = (_power(data, n) for n in _names(args, 2, text))
-    from .war import model
     for w in state.get("wars", []):
         if w.get("status") in model.OPEN and model.enemies_in(w, a, b):
             return True
@@ -129,7 +134,6 @@ def q_war(state, args, data, text):
 
 def q_alliance(state, args, data, text):
     """first, second, third or none: the power's alliance in the war under way."""
-    from .war import model
     power = _power(data, _names(args, 1, text)[0])
     war = model.war_of(state, power) or model.war_of(state, power, model.open_wars(state))
     return model.alliance_label(war, power) if war else "none"
@@ -137,14 +141,12 @@ def q_alliance(state, args, data, text):
 
 def q_supply(state, args, data, text):
     """Whether a unit or Area of the power at that place is in supply now (Rules: SUPPLY)."""
-    from .war import geo
     place, power = _place_power(state, args, data, text)
     return geo.in_supply(state, data, power, place)
 
 
 def q_coaling(state, args, data, text):
     """Whether the power has Coaling Rights in that Sea or Cape Zone now."""
-    from .war import geo
     sea, power = _place_power(state, args, data, text)
     return sea in geo.coaling_seas(state, data, power)
 
@@ -165,7 +167,6 @@ def q_surrendered(state, args, data, text):
 
 def q_denied(state, args, data, text):
     """Whether the power is denied the passage of that canal or straits Area now."""
-    from .war import geo, model
     area, power = _names(args, 2, text)
     power = _power(data, power)
     return geo.denied(state, model.war_of(state, power), power, _area(data, area))
@@ -208,26 +209,22 @@ def q_treaty(state, args, data, text):
 
 def q_breach(state, args, data, text):
     """The power that broke a treaty, or none."""
-    from pbem.kit import treatybook
     record = treatybook.find(state, _names(args, 1, text)[0])
     return (record or {}).get("broken_by") or "none"
 
 
 def q_congress_site(state, args, data, text):
-    from .congress_rules import current
     c = current(state)
     return c["site"] if c else "none"
 
 
 def q_congress_members(state, args, data, text):
-    from .congress_rules import current
     c = current(state)
     return list(c["members"]) if c else []
 
 
 def q_proposal(state, args, data, text):
     """open, passed, defeated, signed, refused (none when unknown)."""
-    from .congress_rules import current
     pid = _names(args, 1, text)[0].lower()
     c = current(state) or state.get("congress") or {}
     return next((p["status"] for p in c.get("proposals", []) if p["id"].lower() == pid), "none")
@@ -242,7 +239,6 @@ def q_declared(state, args, data, text):
 
 def q_step(state, args, data, text):
     """The Congress of Europe's step (attend, propose, vote, sign, decide, closed) or none."""
-    from .congress_rules import current
     c = current(state)
     return c["step"] if c else "none"
 
@@ -257,7 +253,6 @@ def q_cb_cause(state, args, data, text):
 def q_known_cb(state, args, data, text):
     """Who may know of the first power's Casus Belli against the second: ``everyone``, or the
     powers told of it (a secret treaty's parties: Rules: TREATIES, secret treaties), or none."""
-    from .audiences import seen
     a, b = (_power(data, n) for n in _names(args, 2, text))
     held = [cb for cb in state.get("cb", []) if cb["holder"] == a and cb["against"] == b]
     if not held:
@@ -267,13 +262,7 @@ def q_known_cb(state, args, data, text):
     return sorted(p for p in state.get("players", []) if seen(state, held, p))
 
 
-def _game():
-    from . import GAME
-    return GAME
-
-
 def q_pool(state, args, data, text):
-    from .state import merchants_available
     return merchants_available(state, data, _power(data, _names(args, 1, text)[0]))
 
 
@@ -309,8 +298,8 @@ _QUERIES = {
     "STEP": q_step, "CB_CAUSE": q_cb_cause, "ALLIANCE": q_alliance, "SUPPLY": q_supply,
     "COALING": q_coaling, "DEFEATED": q_defeated, "SURRENDERED": q_surrendered,
     "DENIED": q_denied, "WAR_STATUS": q_war_status, "KNOWN_CB": q_known_cb,
-    "OWES": lambda s, a, d, t: list(_game().phase(s).owes),
-    "MAY": lambda s, a, d, t: list(_game().phase(s).may),
+    "OWES": lambda s, a, d, t: list(sequence.info(s).owes),
+    "MAY": lambda s, a, d, t: list(sequence.info(s).may),
     "ETI": lambda s, a, d, t: s.get("eti", 0),
     "CRI": lambda s, a, d, t: s.get("cri", 0),
     "PHASE": lambda s, a, d, t: s["phase"],

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 
-from .. import board
+from ..core import board
+from ..core.movement_units import navy_unit
 
 #: Record lines holding (count line, EV line, income line, maintenance line) per status group.
 GROUPS = (("dominion", ("dominion", "state"), "01", "03", "11", "17"),
@@ -260,7 +261,6 @@ def _apply_order(state: dict, data, power: str, order) -> tuple[int, list[dict]]
         where = _field(order, "where", "place", "area")
         # A navy at home lies in a Home Area sea box: the order may name the box (the
         # same lookup the order's validation uses).
-        from .movement_units import navy_unit
         unit = navy_unit(state, data, power, strength, where) if utype == "navy" else \
             board.find_unit(state, power, utype, strength, where)
         if unit is None or unit["where"] == board.home_name(data, power):

@@ -12,7 +12,7 @@ Rules: CHINESE RESENTMENT; CHINESE REBELLION; GAME TURN SEQUENCE (Chinese Resent
 """
 from __future__ import annotations
 
-from .. import board
+from ..core import board
 
 CONTROL = board.CONTROL
 CHINESE = ("chinese_empire", "chinese_vassal")

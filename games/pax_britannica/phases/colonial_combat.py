@@ -19,19 +19,15 @@ Who fights, and in what order (all deterministic, so scripted dice line up):
 from __future__ import annotations
 
 import math
-from itertools import product
 
-from .. import board, combat_table
-from ..state import POWERS
+from ..core import board, combat_table
+from ..core.combat_table import cheapest_cover
+from ..core.state import power_order
 
 CONTROL = board.CONTROL
 
 
 # -- who fights ----------------------------------------------------------------
-def power_order(power: str) -> int:
-    return POWERS.index(power) if power in POWERS else len(POWERS)
-
-
 def turn_orders(state: dict, kind: str) -> list[dict]:
     """This turn's stored orders of one kind (the movement phase keeps them)."""
     found = []
@@ -262,23 +258,6 @@ def choose_losses(units: list[dict], need: int,
         return chosen
     rest = [u for u in pool if u not in chosen]
     return chosen + cheapest_cover(rest, short)
-
-
-def cheapest_cover(units: list[dict], need: int) -> list[dict]:
-    """The cheapest set of ``units`` whose strength is at least ``need`` (all if none is)."""
-    by_strength: dict[int, list[dict]] = {}
-    for u in units:
-        by_strength.setdefault(u["strength"], []).append(u)
-    sizes = sorted(by_strength)
-    best: tuple[int, int] | None = None
-    best_counts: tuple[int, ...] = ()
-    for counts in product(*(range(len(by_strength[s]) + 1) for s in sizes)):
-        total = sum(s * c for s, c in zip(sizes, counts))
-        if total >= need and (best is None or (total, sum(counts)) < best):
-            best, best_counts = (total, sum(counts)), counts
-    if best is None:
-        return list(units)
-    return [u for s, c in zip(sizes, best_counts) for u in by_strength[s][:c]]
 
 
 def lose_unit(state: dict, unit: dict, reason: str) -> dict:

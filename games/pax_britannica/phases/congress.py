@@ -19,12 +19,13 @@ from pbem.kit import treatybook
 from pbem.kit.gameapi import Order, Problem
 from pbem.kit.state_copy import copy_state
 
-from .. import board, congress_rules as cr, disputes, treaties
+from ..core import congress_rules as cr, disputes
 from . import negotiation
+from .congress_end import adopt, decide, fail, sign, step_to
+from .negotiation import each_order
 
 ALLOWED = {"attend": ("attend", "decline", "invite"), "propose": ("propose",), "vote": ("vote",),
            "sign": ("sign", "refuse"), "decide": ()}
-MINOR_SUPPORT_VP, MINOR_SUPPORT_ETI = -5, 3  # Rules: MINOR POWER/GREAT POWER STATUS CONFLICTS
 
 
 # -- who is asked --------------------------------------------------------------------------------
@@ -190,10 +191,6 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     return events
 
 
-def _by(orders: dict, kinds: tuple[str, ...]):
-    yield from negotiation._each(orders, kinds)
-
-
 def war(state: dict, data, c: dict, orders: dict, step: str) -> list[dict]:
     """Declarations of War made in this step.  Rules: CONGRESS OF EUROPE - the Congress
     continues "until a Treaty is finally accepted, or one party to the original dispute who has
@@ -206,13 +203,6 @@ def war(state: dict, data, c: dict, orders: dict, step: str) -> list[dict]:
     return events
 
 
-def step_to(c: dict, step: str, round_no: int | None = None) -> dict:
-    c["step"] = step
-    if round_no is not None:
-        c["round"] = round_no
-    return {"kind": "congress_step", "step": step, "round": c["round"], "site": c["site"]}
-
-
 def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
     """Rules: CONGRESS OF EUROPE - "All other European players ... may attend the Congress if they
     wish. The United States and Japan are members of a Congress only if they are party to the
@@ -220,7 +210,7 @@ def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
     if the Congress is held in the United States or Japan"."""
     events = []
     answered = set()
-    for who, o in _by(orders, ("attend", "decline")):
+    for who, o in each_order(orders, ("attend", "decline")):
         if who in c["members"] or who in answered or who not in cr.europeans(state):
             continue
         answered.add(who)
@@ -234,7 +224,7 @@ def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
         if who not in c["members"] and who not in answered:
             c["declined"].append(who)
             events.append({"kind": "congress_attendance", "power": who, "attends": False})
-    for who, o in _by(orders, ("invite",)):
+    for who, o in each_order(orders, ("invite",)):
         inviters = c["invites"].setdefault(o.args["power"], [])
         if who not in inviters:
             inviters.append(who)
@@ -250,7 +240,7 @@ def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
 def propose(state: dict, data, c: dict, orders: dict) -> list[dict]:
     events = []
     voices = cr.voices(state, c)
-    for who, o in _by(orders, ("propose",)):
+    for who, o in each_order(orders, ("propose",)):
         if cr.speaker(state, who) not in voices or cr.proposal_problems(state, data, c, o.args["terms"]):
             events.append(negotiation.failed(who, o, "bad-proposal", "not a lawful proposal now"))
             continue
@@ -282,7 +272,7 @@ def vote(state: dict, data, c: dict, orders: dict) -> list[dict]:
     """Votes on this round's proposals.  Choice: when several pass, the one with most YES (then
     fewest NO, then the first proposed) goes to the parties for signature."""
     votes: dict[str, dict[str, str]] = {}
-    for who, o in _by(orders, ("vote",)):
+    for who, o in each_order(orders, ("vote",)):
         votes.setdefault(o.args["id"].lower(), {})[who] = o.args["ballot"]
     events, passed = [], []
     for p in [p for p in c["proposals"] if p["round"] == c["round"] and p["status"] == "open"]:
@@ -299,182 +289,21 @@ def vote(state: dict, data, c: dict, orders: dict) -> list[dict]:
     return events + adopt(state, c, best)
 
 
-def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
-    """Rules: CONGRESS OF EUROPE - "If a Treaty is passed, all parties to the original dispute are
-    asked to sign"; clauses on other powers bind them only if they sign (the Kongo/Korea
-    example), so they are asked too."""
-    parties = cr.disputants(state, c)
-    asked = set(parties)
-    for clause in proposal["terms"]:
-        asked |= set(cr.speakers(state, treaties.binds(clause, parties, state)))
-        asked |= set(cr.speakers(state, [p for p in _named(clause)]))
-    signers = disputes.by_rules_order(asked)
-    at = f"{state['turn']} Congress"
-    text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
-    record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at,
-                                   key=treatybook.free_key(state, proposal["id"], "Congress"))
-    record.update({"signatures": {}, "terms": copy_state(proposal["terms"]), "congress": True,
-                   "answer_with": f"ORDERS / SIGN {proposal['id']} or REFUSE {proposal['id']} / ENDORDERS "
-                                  "(the Congress's signature step)",
-                   "clauses": [t["text"] for t in proposal["terms"]], "turn": state["turn"]})
-    record["history"].append({"at": at, "who": "the Congress", "action": "passed"})
-    treatybook.store(state, record)
-    # the id everyone reads, and the key the treaty is kept under (its own, should a secret
-    # treaty have that id)
-    c["adopted"], c["adopted_key"], c["signers"] = proposal["id"], treatybook.key_of(record), signers
-    return [treaties.treaty_event(record, "passed by the Congress"), step_to(c, "sign")]
 
 
-def _named(clause: dict) -> list[str]:
-    from ..clauses import named_powers
-    return named_powers(clause)
 
 
-def sign(state: dict, data, c: dict, orders: dict) -> list[dict]:
-    record = state["treaties"][c.get("adopted_key") or c["adopted"]]
-    at = f"{state['turn']} Congress"
-    answers: dict[str, str] = {}
-    for who, o in _by(orders, ("sign", "refuse")):
-        answers.setdefault(cr.speaker(state, who) or who, o.kind)
-    for p in cr.disputants(state, c):
-        answers.setdefault(p, "sign")
-    events = []
-    for p in c["signers"]:
-        if answers.get(p) == "sign":
-            record["signatures"][p] = at
-        elif answers.get(p) == "refuse":
-            record["refusals"][p] = at
-        if p in answers:
-            record["history"].append({"at": at, "who": p, "action": answers[p]})
-            events.append({"kind": "congress_signature", "id": record["id"], "power": p,
-                           "signed": answers[p] == "sign"})
-    c["signatures"], refusers = dict(record["signatures"]), [p for p in cr.disputants(state, c)
-                                                              if answers.get(p) == "refuse"]
-    c["refusals"] = refusers
-    if refusers:
-        record["status"] = "refused"
-        events.append(treaties.treaty_event(record, "refused"))
-        _status(c, record["id"], "refused")
-        return events + fail(state, data, c, f"{', '.join(refusers)} refused to sign", refusers, refusers)
-    return events + succeed(state, data, c, record)
 
 
-def _status(c: dict, pid: str, status: str) -> None:
-    for p in c["proposals"]:
-        if p["id"] == pid:
-            p["status"] = status
 
 
-def succeed(state: dict, data, c: dict, record: dict) -> list[dict]:
-    """Every party signed: the treaty comes into force, markers are altered as it says, and the
-    disputes before the Congress are settled."""
-    record["status"] = treatybook.IN_FORCE
-    _status(c, record["id"], "signed")
-    disputants = set(cr.disputants(state, c))
-    skip = tuple(i for i, clause in enumerate(record["terms"])
-                 if any(s not in disputants and s not in record["signatures"]
-                        for s in cr.speakers(state, treaties.binds(clause, record["parties"], state))))
-    before = copy_state(state)
-    events = [treaties.treaty_event(record, "in force")]
-    events += treaties.come_into_force(state, data, record, free_codominions=True, skip=skip)
-    for i in skip:
-        events.append({"kind": "clause_void", "id": record["id"], "clause": record["terms"][i]["text"],
-                       "reason": "a power it binds, not a party to the dispute, did not sign"})
-    events += restore_minor_rights(state, before, c)
-    for cb_id in c["cbs"]:
-        cb = disputes.find(state, cb_id)
-        if cb and not disputes.at_war(state, cb["holder"], cb["against"]):
-            events.append(board.remove_cb(state, cb, f"settled by the Congress ({record['id']})"))
-    c["outcome"] = "resolved"
-    events += disputes.clear_all(state, data, "settled by the Congress", cr.areas(c))
-    return [e for e in events if e] + [step_to(c, "closed")]
 
 
-def restore_minor_rights(state: dict, before: dict, c: dict) -> list[dict]:
-    """Rules: MINOR POWER/GREAT POWER STATUS CONFLICTS - a Congress that rules against the Great
-    Power protects the Minor Power.  Choice: when the treaty removes the Control marker that
-    displaced a defended Minor Power's Influence, that Influence comes back (no tension)."""
-    events = []
-    for area, d in sorted(c.get("defended", {}).items()):
-        if board.has_control(before, d["placer"], area) and not board.has_control(state, d["placer"], area) \
-                and not board.controllers(state, area) \
-                and board.rank(board.status_of(state, area, d["minor"])) < board.rank("influence"):
-            events.append(board.set_marker(state, d["minor"], area, "influence", True,
-                                           "rights upheld by the Congress"))
-    return events
 
 
-def rules_against(state: dict, data, c: dict, placer: str, area: str) -> bool:
-    """Whether the treaty passed takes the placer's Control of a defended Area away."""
-    pid = c.get("adopted")
-    proposal = next((p for p in c["proposals"] if p["id"] == pid), None)
-    if proposal is None:
-        return False
-    sim = cr.simulate(state, data, proposal["terms"])
-    return board.has_control(state, placer, area) and not board.has_control(sim, placer, area)
 
 
-def fail(state: dict, data, c: dict, why: str, refusers: list[str], blamed: list[str],
-         hold: bool = True) -> list[dict]:
-    """Rules: EUROPEAN TENSION INCREASES - an unresolved Congress adds 3 for each Casus Belli put
-    before it that remains unresolved, then 2 for each power that refused to sign; CONGRESS OF
-    EUROPE - a refusal gives every other member a Casus Belli against the refuser.
-    Choice: the 3s are blamed on the refusers (or the powers that went to War), else nobody."""
-    c["outcome"] = "failed"
-    events = [{"kind": "congress_failed", "reason": why, "refused": list(refusers), "site": c["site"]}]
-    unresolved = [i for i in c["cbs"] if disputes.find(state, i)]
-    c["unresolved"] = unresolved
-    if unresolved:
-        events.append(board.add_eti(state, 3 * len(unresolved),
-                                    f"the Congress failed: {len(unresolved)} Casus Belli unresolved",
-                                    disputes.by_rules_order(blamed) or None))
-    for p in refusers:
-        events.append(board.add_eti(state, 2, f"{p} defied the Congress by refusing to sign", p))
-        for member in c["members"]:
-            if member not in (p, "Austria-Hungary" if p == "Germany" else p) and board.is_great(state, member):
-                events.append(board.add_cb(state, member, p, None, f"{p} refused the Congress's treaty",
-                                           cause="congress_refusal", rule="CB-07"))
-        for area, d in sorted(c.get("defended", {}).items()):
-            if d["placer"] == p and rules_against(state, data, c, p, area):
-                events += negotiation.record_declaration(state, d["minor"], [p], "congress/sign", player=False)
-                c.setdefault("obligated", []).extend(
-                    {"power": dfd, "against": p, "minor": d["minor"], "area": area} for dfd in d["defenders"])
-    events = [e for e in events if e]
-    # Choice: the rules' "if all players who have a Casus Belli decide not to declare War" needs
-    # a moment to decide after the failure: a last order window, when something hangs on it.
-    if hold and not state.get("great_war") and (c.get("obligated") or any(
-            disputes.illegal_markers(state, a) for a in cr.areas(c))):
-        return events + [step_to(c, "decide")]
-    events += disputes.clear_all(state, data, "the Congress failed", cr.areas(c))
-    return events + [step_to(c, "closed")]
 
 
-def decide(state: dict, data, c: dict, orders: dict) -> list[dict]:
-    """After a failed Congress: "If all players who have a Casus Belli decide not to declare War
-    ... the markers of the players who originally had Casus Belli, but refuse to use them to
-    declare war, are removed from the Area, any Military Units illegally in the Area are removed
-    to their Home Countries"; a defender of a Minor Power that does not join its War "loses 5
-    Victory Points and the European Tensions Index is immediately increased by 3"."""
-    events = []
-    for o in c.get("obligated", []):
-        if state.get("great_war"):
-            break
-        if disputes.at_war(state, o["power"], o["against"]):
-            continue
-        if o["power"] in state.get("players", []):
-            events.append(board.add_vp(state, o["power"], MINOR_SUPPORT_VP,
-                                       f"did not defend {o['minor']} against {o['against']}"))
-        events.append(board.add_eti(state, MINOR_SUPPORT_ETI, f"{o['power']} failed to defend "
-                                    f"{o['minor']}", o["power"]))
-    # "A player can declare War against him, in which case the dispute will be resolved on
-    # the field of battle": an Area whose parties went to War (with anyone) is left for it.
-    fighting = {p for d in state.get("declarations", []) if d.get("turn") == state["turn"]
-                for p in [d["by"], *d["against"]]}
-    calm = [a for a in cr.areas(c)
-            if not (set(board.markers_in(state, a)) | area_parties(state, a)) & fighting]
-    events += disputes.clear_all(state, data, "no War over the failed Congress", calm)
-    return events + [step_to(c, "closed")]
 
 
-def area_parties(state: dict, area: str) -> set[str]:
-    return disputes.parties(state, [cb for cb in disputes.current(state) if cb.get("area") == area])

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board, summaries
-from ..state import last_turn
+from ..core import board, summaries
+from ..core.state import last_turn
 from .administrative import marker_income
 from .victory_points import divide
 

@@ -22,7 +22,7 @@ The steps, in the order the phase lists them:
 """
 from __future__ import annotations
 
-from .. import board, summaries
+from ..core import board, disputes, summaries
 from . import colonial_combat as cc
 
 CONTROL = board.CONTROL
@@ -101,18 +101,6 @@ def drop_unestablished_control(state: dict, data) -> list[dict]:
 
 
 # -- 5. conflicts ---------------------------------------------------------------------------
-def _blame(state: dict, area: str, candidates: list[str]) -> str | None:
-    """Rules: EUROPEAN TENSION INCREASES (clarifications) - the power that placed the Control
-    (or Possession) is blamed.  Choice: the one established this turn, else the first in the
-    rules' order of powers."""
-    if not candidates:
-        return None
-    turn = state.get("turn")
-    fresh = [p for p in candidates
-             if board.markers_in(state, area)[p].get("established_turn") == turn]
-    return sorted(fresh or candidates, key=cc.power_order)[0]
-
-
 def resolve_conflicts(state: dict, data) -> list[dict]:
     """Rules: NEGOTIATION (2) - Influence cannot remain where a Control marker is established
     (Interest may stay beside a Protectorate); STATUS CHANGE - no Interest beside an
@@ -129,9 +117,9 @@ def resolve_conflicts(state: dict, data) -> list[dict]:
             if power in ctrl or status not in ("interest", "influence"):
                 continue
             if heavy:
-                new, blame = None, _blame(state, area, heavy)
+                new, blame = None, disputes.blame(state, area, heavy)
             elif status == "influence":
-                new, blame = "interest", _blame(state, area, ctrl)
+                new, blame = "interest", disputes.blame(state, area, ctrl)
             else:
                 continue
             lost = downgrade(state, power, area, new, blame,

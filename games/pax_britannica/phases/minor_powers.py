@@ -12,7 +12,7 @@ once.  Then the power reacts to Unrest in the Areas it Controls (minor_unrest.py
 """
 from __future__ import annotations
 
-from .. import board, summaries
+from ..core import board, summaries
 from . import minor_unrest
 
 #: Rules: DETERMINING MINOR POWER ACTIVITY (Protectorate) - where a Protectorate may go.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board
+from ..core import board
 from . import colonial_combat
 
 

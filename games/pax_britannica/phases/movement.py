@@ -29,9 +29,9 @@ from __future__ import annotations
 from pbem.kit.gameapi import Order
 from pbem.kit.state_copy import copy_state
 
-from .. import board
-from ..state import take_merchants
-from . import marker_adjustment, movement_steps as steps
+from ..core import board, summaries
+from ..core.state import take_merchants
+from . import administrative, marker_adjustment, movement_steps as steps
 
 CANAL_VP = 15  # Rules: BUILDING CARIBBEAN-SOUTH PACIFIC CANALS
 RECEIVING = ("accept_money", "accept")
@@ -58,7 +58,6 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
 def settle_deficits(state: dict, data, orders: dict) -> list[dict]:
     """Rules: NET INCOME RECORD - a negative net income is met by removals.
     Choice: only REMOVE orders count towards a deficit; DOWNGRADE stays voluntary."""
-    from . import administrative
     events = []
     for power in sorted(state.get("pending", {}).get("deficit", {})):
         removes = [o for o in orders.get(power, []) if o.kind == "remove"]
@@ -220,7 +219,6 @@ def finish_placements(state: dict, data, placed: list) -> list[dict]:
     Choice: each is judged against every other power's markers as they stand after all
     purchases, so the order powers are taken in does not matter.  A marker its buyer no
     longer holds (handed on, or downgraded, later in its orders) is judged as it now stands."""
-    from .. import summaries
     events: list[dict] = []
     for power, area, old, new in placed:
         mark = board.markers_in(state, area).get(power)

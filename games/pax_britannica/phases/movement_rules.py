@@ -7,10 +7,10 @@ BUILDING CARIBBEAN-SOUTH PACIFIC CANALS, TRANSFERRING MONEY, AUSTRIA-HUNGARY.
 """
 from __future__ import annotations
 
-from .. import board
-from ..state import merchants_available
-from .movement_units import (army_path, check_move_army, check_move_navy,  # noqa: F401
-                             garrison_rules, navy_target, navy_unit)
+from ..core import board
+from ..core.state import merchants_available
+from ..core.movement_units import (army_path, check_move_army, check_move_navy,  # noqa: F401
+                                   garrison_rules, navy_target, navy_unit)
 
 Fail = tuple[str, str] | None
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pbem.kit.gameapi import Order
 
-from .. import board
+from ..core import board
 from . import movement_rules as rules
 
 Fail = tuple[str, str] | None

@@ -20,9 +20,9 @@ from typing import Sequence
 from pbem.kit.gameapi import Order, Problem
 from pbem.kit.state_copy import copy_state
 
-from .. import board
-from ..state import label
-from . import movement_rules as rules, movement_steps as steps, movement_units
+from ..core import board, movement_units
+from ..core.state import label
+from . import movement_rules as rules, movement_steps as steps
 
 Verdict = tuple[Order, steps.Fail]
 WRITTEN = "orders take effect in the order written"

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Order, Problem
 
-from .. import board, congress_rules as cr, disputes, treaties
-from ..state import label
+from ..core import board, congress_rules as cr, declarations, disputes, treaties
+from ..core.state import label
 
 ALLOWED = ("downgrade", "transfer", "accept", "give", "accept_money", "codominion",
            "call_congress", "declare_war", "defend", "done")
@@ -126,7 +126,7 @@ def codominion_check(state: dict, data, who: str, a: dict) -> tuple | None:
     if any(not board.is_great(state, p) for p in members):
         return "bad-codominion", "a Minor Power cannot agree to a Codominion by negotiation"
     price = 0 if board.has_control(state, who, a["area"]) else \
-        max(0, data.markers["protectorate"].buy - treaties._buy(data, state, a["area"], who))
+        max(0, data.markers["protectorate"].buy - treaties.held_marker_price(data, state, a["area"], who))
     if price > board.treasury(state, who):
         return "insufficient-funds", f"joining the Codominion costs {who} {price}"
     return None
@@ -174,7 +174,8 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     return events + disputes.send_strays_home(state, data, "no Control marker of its own there")
 
 
-def _each(orders: dict, kinds: tuple[str, ...]):
+def each_order(orders: dict, kinds: tuple[str, ...]):
+    """(power, order) for every order of these kinds, the powers in the rules' order."""
     for power in disputes.by_rules_order(orders):
         for o in orders[power]:
             if o.kind in kinds:
@@ -190,7 +191,7 @@ def downgrades(state: dict, orders: dict, settled: list) -> list[dict]:
     """Rules: NEGOTIATION (1, 2) - a power may agree to downgrade its marker; EUROPEAN TENSION
     INCREASES - such reductions raise the Index (the clarifications say who is blamed)."""
     events = []
-    for who, o in _each(orders, ("downgrade",)):
+    for who, o in each_order(orders, ("downgrade",)):
         fail = check(state, None, who, o, {})
         if fail:
             events.append(failed(who, o, *fail[:2]))
@@ -204,7 +205,7 @@ def money(state: dict, orders: dict) -> list[dict]:
     """Rules: NEGOTIATION (3) - "Players can also freely transfer money to each other";
     TRANSFERRING MONEY - both must agree: GIVE matched by ACCEPT of the same amount."""
     events = []
-    for who, o in _each(orders, ("give",)):
+    for who, o in each_order(orders, ("give",)):
         to, amount = o.args["to"], o.args["amount"]
         match = any(x.kind == "accept_money" and x.args["from"] == who and x.args["amount"] == amount
                     for x in orders.get(cr.speaker(state, to) or to, []))
@@ -225,7 +226,7 @@ def transfers(state: dict, orders: dict, settled: list) -> list[dict]:
     and replacing it with an equivalent marker owned by the receiving Power".  Choice: the
     marker changes hands without European Tensions (nothing is downgraded)."""
     events = []
-    for who, o in _each(orders, ("transfer",)):
+    for who, o in each_order(orders, ("transfer",)):
         a = o.args
         match = any(x.kind == "accept" and x.args["from"] == who and x.args["area"] == a["area"]
                     and x.args["status"] == a["status"]
@@ -246,7 +247,7 @@ def codominions(state: dict, data, orders: dict, settled: list) -> list[dict]:
     Protectorate (an Influence holder 10£)."""
     events = []
     offers: dict[tuple, list] = {}
-    for who, o in _each(orders, ("codominion",)):
+    for who, o in each_order(orders, ("codominion",)):
         members = frozenset([who] + o.args["with"])
         offers.setdefault((o.args["area"], members), []).append((who, o))
     for (area, members), sent in sorted(offers.items(), key=lambda kv: (kv[0][0], sorted(kv[0][1]))):
@@ -287,7 +288,7 @@ def defend(state: dict, orders: dict) -> list[dict]:
     must be called".  Choice: the Minor Power then holds a Casus Belli against the placer
     (its rights are the dispute), and the defenders speak for it as parties."""
     events = []
-    for who, o in _each(orders, ("defend",)):
+    for who, o in each_order(orders, ("defend",)):
         found = [c for c in claims(state) if c["minor"] == o.args["minor"] and c["placer"] != who
                  and o.args.get("area") in (None, c["area"])
                  and board.has_control(state, c["placer"], c["area"])]
@@ -315,7 +316,7 @@ def declare(state: dict, orders: dict, phase: str) -> list[dict]:
     points each time a declaration of War is issued by a player ... regardless of the number
     of powers named".  The War itself is played in the War Phase."""
     events = []
-    for who, o in _each(orders, ("declare_war",)):
+    for who, o in each_order(orders, ("declare_war",)):
         if state.get("great_war"):
             break
         targets = [t for t in o.args["against"] if disputes.against(state, who, t)
@@ -325,19 +326,7 @@ def declare(state: dict, orders: dict, phase: str) -> list[dict]:
             events.append(failed(who, o, "no-casus-belli", f"no Casus Belli (or already at War) "
                                  f"against {', '.join(missing)}"))
         if targets:
-            events += record_declaration(state, who, targets, phase)
-    return events
-
-
-def record_declaration(state: dict, who: str, targets: list[str], phase: str,
-                       player: bool = True) -> list[dict]:
-    state.setdefault("declarations", []).append({"by": who, "against": list(targets),
-                                                 "turn": state["turn"], "phase": phase,
-                                                 "player": player})
-    events = [{"kind": "declaration", "by": who, "against": list(targets), "phase": phase}]
-    if player:
-        events.append(board.add_eti(state, 5, f"{who} declared War on {', '.join(targets)}", who))
-    events += treaties.on_declaration(state, who, targets)
+            events += declarations.record(state, who, targets, phase)
     return events
 
 
@@ -347,7 +336,7 @@ def call(state: dict, orders: dict) -> list[dict]:
     Choice: with several calls, the first valid one in the rules' order of the callers'
     powers; DEFEND with no call makes the first defender call it at the first valid site."""
     events = []
-    calls = list(_each(orders, ("call_congress",)))
+    calls = list(each_order(orders, ("call_congress",)))
     chosen = None
     sites = cr.valid_sites(state, cr.all_parties(state))
     for who, o in calls:
@@ -400,8 +389,7 @@ def record_claims(state: dict, events: list[dict]) -> None:
         for power, marker in board.markers_in(state, area).items():
             if ctrl and marker["status"] == "influence" and not board.is_great(state, power) \
                     and power in state.get("powers", {}):
-                from .marker_adjustment import _blame
-                found.append((power, area, _blame(state, area, ctrl)))
+                found.append((power, area, disputes.blame(state, area, ctrl)))
     state["minor_claims"] = [{"minor": m, "area": a, "placer": p, "turn": state["turn"], "defenders": []}
                              for m, a, p in sorted(set(found))]
 

@@ -19,7 +19,7 @@ which later phases of the same turn read:
 """
 from __future__ import annotations
 
-from .. import board
+from ..core import board
 from . import unrest_rolls
 
 #: Rules: HEADLINE EVENTS - "War in South America: Panama is considered part of

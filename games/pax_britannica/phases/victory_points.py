@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import board, summaries
+from ..core import board, summaries
 
 
 def treaty_vp_amount(state: dict) -> int:

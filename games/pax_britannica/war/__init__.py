@@ -11,9 +11,13 @@ Modules, one concept each:
   order wars are fought in (a Chinese Rebellion, then Ottoman wars, then all others);
 - ``declare``: declarations of War and joining one (treaty duties, Austria-Hungary, helpers
   of the Ottomans and of Minor Powers), and the Great War (``greatwar``);
-- ``sequence``: which window comes next, who owes orders in it, its label and key;
+- ``sequence``: the War Sequence's windows in the rules' order (``WAR_PHASES``), which comes
+  next, who owes orders in it, its label and key, and what each does - every step resolves
+  with ``(state, orders, dice, data)``, then the alliance's index;
 - ``orders`` (grammar ``war.lark``) and ``checks``: reading and judging war orders;
 - ``moves``, ``combat``, ``supply``, ``natives``: the Maneuver, Attack and Supply phases and
   the Chinese and Ottoman armies the engine moves;
 - ``ending`` and ``resolution``: War End Determination and the Resolution Phase.
+
+The War Phase's row of the Game Turn's table (``sequence.py`` above this package) plays it all.
 """

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .. import board, combat_table
-from ..phases.colonial_combat import cheapest_cover
-from . import moves, model
+from ..core import board, combat_table
+from ..core.combat_table import cheapest_cover
+from . import model, moves, natives
 
 
 @dataclass
@@ -131,7 +131,6 @@ def retreat(state: dict, data, war: dict, place: str, units: list[dict],
     during an Alliance Maneuver Phase. If there is no such Area ... the Units must surrender";
     Naval Combat - armies at sea retreat with their navies.  Chinese and Ottoman armies follow
     their own preferences (natives.retreat_place)."""
-    from . import natives
     out = []
     sea_armies: list[dict] = []
     for u in sorted(units, key=lambda u: u["id"]):

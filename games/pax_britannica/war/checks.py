@@ -10,7 +10,7 @@ import copy
 
 from pbem.kit.gameapi import Order, Problem
 
-from .. import board
+from ..core import board
 from . import decisions, declare, model, moves, natives, resolution, sequence
 
 ANYTIME = ("declare_war", "deny", "grant", "end_war", "delay_end", "end_rebellion")

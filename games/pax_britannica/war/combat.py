@@ -12,13 +12,13 @@ yet defeated "will have to engage the Area in combat").
 """
 from __future__ import annotations
 
-from .. import board
+from ..core import board
 from . import battle, model, natives, orders_of
 
 KINDS = ("army", "navy")
 
 
-def resolve(state: dict, data, dice, orders: dict, index: int) -> list[dict]:
+def resolve(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
     """The Attack Phase of alliance ``index`` in every war being fought."""
     events: list[dict] = []
     retreated: set[int] = set()

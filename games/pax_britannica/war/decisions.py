@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Order
 
-from .. import board
+from ..core import board
 from . import declare, model
 from .moves import mark_immediate
 

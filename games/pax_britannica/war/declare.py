@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from pbem.kit import audience, treatybook
 
-from .. import board, disputes, treaties
-from ..phases.negotiation import record_declaration
+from ..core import board, declarations, disputes, treaties
 from . import greatwar, model
 
 Fail = tuple[str, str] | None
@@ -77,7 +76,7 @@ def declare(state: dict, who: str, targets: list[str], phase: str) -> list[dict]
     ok = [t for t in targets if check_declare(state, who, t) is None]
     if not ok:
         return []
-    events = record_declaration(state, who, ok, phase, player=board.is_great(state, who))
+    events = declarations.record(state, who, ok, phase, player=board.is_great(state, who))
     events += fold(state)
     return events + greatwar.check(state)
 
@@ -159,7 +158,7 @@ def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
     index = model.side_index(war, ally)
     enemies = [p for i, side in enumerate(war["sides"]) if i != index for p in side]
     model.place_in_war(war, who, index)
-    events = record_declaration(state, who, enemies, phase, player=board.is_great(state, who))
+    events = declarations.record(state, who, enemies, phase, player=board.is_great(state, who))
     decl = state["declarations"][-1]
     decl.update({"war": war["id"], "how": how, "with": ally, **({"pulled_by": pulled_by} if pulled_by else {})})
     for enemy in enemies:

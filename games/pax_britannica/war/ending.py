@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbem.kit import treatybook
 
-from .. import board
+from ..core import board
 from . import geo, model, natives, supply
 
 STALEMATE = 3
@@ -22,7 +22,8 @@ DELAY_ROUNDS = 2
 CHINESE = natives.CHINESE
 
 
-def resolve(state: dict, data) -> list[dict]:
+def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
+    """War End Determination in every war being fought (no orders, no dice)."""
     events: list[dict] = []
     for war in list(model.fighting(state)):
         war["quiet"] = 0 if war.get("fought") else war.get("quiet", 0) + 1

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board
+from ..core import board
 from . import model
+from .natives import native_reach
 
 #: Rules: CANALS AND STRAITS - "During a War (only), all Canal Areas are considered to have two
 #: coasts."  Choice: the Straits (Anatolia) too; an enemy navy blockades only the coast it lies
@@ -237,7 +238,6 @@ def army_reach(state: dict, data, war: dict, index: int) -> set[str]:
     reach: set[str] = set()
     for power in war["sides"][index]:
         if model.is_native(power):
-            from .natives import native_reach
             reach |= native_reach(state, data, war, power)
             continue
         start = {u["where"] for u in board.units_of(state, power, type="army")}

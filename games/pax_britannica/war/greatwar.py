@@ -15,7 +15,7 @@ Declaration of War that pulled the fourth European Power into the War").
 """
 from __future__ import annotations
 
-from .. import board
+from ..core import board
 from . import model
 
 SIX = ("Britain", "France", "Germany", "Austria-Hungary", "Italy", "Russia")

@@ -12,7 +12,7 @@ the home country ... it places units in the highest economic-value areas first."
 """
 from __future__ import annotations
 
-from .. import board
+from ..core import board
 from . import model
 
 

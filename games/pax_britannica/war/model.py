@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .. import board
-from ..state import POWERS
+from ..core import board
+from ..core.state import POWERS
 
 CHINA, OTTOMANS = "China", "Ottoman Empire"
 NATIVES = (CHINA, OTTOMANS)

@@ -10,8 +10,8 @@ countries are at War").
 """
 from __future__ import annotations
 
-from .. import board
-from ..phases.movement_units import garrison_rules
+from ..core import board
+from ..core.movement_units import garrison_rules
 from . import geo, model
 
 Fail = tuple[str, str] | None

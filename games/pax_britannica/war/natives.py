@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import board
+from ..core import board
 from . import model
 
 CHINESE = ("chinese_empire", "chinese_vassal")

@@ -17,7 +17,7 @@ from lark.exceptions import LarkError
 
 from pbem.kit.gameapi import Order, ParseResult, Problem
 
-from ..orders import ShapeBase, normalise_with
+from ..core.reading import ShapeBase, normalise_with
 from . import model
 
 GRAMMAR = Lark((Path(__file__).parent / "war.lark").read_text(), parser="lalr")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Order
 
-from .. import board
+from ..core import board
 from . import declare, greatwar, model, natives
 from .resolution import remember_ottoman_control
 

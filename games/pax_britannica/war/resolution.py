@@ -14,8 +14,10 @@ WAR WITH THE OTTOMANS (its endings).
 """
 from __future__ import annotations
 
-from .. import board, disputes, summaries
+from ..core import board, disputes, summaries
 from . import model, natives
+from .minors import minor_victory
+from .orders_of import chosen
 
 PLACEABLE = ("interest", "influence", "protectorate", "possession")
 HEAVY = ("possession", "dominion", "state")
@@ -101,7 +103,7 @@ def check_place(state: dict, data, war: dict, power: str, area: str, status: str
 
 
 # -- the phase ------------------------------------------------------------------------------------
-def resolve(state: dict, data, orders: dict) -> list[dict]:
+def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     events: list[dict] = []
     for war in [w for w in model.group_wars(state) if w.get("status") == "ended"]:
         how = (war.get("result") or {}).get("how")
@@ -120,7 +122,6 @@ def resolve(state: dict, data, orders: dict) -> list[dict]:
 
 
 def orders_for(state: dict, war: dict, orders: dict, kinds: tuple[str, ...]) -> list:
-    from .orders_of import chosen
     out = []
     for power in model.by_rules_order(orders):
         if model.side_index(war, power) is None:
@@ -323,7 +324,6 @@ def homecoming(state: dict, data, war: dict) -> list[dict]:
             board.remove_unit(state, u["id"])
         if gone:
             events.append({"kind": "natives_removed", "war": war["id"], "power": native, "count": len(gone)})
-    from .minors import minor_victory
     events += minor_victory(state, data, war)
     return events
 

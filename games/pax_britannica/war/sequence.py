@@ -17,18 +17,25 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
 
-from .. import board
-from ..state import WAR_PHASES, label
-from . import combat, declare, ending, greatwar, minors, model, moves, natives, orders_of, outset
-from . import resolution, supply
+from ..core import board
+from ..core.data import load_data
+from ..core.state import label
+from . import (combat, decisions, declare, ending, greatwar, minors, model, moves, natives, orders_of, outset,
+               resolution, supply)
 
 WINDOW = "war"
-ALLIANCE_STEPS = ("maneuver", "attack", "supply")
+#: Rules: THE WAR SEQUENCE - the windows of a War in the order the rules play them (a third
+#: alliance's phases "as necessary"), after the War Phase's declarations ("war").
+WAR_PHASES = ["war_alliances", "war_initiative", "war_maneuver_1", "war_attack_1",
+              "war_supply_1", "war_maneuver_2", "war_attack_2", "war_supply_2",
+              "war_maneuver_3", "war_attack_3", "war_supply_3", "war_end", "war_resolution"]
+#: each alliance's three phases, in their order
+STEP_NAMES = ("maneuver", "attack", "supply")
 
 
 def step_of(phase: str) -> tuple[str, int] | None:
     """("maneuver" | "attack" | "supply", alliance index) for an alliance's phase."""
-    for step in ALLIANCE_STEPS:
+    for step in STEP_NAMES:
         prefix = f"war_{step}_"
         if phase.startswith(prefix) and phase[len(prefix):].isdecimal():
             return step, int(phase[len(prefix):]) - 1
@@ -120,7 +127,6 @@ def asked(state: dict) -> tuple[list[str], list[str]]:
     if phase == "war_alliances":
         return alliance_owes(state), []
     if phase == "war_resolution":
-        from .. import load_data
         return model.by_rules_order(resolution.deciders(state, load_data(state))), []
     found = step_of(phase)
     owes: set[str] = set(immediate(state))
@@ -187,12 +193,15 @@ def next_phase(state: dict) -> str:
 
 
 # -- what each phase does -----------------------------------------------------------------------
-def resolve(phase: str, state: dict, orders: dict, dice, data) -> list[dict]:
+def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
+    """The War window ``state["phase"]`` names.  Every step of the War Sequence takes its
+    arguments in one order: ``(state, orders, dice, data)``, then the alliance's index."""
+    phase = state["phase"]
     orders = {p: [o if isinstance(o, Order) else Order.from_json(o) for o in os] for p, os in orders.items()}
     if phase == "war":
         events = outset.resolve(state, orders, dice, data)
     else:
-        events = decisions(state, data, orders, phase)
+        events = decisions.apply(state, data, orders, phase)
         if state.get("great_war"):
             return events
         found = step_of(phase)
@@ -201,30 +210,20 @@ def resolve(phase: str, state: dict, orders: dict, dice, data) -> list[dict]:
             events += declare.helpers(state, orders, phase)
             events += minor_notices(state)
         elif phase == "war_initiative":
-            events += initiative(state, data, dice)
-        elif found and found[0] == "maneuver":
-            events += maneuver(state, data, dice, orders, found[1])
-        elif found and found[0] == "attack":
-            events += combat.resolve(state, data, dice, orders, found[1])
-        elif found and found[0] == "supply":
-            events += supply.resolve(state, data, found[1])
+            events += initiative(state, orders, dice, data)
+        elif found:
+            step, index = found
+            events += ALLIANCE_STEPS[step](state, orders, dice, data, index)
         elif phase == "war_end":
-            events += ending.resolve(state, data)
+            events += ending.resolve(state, orders, dice, data)
         elif phase == "war_resolution":
-            events += resolution.resolve(state, data, orders)
+            events += resolution.resolve(state, orders, dice, data)
     state["war_window"] = state.get("war_window", 0) + 1
     state["cb"] = [cb for cb in state.get("cb", []) if cb.get("window", state["war_window"]) >= state["war_window"]]
     return events + greatwar.check(state)
 
 
-def decisions(state: dict, data, orders: dict, phase: str) -> list[dict]:
-    """What any player may decide in any window of a War: declarations with a Casus Belli the
-    War gave, denial of a canal or the Straits, coaling granted, requests to end the War."""
-    from .decisions import apply
-    return apply(state, data, orders, phase)
-
-
-def initiative(state: dict, data, dice) -> list[dict]:
+def initiative(state: dict, orders: dict, dice, data) -> list[dict]:
     """Rules: Initiative Determination Phase - China, and the Ottomans with no Great Power ally,
     are always the First Alliance; otherwise "one player from each Alliance rolls one die. The
     Alliance rolling the higher number becomes the first Alliance".  Choice: tied alliances roll
@@ -257,7 +256,7 @@ def initiative(state: dict, data, dice) -> list[dict]:
     return events
 
 
-def maneuver(state: dict, data, dice, orders: dict, index: int) -> list[dict]:
+def maneuver(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
     """Rules: MOVEMENT DURING AN ALLIANCE MANEUVER PHASE.  Choice: the alliance's powers move in
     the rules' order, each power's orders in the order written, each judged on the board the
     moves before it left."""
@@ -303,3 +302,7 @@ def minor_notices(state: dict) -> list[dict]:
             out.append({"kind": "gm_notice", "text": f"{minor} is at War with no player to move its units: "
                         f"name one with GM ASSIGN {minor} TO <power> (until then they hold and do not attack)."})
     return out
+
+
+#: what each of an alliance's phases does: ``(state, orders, dice, data, index)`` -> events
+ALLIANCE_STEPS = {"maneuver": maneuver, "attack": combat.resolve, "supply": supply.resolve}

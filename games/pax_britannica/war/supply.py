@@ -7,11 +7,12 @@ surrender those Fleet Units that do not"); SUPPLY; SURRENDERED UNITS.
 """
 from __future__ import annotations
 
-from .. import board
+from ..core import board
 from . import battle, geo, model, natives
 
 
-def resolve(state: dict, data, index: int) -> list[dict]:
+def resolve(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
+    """The Supply Phase of alliance ``index`` in every war being fought (no orders, no dice)."""
     events: list[dict] = []
     for war in model.fighting(state):
         if index >= len(war["sides"]):
