@@ -1,0 +1,129 @@
+"""Every problem code the sources use is catalogued, with one meaning; every catalogued
+code is used; docs/problems.md is the catalogues, and README points to it."""
+from __future__ import annotations
+
+import importlib
+from collections import defaultdict
+
+import pytest
+
+from pbem.base import problem_docs
+from pbem.kit.problems import PLATFORM, SHARED, Catalogue
+from tests.problem_scan import HYPHENATED, ROOT, SHAPE, SOURCES, sites
+
+#: each scanned package's own catalogue (the platform's serves every package too)
+MODULES = {"pax_britannica": "games.pax_britannica.problems", "eu_tpop": "games.eu_tpop.problems",
+           "testgame": "tests.testgame.problems"}
+
+
+def catalogue(package: str) -> Catalogue | None:
+    if package == "pbem":
+        return PLATFORM
+    return importlib.import_module(MODULES[package]).CATALOGUE
+
+
+@pytest.fixture(scope="module")
+def used():
+    return sites()
+
+
+def _where(found):
+    return ", ".join(f"{s.path}:{s.line}" for s in found[:3])
+
+
+def test_every_package_that_makes_problems_has_a_catalogue():
+    assert set(SOURCES) == {"pbem", *MODULES}
+    for package in MODULES:
+        assert isinstance(catalogue(package), Catalogue), package
+
+
+def test_the_scan_finds_codes_in_each_way_they_are_made(used):
+    found = {(s.package, s.code, s.how) for s in used}
+    for expected in [
+        ("pbem", "unknown-power", "call problem"),          # session.problem("code", ...)
+        ("pbem", "bad-date", "call BadValue"),              # a parse error's code
+        ("pbem", "gm-edit", "class code"),                  # an exception's default code
+        ("pbem", "treaty-exists", "call Refused"),          # Refused(message, "code")
+        ("pbem", "not-an-order", "literal"),                # a module constant (NOT_AN_ORDER)
+        ("eu_tpop", "no-units", "call Refused"),
+        ("eu_tpop", "wrong-phase", "call _p"),              # a game's own helper taking ``code``
+        ("pax_britannica", "not-adjacent", "(code, reason)"),  # a rule check's (code, reason)
+        ("pax_britannica", "no-units", "event code"),       # an order_failed event's "code"
+        ("pax_britannica", "unknown-sea", "literal"),       # a table (ROLE_WORDS)
+        ("pax_britannica", "unknown-area", "code ="),       # found, what, code = ..., "unknown-area"
+        ("pax_britannica", "not-agreed", "call failed"),
+        ("testgame", "not-an-order", "call Problem"),       # Problem(NOT_AN_ORDER, ...)
+    ]:
+        assert expected in found, expected
+    assert len({s.code for s in used}) > 250
+
+
+def test_every_code_used_is_catalogued(used):
+    missing = defaultdict(list)
+    for s in used:
+        own = catalogue(s.package)
+        if s.code not in own and s.code not in PLATFORM:
+            missing[(s.package, s.code)].append(s)
+    assert not missing, "codes used but not catalogued:\n" + "\n".join(
+        f"  {package} {code} ({_where(found)})" for (package, code), found in sorted(missing.items()))
+
+
+def test_every_catalogued_code_is_used(used):
+    by_package = defaultdict(set)
+    for s in used:
+        by_package[s.package].add(s.code)
+    anywhere = set().union(*by_package.values())
+    unused = [f"pbem {c.code}" for c in PLATFORM if c.code not in anywhere]
+    for package in MODULES:
+        unused += [f"{package} {c.code}" for c in catalogue(package) if c.code not in by_package[package]]
+    assert not unused, f"catalogued but used nowhere: {unused}"
+
+
+def test_a_game_does_not_give_a_platform_code_a_meaning_of_its_own():
+    for package in MODULES:
+        clash = [c.code for c in catalogue(package) if c.code in PLATFORM]
+        assert not clash, f"{package} catalogues platform codes again: {clash}"
+
+
+def test_the_platform_does_not_say_the_codes_it_leaves_to_the_games(used):
+    """``wrong-phase`` is a game's (an order of another phase); the moderator's is
+    ``orders-for-other-phase`` (the ORDERS line names another phase)."""
+    shared = {c.code for c in SHARED} - {"not-an-order"}  # the kit defines it and reads it back
+    said = [(s.code, s.path, s.line) for s in used if s.package == "pbem" and s.code in shared]
+    assert not said
+
+
+def test_each_entry_is_one_line_for_a_player():
+    for package in ["pbem", *MODULES]:
+        cat = catalogue(package)
+        assert cat.package == package and len(cat) > 0
+        for c in cat:
+            assert SHAPE.match(c.code), c.code
+            assert c.meaning.strip() and "\n" not in c.meaning + c.remedy, c.code
+            assert len(c.line()) < 260, c.code
+
+
+def test_the_docs_page_is_the_catalogues():
+    written = (ROOT / "docs" / "problems.md").read_text(encoding="utf-8")
+    assert written == problem_docs.page(), (
+        "docs/problems.md differs from the catalogues: python -m pbem.base.problem_docs docs/problems.md")
+    for package in ["pbem", "pax_britannica", "eu_tpop"]:
+        for c in catalogue(package):
+            assert f"| `{c.code}` |" in written
+
+
+def test_readme_points_to_the_problem_codes():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "docs/problems.md" in readme
+
+
+def test_describe_says_what_a_code_means():
+    from pbem.kit.problems import describe
+
+    pax = catalogue("pax_britannica")
+    assert describe("unknown-power").startswith("The power named is not one of this game's powers")
+    assert describe("orders-for-other-phase") != describe("wrong-phase")
+    assert describe("not-adjacent", pax) == pax.get("not-adjacent").line()
+    assert describe("unknown-power", pax) == describe("unknown-power")
+    assert describe("no-such-code") is None
+    assert not HYPHENATED.match("nocode")
