@@ -62,9 +62,9 @@ class Site:
     how: str
 
 
-def _files(package: str):
+def _files(package: str, sources: dict[str, list[Path]]):
     """The package's modules, but not its catalogue (``problems.py``), which names every code."""
-    for root in SOURCES[package]:
+    for root in sources[package]:
         yield from sorted(p for p in root.rglob("*.py") if p.name != "problems.py")
 
 
@@ -98,9 +98,9 @@ def _textual(node: ast.AST) -> bool:
     return False
 
 
-def _trees():
-    for package in SOURCES:
-        for path in _files(package):
+def _trees(sources: dict[str, list[Path]]):
+    for package in sources:
+        for path in _files(package, sources):
             yield package, path, ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
@@ -153,13 +153,17 @@ def _swept(package: str, path: Path) -> bool:
     return path.relative_to(ROOT / "pbem").parts[0] in SWEPT_PBEM
 
 
-def sites() -> list[Site]:
-    """Every place a code is written, in every package."""
-    trees = list(_trees())
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def sites(sources: dict[str, list[Path]] | None = None) -> list[Site]:
+    """Every place a code is written, in every package (of ``sources``: package -> folders)."""
+    trees = list(_trees(SOURCES if sources is None else sources))
     functions, constants = _code_params(trees)
     found: list[Site] = []
     for package, path, tree in trees:
-        rel = str(path.relative_to(ROOT))
+        rel = _shown(path)
         claimed: set[int] = set()  # ids of literal nodes a structural rule has read
 
         def add(nodes_codes, how, line):

@@ -9,7 +9,7 @@ import pytest
 
 from pbem.base import problem_docs
 from pbem.kit.problems import PLATFORM, SHARED, Catalogue
-from tests.problem_scan import HYPHENATED, ROOT, SHAPE, SOURCES, sites
+from tests.problem_scan import HYPHENATED, NOT_CODES, ROOT, SHAPE, SOURCES, sites
 
 #: each scanned package's own catalogue (the platform's serves every package too)
 MODULES = {"pax_britannica": "games.pax_britannica.problems", "eu_tpop": "games.eu_tpop.problems",
@@ -127,3 +127,48 @@ def test_describe_says_what_a_code_means():
     assert describe("unknown-power", pax) == describe("unknown-power")
     assert describe("no-such-code") is None
     assert not HYPHENATED.match("nocode")
+
+
+def test_a_code_written_in_a_new_module_is_found_in_every_form(tmp_path):
+    """The scan is no list of known codes: a module it has never seen yields its codes."""
+    (tmp_path / "rules.py").write_text('''
+from pbem.kit.gameapi import Problem, Refused
+
+
+class Fouled(Refused):
+    code = "fouled-default"
+
+
+def _p(code, message, o):
+    return Problem(code, message, o.line)
+
+
+ROLES = {"ship": ("Sea Zone", "no-such-ship"), "port": ("Port", "no-such-port")}
+
+
+def check(state, o):
+    if o.kind == "sail":
+        return "not-afloat", f"{o.canonical} needs water"
+    if o.kind == "dock":
+        raise Refused("the dock is full", "dock-full")
+    if o.kind == "load":
+        raise Fouled("the rope fouled")
+    if o.kind == "bid":
+        code = "bid-low" if state else "bid-high"
+        return [_p(code, "no", o), _p("bid-twice", "no", o)]
+    return [{"kind": "order_failed", "code": "tide-out", "reason": "ebb"}]
+''', encoding="utf-8")
+    found = {(s.code, s.how) for s in sites({"pbem": SOURCES["pbem"], "eu_tpop": [tmp_path]})
+             if s.package == "eu_tpop"}
+    assert {c for c, _ in found} == {"fouled-default", "no-such-ship", "no-such-port", "not-afloat", "dock-full",
+                                     "bid-low", "bid-high", "bid-twice", "tide-out"}
+    assert ("dock-full", "call Refused") in found and ("bid-twice", "call _p") in found
+    assert ("not-afloat", "(code, reason)") in found and ("no-such-port", "literal") in found
+
+
+def test_what_the_scan_leaves_out_is_no_code_and_is_still_written():
+    text = "".join(p.read_text(encoding="utf-8") for roots in SOURCES.values() for root in roots
+                   for p in root.rglob("*.py"))
+    for word in NOT_CODES:
+        assert f'"{word}"' in text, f"{word} is no longer written: drop it from NOT_CODES"
+        assert all(word not in catalogue(package) for package in ["pbem", *MODULES]), word
