@@ -3,6 +3,7 @@ code is used; docs/problems.md is the catalogues, and README points to it."""
 from __future__ import annotations
 
 import importlib
+import re
 from collections import defaultdict
 
 import pytest
@@ -172,3 +173,24 @@ def test_what_the_scan_leaves_out_is_no_code_and_is_still_written():
     for word in NOT_CODES:
         assert f'"{word}"' in text, f"{word} is no longer written: drop it from NOT_CODES"
         assert all(word not in catalogue(package) for package in ["pbem", *MODULES]), word
+
+
+def test_the_codes_tests_and_scenarios_expect_are_catalogued():
+    """A test that expects (or rules out) a code no one says any more cannot fail: every
+    ``[code]`` the tests write and every ``EXPECT PROBLEM`` of a scenario names a catalogued code."""
+    every = set(PLATFORM.codes).union(*(catalogue(p).codes for p in MODULES))
+    stale = []
+    for path in sorted((ROOT / "tests").rglob("*")):
+        if path.suffix not in (".py", ".toml", ".scn") or path.name == "test_problem_codes.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"\[([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\]", text):
+            code = found.group(1)
+            if len(code.split("-")[0]) > 1 and code not in every:  # [a-z0-9] is a regex, not a code
+                stale.append(f"{path.relative_to(ROOT)}: [{code}]")
+        for found in re.finditer(r"^\s*EXPECT PROBLEM \S+ (\S+)", text, re.MULTILINE):
+            game = path.relative_to(ROOT / "tests" / "scenarios").parts[0]
+            own = catalogue(game) if game in MODULES else None
+            if found.group(1) not in PLATFORM and (own is None or found.group(1) not in own):
+                stale.append(f"{path.relative_to(ROOT)}: EXPECT PROBLEM {found.group(1)}")
+    assert not stale, stale
