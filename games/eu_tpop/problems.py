@@ -121,6 +121,6 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("negotiation-term", "the negotiated peace uses a term it may not"),
     # -- the GM
     Code("unknown-gm-command", "the GM command is not one of this game's", "the reply lists them"),
-    Code("unknown-scenario", "there is no scenario of that name", "sample (shipped) or empty"),
+    Code("unknown-scenario", "there is no scenario of that name", "write sample (the shipped one) or empty"),
 ], about="Europa Universalis: The Price of Power's own codes (it also uses the shared ones above). A code "
          "marked \"a warning\" keeps the order.")

@@ -92,7 +92,7 @@ SHARED = [
     Code("breaks-treaty", "a warning: the order breaks a treaty you are party to; it stands if you keep it",
          "send the orders again without it to keep the treaty"),
     Code("unknown-question", "the GM ruled on a question the game has not asked",
-         "the GM names one of the open questions the reply lists"),
+         "rule on one of the open questions, if the reply lists any"),
 ]
 
 PLATFORM = Catalogue("pbem", "The moderator (every game)", [
@@ -176,7 +176,8 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
     Code("treaty-id", "a treaty id may not hold '~'"),
     Code("treaty-parties", "the treaty's parties do not fit (it needs another party; a breach is claimed against "
          "another party)"),
-    Code("treaty-closed", "the treaty is no longer open to this (signed, withdrawn, broken or not in force)"),
+    Code("treaty-closed", "the treaty is past what this needs: no longer proposed (to sign or withdraw it) or "
+         "not in force (to claim a breach or rule on it)"),
     Code("treaty-public", "the treaty is public already"),
     Code("treaty-concluded", "the treaty was concluded by the game, not by TREATY commands; they do not act on it"),
     # -- the game refuses, and the GM's commands
