@@ -200,6 +200,7 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
     Code("deadline-past", "the new deadline is in the past"),
     Code("bad-rollback", "the rollback names no single resolved phase", "the reply lists the resolved phases"),
     *SHARED,
-], about="Codes the moderator says in every game, and the few every game may use (`wrong-phase`, "
-         "`invalid-order`, `not-an-order`, `breaks-treaty`, `unknown-question`). A game's own codes are "
-         "in its section below.")
+], about="Codes the moderator says in every game. A game may say them too, with the same meaning "
+         "(`unknown-power`, `bad-option`, `treaty-closed`...), and five are said by the games only, for "
+         "the same thing in each: `wrong-phase`, `invalid-order`, `not-an-order`, `breaks-treaty` and "
+         "`unknown-question`. A game's own codes are in its section below.")
