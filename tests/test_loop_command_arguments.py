@@ -123,3 +123,18 @@ def test_a_gm_command_that_raises_on_the_command_line_is_undone_alone(tmp_path, 
     # both extensions stand: the one before the failing command and the one after it
     assert loop.db["gm_log"].count_where("action like 'extended the deadline%'") == 2
     assert loop.db["games"].get("g1")["deadline"] != deadline
+
+
+def test_a_player_command_given_to_the_gm_console_is_not_a_gm_command(tmp_path):
+    """A line the console does not prefix with GM (after a newline in one argument) is
+    refused as ``not-gm-command``, as ``GM STATUS`` is: ``not-gm`` is a player sending a
+    GM command by mail."""
+    from pbem.host import gm_console
+
+    loop = Loop(tmp_path)
+    loop.start_beacon()
+    reply, accepted = gm_console.run(loop.ctx, "g1", ["EXTEND 1h\nSTATUS", "STATUS"])
+    assert not accepted
+    assert "line 2: [not-gm-command] STATUS is not a GM command" in reply
+    assert "line 3: [not-gm-command] STATUS is not a GM command: write it without GM" in reply
+    assert "[not-gm]" not in reply

@@ -222,3 +222,14 @@ def test_orders_written_without_an_orders_line_are_read_as_orders(tmp_path):
     say(lp, "South", "BIDD 2")
     lp.flush()
     assert "(did you mean BID <n>?)" in lp.last_text("south@example.test")
+
+
+def test_a_second_order_is_the_games_refusal_not_the_mails_line_cap(tmp_path):
+    """Beacon takes one order a phase: a second is ``one-order-a-phase``, while
+    ``too-many-orders`` is only the moderator's cap on the lines of a mail."""
+    lp = start(tmp_path)
+    assert say(lp, "North", "ORDERS", "BID 1", "BID 2") == "done"
+    lp.flush()
+    reply = lp.last_text("north@example.test")
+    assert "line 4: [one-order-a-phase] only one order per phase counts" in reply
+    assert "[too-many-orders]" not in reply

@@ -92,7 +92,7 @@ def test_reply_rate_limit_stops_answering_a_flood(tmp_path):
     ("SIGNON Westeros@g1 x\nSTATUS\n", "unknown-power"),
     ("ORDERS\nBID 1\n", "no-signon"),
     ("SIGNON North@g1 north-secret\nGM PAUSE\n", "not-gm"),
-    ("SIGNON North@g1 north-secret\nORDERS 2/orders\nBID 1\n", "wrong-phase"),
+    ("SIGNON North@g1 north-secret\nORDERS 2/orders\nBID 1\n", "orders-for-other-phase"),
 ])
 def test_refusals_name_their_code(tmp_path, body, code):
     lp = Loop(tmp_path)

@@ -130,12 +130,12 @@ def test_a_refused_purchase_costs_nothing(pax):
                                     "ORDERS 1880/movement", "orders 1880 movement"])
 def test_orders_naming_the_current_phase_in_any_printed_form_are_stored(pax, header):
     reply = pax.say("France", header, "BUILD ARMY 1", "ENDORDERS")
-    assert "Orders stored for 1880 Movement/Status Change" in reply and "wrong-phase" not in reply
+    assert "Orders stored for 1880 Movement/Status Change" in reply and "phase]" not in reply
 
 
 def test_orders_for_another_phase_say_how_to_send_them(pax):
     reply = pax.say("France", "ORDERS 1884", "BUILD ARMY 1", "ENDORDERS")
-    assert "[wrong-phase] these orders are written for 1884, but the game is at 1880 Movement/Status Change" \
+    assert "[orders-for-other-phase] these orders are written for 1884, but the game is at 1880 Movement/Status Change" \
            in reply and "ORDERS 1880 Movement/Status Change" in reply
 
 

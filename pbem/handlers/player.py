@@ -63,7 +63,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
         session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
         return
     if cmd.phase and not phaselabels.names_phase(cmd.phase, phase):
-        session.problem("wrong-phase", f"these orders are written for {cmd.phase}, but the game is at "
+        session.problem("orders-for-other-phase", f"these orders are written for {cmd.phase}, but the game is at "
                         f"{phase.label}; nothing was stored. For {phase.label}, send them again under "
                         "a plain ORDERS line", cmd.line, f"ORDERS {phase.label}")
         return
@@ -241,7 +241,7 @@ def grey_delivery(now: datetime) -> datetime:
 def status(session: Session, cmd: m.Status) -> None:
     rec = session.game
     if rec is None:
-        session.problem("game-not-running", "sign on to a game for its status", cmd.line)
+        session.problem("no-signon", "sign on to a game for its status", cmd.line)
         return
     lines = [f"Game {rec.name} ({rec.rules.title}) is {rec.status}."]
     if rec.status == "paused":

@@ -51,7 +51,7 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
             for cmd in parsed.commands:
                 handler = dispatch.HANDLERS.get(type(cmd))
                 if handler is None or not type(cmd).__name__.startswith("Gm"):
-                    session.problem("not-gm", f"{cmd.canonical().splitlines()[0]} is not a GM command",
+                    session.problem("not-gm-command", f"{cmd.canonical().splitlines()[0]} is not a GM command",
                                     cmd.line)
                     continue
                 run_command(session, cmd, handler)  # its own savepoint, as in a GM mail

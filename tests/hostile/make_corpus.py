@@ -227,7 +227,7 @@ case("confirm_unknown_token.eml", plain("CONFIRM abcde-fghjk\n", sender="spy@els
 
 # -- odd but honest ------------------------------------------------------------------------------
 case("orders_for_wrong_phase.eml", plain(SIGN + "ORDERS 9/tally\nBID 2\n"), status="done", replies=1,
-     reply_contains=["[wrong-phase]"])
+     reply_contains=["[orders-for-other-phase]"])
 case("unterminated_announce.eml", plain("SIGNON GM@g1 {GM}\nGM ANNOUNCE\nhello all\n", sender="gm@example.test"),
      status="done", replies=1, reply_contains=["[unterminated-block]"])
 case("thousand_options.eml", plain("SIGNON GM@g3 {GM}\nGM CREATE g3 RULES testgame"

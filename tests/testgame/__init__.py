@@ -136,7 +136,7 @@ class Beacon(Game):
                                         f"{state['phase']} phase for {power}", o.line))
         kept = [o for o in orders if o.kind in allowed]
         for o in kept[1:]:
-            problems.append(Problem("too-many-orders", "only one order per phase counts", o.line))
+            problems.append(Problem("one-order-a-phase", "only one order per phase counts", o.line))
         for o in kept[:1]:
             if o.kind == "bid" and o.args["amount"] > state["gold"][power]:
                 problems.append(Problem("insufficient-gold",
