@@ -11,7 +11,7 @@ to the envelope grammar as text, and its first lines to one game's order
 grammar; every ``--loop-every``-th input is also handled as a mail by the
 whole moderator (SQLite file, a running game), which must answer it with
 exactly one reply.  A failing input is written to bench/fuzz-failures/.
-The short version of this run is tests/test_fuzz.py.
+The short version of this run is tests/platform/test_fuzz.py.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The leak oracle's long run: random games of every game by mail among bots that keep
 secrets, every mail, archive page and log line checked against what its reader may know
 (tests/leak_oracle.py says how).  Prints each game's leaks and the totals; exits non-zero
-when any reader was shown what it may not know.  The short run is tests/test_leak_oracle.py.
+when any reader was shown what it may not know.  The short run is tests/conformance/test_leak_oracle.py.
 
     nice .venv/bin/python bench/leak_oracle.py [--games 2000] [--rules pax_britannica eu_tpop]
                                               [--start 0] [--hours H]

@@ -1,6 +1,6 @@
 """What the fuzzers throw inputs at, and the mutator the long run uses.
 
-Shared by the short run in the suite (tests/test_fuzz.py, with hypothesis)
+Shared by the short run in the suite (tests/platform/test_fuzz.py, with hypothesis)
 and the long run (bench/fuzz.py, at least a million inputs).  Each target
 takes one input and raises only when pbem broke a promise: an exception
 escaped, or a bad input went unanswered.

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from test_integration_game import GM_SECRET, Table, _find
+from helpers_mailtable import GM_SECRET, Table, find
 
 #: the game's dice follow this seed, so a test is the same on every run
 SEED = "0" * 64
@@ -35,7 +35,7 @@ class PaxGame:
         table.run()
         self.secrets = {}
         for user, power in PLAYERS.items():
-            welcome = table.text(_find(table.new_mail(user), "you play"))
+            welcome = table.text(find(table.new_mail(user), "you play"))
             self.secrets[power] = re.search(r"Your secret is:\s+(\S+)", welcome).group(1)
 
     def gm(self, *commands: str) -> None:

@@ -1,5 +1,5 @@
 """Random games among bots on the sample scenario, with the invariants every
-state must keep (tests/test_eu_playouts.py runs a few; bench/eu_playouts.py
+state must keep (tests/games/eu_tpop/test_eu_playouts.py runs a few; bench/eu_playouts.py
 runs 200).  Pure: seeded dice, a seeded random.Random for the bots."""
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ nearest right form is (`did you mean ...?`). This page lists every code, by who 
 the moderator (in every game) and each game.
 
 This page is made from the catalogues in `pbem/kit/problems.py` and `games/<name>/problems.py`
-(`python -m pbem.base.problem_docs docs/problems.md`); `tests/test_problem_codes.py` checks it.
+(`python -m pbem.base.problem_docs docs/problems.md`); `tests/conformance/test_problem_codes.py` checks it.
 """
 
 

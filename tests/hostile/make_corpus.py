@@ -1,5 +1,5 @@
 """Writes the hostile corpus: odd and malicious mails, each with its expected
-outcome in expected.toml (read by tests/test_loop_hostile.py).
+outcome in expected.toml (read by tests/platform/test_loop_hostile.py).
 
     .venv/bin/python tests/hostile/make_corpus.py
 
@@ -294,7 +294,7 @@ def write() -> None:
     import tomllib  # noqa: F401  (the reader's format)
 
     lines = ["# Written by make_corpus.py: what each hostile mail must lead to, proven through the whole",
-             "# loop by tests/test_loop_hostile.py.  Keys: see that test's docstring.", ""]
+             "# loop by tests/platform/test_loop_hostile.py.  Keys: see that test's docstring.", ""]
     for name, (data, expected) in sorted(CASES.items()):
         (HERE / name).write_bytes(data)
         lines.append(f'["{name}"]')

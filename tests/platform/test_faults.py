@@ -24,7 +24,7 @@ from pbem.mail.maildir_source import MaildirSource, deliver_to_maildir
 from pbem.mail.sender import SmtpSender
 from pbem.outbound.outbox import deliver_due, queue
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _mail(sender: str, body: str, n: int, to: str = "pbem@example.test") -> bytes:
@@ -171,11 +171,12 @@ def small_disk(tmp_path):
 
 def _fill(folder: Path) -> Path:
     filler = folder / "filler"
-    with open(filler, "wb") as fh:
+    # Unbuffered: a write the full disk refuses is refused there, and closing the
+    # file has nothing left to write (a buffered close would raise ENOSPC again).
+    with open(filler, "wb", buffering=0) as fh:
         try:
             while True:
                 fh.write(b"\0" * 65536)
-                fh.flush()
         except OSError:
             pass
     return filler

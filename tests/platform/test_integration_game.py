@@ -4,97 +4,16 @@ a missed deadline with default orders, GM pause/extend/rollback, press and a
 two-party treaty signed by mail; then ``verify`` on the finished game."""
 from __future__ import annotations
 
-import asyncio
-import email
 import re
-from email import policy
-from email.message import EmailMessage
 
 import pytest
 
-from pbem.base import registry
-from pbem.storage import store
-from pbem.base.clock import FakeClock
-from pbem.base.config import load_config
-from pbem.base.context import Context
-from pbem.host.daemon import Daemon
-from pbem.storage.db import open_db
-from pbem.base.identity import hash_secret
-from pbem.mail.imap_source import ImapSource
-from pbem.mail.sender import SmtpSender
 from pbem.play.verify import verify
+from pbem.storage import store
 
-GM_SECRET = "integration-gm"
+from helpers_mailtable import GM_SECRET, find, table  # noqa: F401 (table: the fixture)
 
 pytestmark = pytest.mark.mail
-
-
-class Table:
-    """The moderator and its players around real mail servers."""
-
-    def __init__(self, servers, tmp_path):
-        registry.load_extra("tests.testgame:GAME")
-        self.servers = servers
-        self.clock = FakeClock()
-        self.ctx = Context(db=open_db(tmp_path / "pbem.sqlite"), clock=self.clock,
-                           address=servers.address("moderator"), domain="example.test",
-                           gm_secret_hash=hash_secret(GM_SECRET),
-                           deadline_defaults=dict(load_config(None).deadlines), reply_rate_per_hour=0)
-        source = ImapSource("127.0.0.1", servers.imap_port, "moderator", servers.password("moderator"),
-                            idle=False, poll_interval=0.2, timeout=10)
-        sender = SmtpSender("127.0.0.1", servers.smtp_port, timeout=10)
-        self.daemon = Daemon(self.ctx, source, sender, retry_base=0.01)
-        self.seen: dict[str, int] = {}
-        self.sent = 0
-        # One loop for the whole game: the IMAP connection lives on it.
-        self.loop = asyncio.new_event_loop()
-
-    def send(self, user: str, body: str, subject: str = "orders") -> None:
-        msg = EmailMessage()
-        msg["From"] = self.servers.address(user)
-        msg["To"] = self.ctx.address
-        msg["Subject"] = subject
-        self.sent += 1
-        msg["Message-ID"] = f"<{user}-{self.sent}@players.test>"
-        msg.set_content(body)
-        self.servers.send(msg, msg["From"], [self.ctx.address])
-
-    def run(self) -> None:
-        """Passes until the moderator has nothing left to do."""
-        async def drain():
-            for _ in range(20):
-                result = await self.daemon.run_pass()
-                if not (result.fetched or result.resolved or result.sent):
-                    return
-            raise AssertionError("the moderator never settled")
-        self.loop.run_until_complete(drain())
-
-    def new_mail(self, user: str) -> list[EmailMessage]:
-        raw = self.servers.messages(user)
-        start = self.seen.get(user, 0)
-        self.seen[user] = len(raw)
-        return [email.message_from_bytes(r, policy=policy.default) for r in raw[start:]]
-
-    @staticmethod
-    def text(msg: EmailMessage) -> str:
-        return msg.get_body(("plain",)).get_content()
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.daemon.source.close())
-        self.loop.close()
-
-
-@pytest.fixture
-def table(mail_servers, clean_mailboxes, tmp_path):
-    t = Table(mail_servers, tmp_path)
-    yield t
-    t.close()
-
-
-def _find(messages, needle):
-    found = [m for m in messages if needle in m["Subject"]]
-    assert found, f"no mail with {needle!r} in: {[m['Subject'] for m in messages]}"
-    return found[-1]
 
 
 def test_a_whole_game_by_mail(table):
@@ -103,19 +22,19 @@ def test_a_whole_game_by_mail(table):
                      f"GM ADD PLAYER North {table.servers.address('alice')}\n"
                      f"GM ADD PLAYER South {table.servers.address('bob')}\nGM START\n")
     table.run()
-    gm_reply = table.text(_find(table.new_mail("gm"), "received"))
+    gm_reply = table.text(find(table.new_mail("gm"), "received"))
     assert "Game created" in gm_reply and "Game started" in gm_reply
     secrets = {}
     for user, power in (("alice", "North"), ("bob", "South")):
         mails = table.new_mail(user)
-        welcome = table.text(_find(mails, "you play"))
+        welcome = table.text(find(mails, "you play"))
         secrets[power] = re.search(r"Your secret is:\s+(\S+)", welcome).group(1)
         assert "has started" in " ".join(m["Subject"] for m in mails)
 
     # Round 1: North orders (echoed, with the deadline and who is missing).
     table.send("alice", f"Hello!\nSIGNON North@duel {secrets['North']}\nORDERS\nbid 3\nEND\n")
     table.run()
-    ack = _find(table.new_mail("alice"), "received")
+    ack = find(table.new_mail("alice"), "received")
     assert "BID 3" in table.text(ack) and "Still waiting for orders from: South" in table.text(ack)
     assert ack["Auto-Submitted"] == "auto-replied" and ack["In-Reply-To"]
 
@@ -124,20 +43,20 @@ def test_a_whole_game_by_mail(table):
                         "ENDPRESS\nTREATY PROPOSE T1 WITH South\nNorth and South bid low.\nENDTREATY\n")
     table.run()
     bob_mail = table.new_mail("bob")
-    assert "Shall we share the beacon?" in table.text(_find(bob_mail, "press from North"))
-    assert "proposed" in _find(bob_mail, "treaty T1")["Subject"]
+    assert "Shall we share the beacon?" in table.text(find(bob_mail, "press from North"))
+    assert "proposed" in find(bob_mail, "treaty T1")["Subject"]
     table.send("bob", f"SIGNON South@duel {secrets['South']}\nTREATY SIGN T1\n")
     table.run()
-    record = table.text(_find(table.new_mail("alice"), "treaty T1"))
+    record = table.text(find(table.new_mail("alice"), "treaty T1"))
     assert "Status:     in force" in record and "South:" in record
 
     # A reminder before the deadline, then the deadline passes: South gets the default.
     table.clock.advance(hours=30)
     table.run()
-    assert _find(table.new_mail("bob"), "reminder")
+    assert find(table.new_mail("bob"), "reminder")
     table.clock.advance(hours=43)
     table.run()
-    report = table.text(_find(table.new_mail("bob"), "turn report"))
+    report = table.text(find(table.new_mail("bob"), "turn report"))
     assert "beacon won by North" in report
     assert store.player(table.ctx, "duel", "South")["missed"] == 1
 
@@ -161,7 +80,7 @@ def test_a_whole_game_by_mail(table):
         table.run()
     rec = store.get_game(table.ctx, "duel")
     assert rec.status == "over"
-    final = table.text(_find(table.new_mail("alice"), "turn report"))
+    final = table.text(find(table.new_mail("alice"), "turn report"))
     assert "THE GAME IS OVER" in final and rec.row["seed"] in final
 
     # Every mail was acknowledged once; processed mail left the inbox.

@@ -18,7 +18,7 @@ import pytest
 from pbem.base.crashpoints import CRASH_EXIT_STATUS, POINTS
 from pbem.storage.db import open_db
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Host:

@@ -18,7 +18,7 @@ from helpers_host import Site
 from pbem import __version__
 from pbem.storage.db import Database, MIGRATIONS, pending_at
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 

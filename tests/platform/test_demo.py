@@ -11,7 +11,7 @@ import pytest
 
 from pbem.mail import reader
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_demo_plays_a_whole_game_by_mail(tmp_path):

@@ -15,7 +15,7 @@ import pytest
 
 from pbem.storage.db import open_db
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Host:

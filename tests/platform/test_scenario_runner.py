@@ -9,7 +9,7 @@ import pytest
 from pbem.scenario.parser import ScenarioSyntaxError, parse_text
 from pbem.scenario.runner import run_paths
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 FAILING = """
 CASE X-01 a wrong expectation fails with expected and actual

@@ -14,7 +14,7 @@ from helpers_loop import GM_SECRET, Loop
 from pbem.inbound import intake
 from pbem.mail.source import RawMail
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 EXPECTED = tomllib.loads((CORPUS / "expected.toml").read_text(encoding="utf-8"))
 
 

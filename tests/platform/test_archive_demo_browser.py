@@ -24,7 +24,7 @@ from test_archive_site import links
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[1] / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 RUNNER = ('<script src="{axe}"></script><script>axe.run(document, {{runOnly: ["wcag2a", "wcag2aa", '
           '"best-practice"]}}).then(r => {{ const p = document.createElement("pre"); p.id = "axe-result"; '
           'p.textContent = JSON.stringify(r.violations.map(v => ({{id: v.id, help: v.help, nodes: '

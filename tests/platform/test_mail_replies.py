@@ -12,7 +12,7 @@ from helpers_loop import Loop
 from pbem.storage import phase_orders
 from pbem.mail.quotes import strip_quotes
 
-REPLIES = Path(__file__).parent / "replies"
+REPLIES = Path(__file__).resolve().parents[1] / "replies"
 OWN = ["SIGNON France@pax1 my-secret-1", "BUY INFLUENCE Persia"]
 
 

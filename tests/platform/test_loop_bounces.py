@@ -17,7 +17,7 @@ from pbem.outbound import bounces
 from pbem.storage import store
 from pbem.mail.source import RawMail
 
-CORPUS = Path(__file__).parent / "bounces"
+CORPUS = Path(__file__).resolve().parents[1] / "bounces"
 MAILS = sorted(p.name for p in CORPUS.glob("*.eml"))
 # Each mail's failed address, and whether the failure is for good (hard) or for now.
 EXPECTED = {

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import grimp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: the packages that must have no import cycle among their modules
 ACYCLIC = ["pbem", "games.eu_tpop", "games.pax_britannica"]
 

@@ -6,7 +6,7 @@ import pytest
 from pbem.scenario.parser import parse_file, scenario_files
 from pbem.scenario.runner import run_case
 
-ROOT = Path(__file__).parent / "scenarios"
+ROOT = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = scenario_files([ROOT])
 CASES = [case for path in FILES for case in parse_file(path)]
 

@@ -35,7 +35,7 @@ from pbem.storage import phase_orders, store
 from pbem.storage.db import loads
 from pbem.mail.source import RawMail
 
-HOSTILE = Path(__file__).parent / "hostile"
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile"
 EXPECTED = tomllib.loads((HOSTILE / "expected.toml").read_text(encoding="utf-8"))
 
 

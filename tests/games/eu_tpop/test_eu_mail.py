@@ -12,7 +12,7 @@ import pytest
 from pbem.storage import store
 from pbem.play.verify import verify
 
-from test_integration_game import GM_SECRET, Table, _find
+from helpers_mailtable import GM_SECRET, Table, find
 
 pytestmark = pytest.mark.mail
 
@@ -41,11 +41,11 @@ def test_war_peace_and_treaty_by_mail(table):
                  "GM SET UNITS Valmont Valmont INF 20 CAV 1", "GM SET ALLIANCE Valmont Ostmark"]
     table.send("gm", "\n".join(gm_lines) + "\n")
     table.run()
-    gm_reply = table.text(_find(table.new_mail("gm"), "received"))
+    gm_reply = table.text(find(table.new_mail("gm"), "received"))
     assert "Game created" in gm_reply and "invented" in gm_reply   # the assumptions, shown at creation
     secrets = {}
     for user, realm in PLAYERS.items():
-        welcome = table.text(_find(table.new_mail(user), "you play"))
+        welcome = table.text(find(table.new_mail(user), "you play"))
         secrets[realm] = re.search(r"Your secret is:\s+(\S+)", welcome).group(1)
 
     def send(user, body):
@@ -55,22 +55,22 @@ def test_war_peace_and_treaty_by_mail(table):
 
     # STATUS tells a new player where its realm stands and what it may do now.
     send("carol", "STATUS\n")
-    status = table.text(_find(table.new_mail("carol"), "received"))
+    status = table.text(find(table.new_mail("carol"), "received"))
     assert "Ostmark: prestige 10, stability +0, 15 Ducats" in status and "Vassals: Miren" in status
     assert "Valmont is acting. You may send STANDING orders at any time." in status
 
     # Corvia, not acting, leaves a standing order; a wrong-phase action is refused with its reason.
     send("bob", "ORDERS\nSTANDING RETREAT ASK\nRECRUIT 1 INF IN Corvia\nEND\n")
-    ack = table.text(_find(table.new_mail("bob"), "received"))
+    ack = table.text(find(table.new_mail("bob"), "received"))
     assert "[not-your-turn]" in ack and "STANDING RETREAT ASK" in ack
 
     # Valmont declares war on Corvia and calls its ally Ostmark, who is asked by mail.
     send("alice", "ORDERS\nSTANDING RETREAT NEVER\nDECLARE WAR ON Corvia\nCALL TO ARMS Ostmark\nEND\n")
-    call = table.text(_find(table.new_mail("carol"), "turn report"))
+    call = table.text(find(table.new_mail("carol"), "turn report"))
     assert "Valmont calls you to arms against Corvia" in call
     assert _state(table)["phase"] == "reaction"
     send("carol", "ORDERS\nACCEPT\nEND\n")
-    report = table.text(_find(table.new_mail("alice"), "turn report"))
+    report = table.text(find(table.new_mail("alice"), "turn report"))
     assert "Offensive Call to Arms from Valmont to Ostmark: accepted" in report
     state = _state(table)
     assert "Corvia|Ostmark" in [w["pair"] for w in state["wars"]] and state["active"] == "Corvia"
@@ -80,11 +80,11 @@ def test_war_peace_and_treaty_by_mail(table):
 
     # Valmont attacks Corvia's army in the Marches: after the first round Corvia is asked.
     send("alice", "ORDERS\nACTIVATE Valmont TO Marches\nEND\n")
-    asked = table.text(_find(table.new_mail("bob"), "turn report"))
+    asked = table.text(find(table.new_mail("bob"), "turn report"))
     assert "Battle in Marches after round 1: send RETREAT [TO <area>] or FIGHT" in asked
     assert re.search(r"Round 1: Valmont rolled .* hits?\)", asked)
     send("bob", "ORDERS\nRETREAT TO Corvia\nEND\n")
-    report = table.text(_find(table.new_mail("alice"), "turn report"))
+    report = table.text(find(table.new_mail("alice"), "turn report"))
     assert "Corvia retreats from Marches to Corvia" in report and "winner Valmont" in report
 
     # Valmont besieges the Marches and passes: Phase 3 begins.
@@ -94,7 +94,7 @@ def test_war_peace_and_treaty_by_mail(table):
     send("alice", "ORDERS\nPASS\nEND\n")
     state = _state(table)
     assert state["phase"] == "p3" and state["step"] == "D"
-    window = table.text(_find(table.new_mail("alice"), "turn report"))
+    window = table.text(find(table.new_mail("alice"), "turn report"))
     assert "Corvia: your Partial Victory" in window
 
     # Peace Resolution: Valmont enforces Keep Current Board State; Corvia has nothing to add.
@@ -107,15 +107,15 @@ def test_war_peace_and_treaty_by_mail(table):
     record_id = next(t for t, r in state["treaties"].items() if r["term"] == "keep_current_board_state")
     for user in ("alice", "bob"):
         mails = table.new_mail(user)
-        record = table.text(_find(mails, f"treaty {record_id}"))
+        record = table.text(find(mails, f"treaty {record_id}"))
         assert "Keep Current Board State" in record and "Truce between Valmont and Corvia" in record
         assert "until Phase 3 (Peace & Rebels) of round 2" in record and "Concluded:" in record
         assert "TREATY SIGN" not in record and "TREATY WITHDRAW" not in record and "not signed" not in record
-        assert "Peace between Valmont and Corvia: Keep Current Board State" in table.text(_find(mails, "turn report"))
+        assert "Peace between Valmont and Corvia: Keep Current Board State" in table.text(find(mails, "turn report"))
 
     # A peace the rules concluded takes no TREATY command.
     send("bob", f"TREATY WITHDRAW {record_id}\n")
-    assert "[treaty-concluded]" in table.text(_find(table.new_mail("bob"), "received"))
+    assert "[treaty-concluded]" in table.text(find(table.new_mail("bob"), "received"))
 
     result = verify(table.ctx, "eu1")
     assert result.ok, result.problems

@@ -7,7 +7,7 @@ import pytest
 
 from games.pax_britannica.core import summaries
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 RULES = [ROOT.parent / "shared" / "rules" / "004_2f772e21e74578e2.txt",
          Path("/work/shared/rules/004_2f772e21e74578e2.txt")]
 EFFECT_TYPES = {"cb", "eti", "cri", "vp", "ottoman_war", "conflict", "rule"}

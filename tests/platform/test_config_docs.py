@@ -9,7 +9,7 @@ except ModuleNotFoundError:
 
 from pbem.base.config import check_data, load_config, SETTINGS, settings_markdown, toml_value
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "config.example.toml"
 
 

@@ -11,7 +11,7 @@ from pbem.storage import store
 from pbem.play.verify import verify
 
 from pax_mail import PaxGame, flat, reports, table  # noqa: F401 - table is the fixture
-from test_integration_game import _find
+from helpers_mailtable import find
 
 pytestmark = pytest.mark.mail
 # 1880's Random Events under the seed (pax_mail.SEED) touch nothing the test uses (no Unrest in
@@ -41,7 +41,7 @@ def test_a_congress_of_europe_by_mail(table):
     # Negotiation: Britain calls the Congress in Austria-Hungary; the reply says who is left.
     game.send("alice", ["CALL CONGRESS AT Austria-Hungary"])
     table.run()
-    ack = table.text(_find(table.new_mail("alice"), "received"))
+    ack = table.text(find(table.new_mail("alice"), "received"))
     assert "CALL CONGRESS AT Austria-Hungary" in ack and "Still waiting for orders from: France" in ack
     game.send("bob")
     table.run()
@@ -63,7 +63,7 @@ def test_a_congress_of_europe_by_mail(table):
                       "France: PAY Britain 10", "ENDPROPOSE"])
     game.send("alice", ["PROPOSE P2", "CODOMINION New Hebrides WITH Britain", "ENDPROPOSE"])
     table.run()
-    ack = table.text(_find(table.new_mail("alice"), "received"))
+    ack = table.text(find(table.new_mail("alice"), "received"))
     assert "  PROPOSE P2\r\n    CODOMINION New Hebrides WITH Britain\r\n    ENDPROPOSE" in ack
     assert "Still waiting for orders from: Germany, United States" in ack
     for user in ("carol", "dave"):
@@ -106,7 +106,7 @@ def test_a_congress_of_europe_by_mail(table):
     mails = table.new_mail("alice")
     britain = flat("\n".join(table.text(m) for m in mails if "turn report" in m["Subject"]))
     assert "Britain's Influence in New Hebrides is removed (no War over the failed Congress)" in britain
-    record = table.text(_find(mails, "treaty P3: refused"))
+    record = table.text(find(mails, "treaty P3: refused"))
     assert "DOWNGRADE France New Hebrides TO INFLUENCE" in record and "refused" in record
     state = store.get_game(ctx, "vienna").state
     assert "Britain" not in state["markers"].get("New Hebrides", {})

@@ -13,7 +13,7 @@ from pbem.storage import store
 from pbem.play.verify import verify
 
 from pax_mail import PLAYERS, PaxGame, flat, reports, table  # noqa: F401 - table is the fixture
-from test_integration_game import _find
+from helpers_mailtable import find
 
 pytestmark = pytest.mark.mail
 SCENE = ("SET MARKER Britain possession Egypt", "SET ARMY Britain 10 Egypt",
@@ -47,7 +47,7 @@ def test_a_war_by_mail(table):
     # A move in the declarations window is refused with its reason; the declaration stands.
     game.send("alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers", "DECLARE WAR ON France"], done=False)
     table.run()
-    ack = table.text(_find(table.new_mail("alice"), "received"))
+    ack = table.text(find(table.new_mail("alice"), "received"))
     assert "[wrong-phase] MOVE NAVY 3 Mediterranean Sea TO Algiers is an order of an Alliance Maneuver" in ack
     assert "  DECLARE WAR ON France" in ack
     # A mail with a refused line does not close the window early: DONE lets the orders stand.
@@ -72,7 +72,7 @@ def test_a_war_by_mail(table):
     assert "the First Alliance is Britain, then France and United States" in britain
     assert "Next phase: 1880 War, sequence 1: First Alliance Maneuver (Britain)" in britain
     assert "MOVE NAVY 3 Mediterranean Sea TO <place>" in britain and "Algiers" in britain
-    assert _find(table.new_mail("bob"), "treaty T1: broken")
+    assert find(table.new_mail("bob"), "treaty T1: broken")
     state = store.get_game(ctx, "crimea").state
     assert state["phase"] == "war_maneuver_1" and state["treaties"]["T1"]["status"] == "broken"
 

@@ -11,7 +11,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
@@ -50,5 +50,5 @@ def test_the_packages_import_exactly_the_declared_dependencies():
 
 def test_the_tests_import_only_declared_libraries():
     declared = {_name(r) for r in PROJECT["dependencies"] + PROJECT["optional-dependencies"]["test"]}
-    local = {"pbem", "games", "tests"} | {p.stem for p in (ROOT / "tests").glob("*.py")}
+    local = {"pbem", "games", "tests"} | {p.stem for p in (ROOT / "tests").rglob("*.py")}
     assert _third_party(_imports(["tests"]), local) <= declared

@@ -8,7 +8,7 @@ from pathlib import Path
 from pbem.host.cli import build_parser
 from pbem.commands.help import COMMANDS, commands_markdown
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
