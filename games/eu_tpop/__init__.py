@@ -13,7 +13,7 @@ from pbem import treatybook
 from pbem.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
 from pbem.state_copy import copy_state
 
-from . import audiences, bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
+from . import audiences, bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario, sentences
 from . import state as st
 from . import validate as vd
 
@@ -222,7 +222,7 @@ class EuropaUniversalis(Game):
                 "status": report.status(state, power) if power in state["realms"] else []}
 
     def report(self, state, events, power):
-        lines = [line for e in events if (line := report.event_line(e, power))]
+        lines = [line for e in events if (line := sentences.sentence(e))]
         body = lines or (["Nothing happened that concerns you."] if events else [])
         if power in state["realms"]:
             body += ["", *report.status(state, power)]
