@@ -71,3 +71,40 @@ def test_a_report_lists_the_sentences_of_its_events_then_status_and_next_steps()
     assert text.endswith("Valmont is acting. You may send STANDING orders at any time.\n")
     only_untold = GAME.report(state, events[1:], "Corvia").text
     assert only_untold.startswith("Nothing happened that concerns you.\n\nCorvia:")
+
+
+def _corvia_with_a_leader_in_hand_and_one_allied_unit():
+    from pbem.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for edit in ("SET LEADER Corvia Anne", "SET ALLIED Corvia 1"):
+        state, _ = GAME.apply(state, Edit(edit), ScriptedDice())
+    return state
+
+
+def test_the_text_sheet_says_one_allied_unit_and_a_leader_without_dice():
+    text = GAME.report(_corvia_with_a_leader_in_hand_and_one_allied_unit(), [], "Corvia").text
+    assert "manpower 6 available / 0 exhausted, 1 allied unit\n" in text
+    assert "\nLeaders: Anne (no dice) in hand\n" in text
+
+
+def test_the_html_report_draws_the_same_data_and_escapes_names():
+    from pbem import render
+    state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
+    events = [{"kind": "war", "aggressor": "<b>Valmont</b>", "target": "Corvia", "cb": "claim"},
+              {"kind": "occupied", "province": "Holm", "by": "Valmont"}]
+    rep = GAME.report(state, events, "Corvia")
+    assert rep.template == "report.html.j2"
+    html = str(render.report_html(GAME, rep))
+    assert "&lt;b&gt;Valmont&lt;/b&gt; declares war on Corvia (CB: claim)." in html and "<b>Valmont" not in html
+    assert '<li style="list-style: circle; margin-left: 1.5em;">Holm is occupied by Valmont.</li>' in html
+    assert "Anne" in html and "1 allied unit" in html and "Valmont is acting." in html
+    for line in rep.data["events"] + rep.data["next_steps"]:
+        assert line in rep.text and line.strip().replace("<", "&lt;").replace(">", "&gt;") in html
+
+
+def test_the_public_report_has_no_sheet():
+    state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
+    rep = GAME.report(state, [{"kind": "pass", "realm": "Ostmark"}], None)
+    assert rep.data["sheet"] is None and "Anne" not in rep.text
+    from pbem import render
+    assert "Anne" not in str(render.report_html(GAME, rep))

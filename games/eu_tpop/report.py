@@ -1,61 +1,66 @@
-"""What each realm reads after every action and phase: what happened (battle
-reports with every round's dice, hits and casualties), its treasury, wars,
-truces, alliances, units and provinces, and what it may do now."""
+"""What each realm reads after every action and phase, as data the templates draw
+(templates/report.txt.j2 for the text, templates/report.html.j2 for HTML mail): what
+happened (one sentence per event, sentences.py: battle reports with every round's dice,
+hits and casualties), its own sheet (treasury, wars, truces, alliances, units, provinces,
+leaders) and what it may do now."""
 from __future__ import annotations
 
 from . import state as st
+from . import templating
 from . import victory as vc
-from .sentences import plural as _n
+from .sentences import sentence
 
 STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
             "total": "your Total Victory", "partial": "your Partial Victory", "inconclusive": "inconclusive",
             "none": "at peace"}
+NOTHING = "Nothing happened that concerns you."
+
+
+def report_data(state: dict, events, reader: str | None) -> dict:
+    """Everything a report shows ``reader`` (None: the public or the GM), JSON data: the
+    sentences of ``events`` (already only those the reader may see), the reader's sheet
+    when it is a realm, and its next steps."""
+    said = [line for e in events if (line := sentence(e))]
+    return {"reader": reader, "round": state["round"], "over": bool(state.get("over")),
+            "events": said, "nothing": bool(events) and not said,
+            "sheet": sheet(state, reader) if reader in state["realms"] else None,
+            "next_steps": next_steps(state, reader)}
+
+
+def text(data: dict) -> str:
+    """The plain-text report: the same data through templates/report.txt.j2."""
+    return templating.text("report.txt.j2", data=data).strip() + "\n"
 
 
 def status(state: dict, realm: str) -> list[str]:
+    """The realm's sheet in lines, as the text report shows it (templates/status.txt.j2)."""
+    return templating.text("status.txt.j2", s=sheet(state, realm)).splitlines()
+
+
+def sheet(state: dict, realm: str) -> dict:
+    """The realm's own figures, wars (with how each stands, 10.1), truces, alliances,
+    marriages, provinces, occupations, units, leaders and vassals."""
     rd = state["realms"][realm]
-    out = [f"{realm}: prestige {rd['prestige']}, stability {rd['stability']:+d}, {rd['ducats']} Ducats, "
-           f"manpower {rd['manpower']} available / {rd['exhausted']} exhausted"
-           + (f", {_n(rd['allied'], 'allied unit')}" if rd["allied"] else "")
-           + ("" if rd["ruler"] else ", INTERREGNUM")]
-    wars = st.enemies(state, realm)
-    if wars:
-        out.append("At war with: " + ", ".join(f"{e} ({STANDING[vc.condition(state, realm, e)]})" for e in wars))
-    truces = [t.replace("|", "").replace(realm, "") for t in state["truces"] if realm in t.split("|")]
-    if truces:
-        out.append("Truces: " + ", ".join(sorted(truces)))
-    allies = st.allies(state, realm)
-    if allies:
-        out.append("Allies: " + ", ".join(a + (" (active)" if st.alliance(state, realm, a).get("active") else "")
-                                         for a in allies))
+    figures = {k: rd[k] for k in ("prestige", "stability", "ducats", "manpower", "exhausted", "allied", "ruler")}
     married = {k.split("|")[1]: v for k, v in state["marriages"].items() if k.startswith(realm + "|")}
-    if married:
-        out.append("Marriages: " + ", ".join(f"{r}{' (disputed)' if v == 'disputed' else ''}"
-                                            for r, v in sorted(married.items())))
-    provs = st.provinces_of(state, realm)
-    out.append("Provinces: " + (", ".join(p + ("" if not st.occupied(state, p) else
-                                               f" (held by {state['provinces'][p]['controller']})")
-                                          + (" [unrest]" if state["provinces"][p]["unrest"] else "")
-                                          for p in provs) or "none"))
-    held = [p for p, d in state["provinces"].items() if d["controller"] == realm and d["owner"] != realm]
-    if held:
-        out.append("Occupying: " + ", ".join(held))
-    units = []
-    for loc in sorted(state["units"]):
-        u = state["units"][loc].get(realm)
-        if u:
-            units.append(f"{st.place_name(loc)} " + " ".join(f"{k.replace('_', ' ')} {n}" for k, n in sorted(u.items()) if n))
-    out.append("Units: " + ("; ".join(units) or "none"))
-    leaders = [f"{ld['name']} ({', '.join(ld['dice']) or 'no dice'}"
-               + (", ruler" if ld.get("ruler") else "") + (f", {ld['wounds']} wound" if ld.get("wounds") else "")
-               + f") {'with your forces in ' + st.place_name(ld['at']) if ld.get('at') else 'in hand'}"
-               for ld in state["leaders"].get(realm, [])]
-    if leaders:
-        out.append("Leaders: " + "; ".join(leaders))
-    vs = st.vassals(state, realm)
-    if vs:
-        out.append("Vassals: " + ", ".join(vs))
-    return out
+    return {
+        "realm": realm, **figures,
+        "wars": [{"enemy": e, "standing": STANDING[vc.condition(state, realm, e)]} for e in st.enemies(state, realm)],
+        "truces": sorted(t.replace("|", "").replace(realm, "") for t in state["truces"] if realm in t.split("|")),
+        "allies": [{"realm": a, "active": bool(st.alliance(state, realm, a).get("active"))}
+                   for a in st.allies(state, realm)],
+        "marriages": [{"realm": r, "disputed": v == "disputed"} for r, v in sorted(married.items())],
+        "provinces": [{"name": p, "occupied": st.occupied(state, p), "held_by": state["provinces"][p]["controller"],
+                       "unrest": bool(state["provinces"][p]["unrest"])} for p in st.provinces_of(state, realm)],
+        "occupying": [p for p, d in state["provinces"].items() if d["controller"] == realm and d["owner"] != realm],
+        "units": [{"place": st.place_name(loc), "pieces": [{"unit": k.replace("_", " "), "n": n}
+                                                           for k, n in sorted(u.items()) if n]}
+                  for loc in sorted(state["units"]) if (u := state["units"][loc].get(realm))],
+        "leaders": [{"name": ld["name"], "dice": list(ld["dice"]), "ruler": bool(ld.get("ruler")),
+                     "wounds": ld.get("wounds") or 0, "at": st.place_name(ld["at"]) if ld.get("at") else None}
+                    for ld in state["leaders"].get(realm, [])],
+        "vassals": list(st.vassals(state, realm)),
+    }
 
 
 def next_steps(state: dict, realm: str | None) -> list[str]:
