@@ -136,7 +136,7 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
                 events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
                                "term": "negotiated_peace", "why": f"its Cut Ties: {exc}"})
         else:
-            pc._pay(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+            pc.pay_ducats(state, extra[1], extra[2], extra[3], events, "negotiated peace")
     return True
 
 
