@@ -7,7 +7,8 @@ The grammar gives the forms; the line is read word by word as the grammar asks
 * where the grammar accepts a value terminal (a realm, an area, a number ...), that
   terminal's reader takes it off the line (:class:`.names.Reader`: names with spaces,
   case-insensitive, quoted or with hyphens) and says what is wrong when it cannot;
-* the line may end where the grammar accepts its end.
+* the line may end where the grammar accepts its end; where it ends too soon, the reply
+  names the keyword that must come, else the value that must (its reader says how).
 
 A word that fits nowhere gets the reply a player has always had: ``expected TO, found
 x`` where a keyword must come (the keywords listed in :attr:`Grammar.order`, leaving out
@@ -63,9 +64,9 @@ class Grammar:
                 ip.feed_token(Token(word, word))
             elif not r and "$END" in accepts:
                 return ip.feed_eof()
-            elif readable := sorted(t for t in accepts if t in self.values):
-                name = readable[0]
-                ip.feed_token(Token(name, self.values[name](r)))
+            elif (readable := sorted(t for t in accepts if t in self.values)) and \
+                    (r or not (accepts & keywords) - optional):
+                ip.feed_token(Token(readable[0], self.values[readable[0]](r)))
             else:
                 raise self._refusal(accepts - optional, r)
 

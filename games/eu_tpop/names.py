@@ -110,6 +110,15 @@ class Reader:
             raise GMError(f"unexpected {' '.join(self.words)!r} at the end of the line")
 
 
+#: the grammars' name terminals (orders.lark, gm.lark) and the kinds of name each takes, in
+#: the order they are looked up
+NAME_KINDS = {"REALM_NAME": ("realm",), "AREA_NAME": ("area",), "PROVINCE_NAME": ("province",),
+              "SEA_NAME": ("sea",), "SEA_OR_PORT": ("sea", "province"), "AREA_OR_PROVINCE": ("area", "province"),
+              "PLACE": ("area", "sea", "province")}
+#: each name terminal's reader
+NAMES = {terminal: (lambda r, kinds=kinds: r.name(*kinds)) for terminal, kinds in NAME_KINDS.items()}
+
+
 class NameError_(GMError):
     """An unknown name, with the nearest known one when there is one."""
 

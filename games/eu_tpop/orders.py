@@ -18,7 +18,7 @@ from pbem.gameapi import GMError, Order, ParseResult, Problem
 
 from .grammar import Grammar
 from .order_shapes import Shape
-from .names import NameError_, Reader, tokens
+from .names import NAMES, NameError_, Reader, tokens
 
 TERMS = ("white_peace", "negotiated_peace", "keep_current_board_state", "humiliation", "vassalization",
          "force_conversion", "secure_desired_succession", "full_annexation")
@@ -162,11 +162,9 @@ def _casualties(r: Reader) -> str:
 
 
 VALUES = {
-    "REALM": lambda r: r.name("realm"), "REALMS": _realms, "AREA": lambda r: r.name("area"),
-    "PROVINCE": lambda r: r.name("province"), "SEA_OR_PORT": lambda r: r.name("sea", "province"),
-    "PLACE": lambda r: r.name("area", "sea", "province"), "COUNT": lambda r: r.number("how many units"),
-    "NUMBER": lambda r: r.number(), "UNIT": _unit, "CB_TYPE": _cb_type, "TERM": _term,
-    "NEW_LEADER": lambda r: r.new_name("TO"), "LEADER_WORD": _leader_word, "CASUALTY_LIST": _casualties,
+    **NAMES, "REALM_LIST": _realms, "COUNT": lambda r: r.number("how many units"), "NUMBER": lambda r: r.number(),
+    "UNIT": _unit, "CB_TYPE": _cb_type, "TERM": _term, "NEW_LEADER": lambda r: r.new_name("TO"),
+    "LEADER_WORD": _leader_word, "CASUALTY_LIST": _casualties,
 }
 GRAMMAR = Grammar(Path(__file__).with_name("orders.lark"), ["order", "details", "deal"], VALUES, LISTED)
 #: the first words of the orders (after their aliases are replaced)
