@@ -16,6 +16,7 @@ those the form only may have), else ``unexpected 'x' at the end of the line``.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -33,18 +34,23 @@ class Grammar:
 
     def __init__(self, path: Path, start: list[str], values: Mapping[str, ValueReader],
                  order: tuple[str, ...] = ()):
-        self.lark = Lark(path.read_text(encoding="utf-8"), parser="lalr", start=start)
+        text = path.read_text(encoding="utf-8")
+        self.lark = Lark(text, parser="lalr", start=start)
         self.values = dict(values)
         #: keywords in the order a reply lists them (others follow, alphabetically)
         self.order = order
+        self._keywords = frozenset(t.name for t in self.lark.terminals if t.name not in self.values
+                                   and t.pattern.type == "str" and t.pattern.value == t.name)
         missing = {t.name for t in self.lark.terminals} - set(self.values) - self.keywords()
         if missing:
             raise ValueError(f"{path.name}: terminals without a reader: {sorted(missing)}")
+        clash = set(self.values) & set(re.findall(r'"([A-Z_]+)"', text))
+        if clash:
+            raise ValueError(f"{path.name}: values named as keywords: {sorted(clash)}")
 
     def keywords(self) -> set[str]:
         """The grammar's keywords (every terminal whose text is one upper-case word)."""
-        return {t.name for t in self.lark.terminals
-                if t.name not in self.values and t.pattern.type == "str" and t.pattern.value == t.name}
+        return set(self._keywords)
 
     def starts(self, start: str) -> set[str]:
         """The keywords a line read from ``start`` may begin with."""
@@ -55,7 +61,7 @@ class Grammar:
         ``optional``: keywords left out of "expected ..." (the form may have them)."""
         r = Reader(state, words)
         ip = self.lark.parse_interactive(None, start=start)
-        keywords = self.keywords()
+        keywords = self._keywords
         while True:
             accepts = ip.accepts()
             word = r.peek()
@@ -71,7 +77,8 @@ class Grammar:
                 raise self._refusal(accepts - optional, r)
 
     def _refusal(self, accepts: set[str], r: Reader) -> GMError:
-        listed = [k for k in self.order if k in accepts] + sorted(accepts - set(self.order) - {"$END"})
+        keywords = accepts & self._keywords
+        listed = [k for k in self.order if k in keywords] + sorted(keywords - set(self.order))
         if listed:
             return GMError(f"expected {' or '.join(listed)}, found {r.words[0] if r.words else 'the end of the line'}")
         return GMError(f"unexpected {' '.join(r.words)!r} at the end of the line")
