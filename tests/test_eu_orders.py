@@ -85,3 +85,16 @@ def test_negotiation_details_are_read_by_the_same_grammar(state):
     assert orders.details(state, ["RETURN", "Salera", "exchange", "Dauvin", "for", "Belcourt"]) == \
         [["RETURN", "Salera"], ["EXCHANGE", "Dauvin", "Belcourt"]]
     assert orders.details(state, []) == []
+
+
+def test_deal_lines_are_read_by_their_grammar(state):
+    from pbem.gameapi import Refused
+
+    from games.eu_tpop import diplomacy
+    assert diplomacy.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])
+    assert diplomacy.read_term(state, "valmont pays 5") == ("pays", ["valmont", 5])
+    assert diplomacy.read_term(state, "Corvia SELLS Far Shore FOR 4 FOR 6") == ("sells", ["Corvia", "Far Shore FOR 4", 6])
+    for bad in ("Valmont PAYS five", "Valmont Corvia PAYS 5", "Corvia SELLS FOR 6", ""):
+        with pytest.raises(Refused) as err:
+            diplomacy.read_term(state, bad)
+        assert err.value.code == "deal-line" and str(err.value).startswith(f"cannot read the deal line {bad!r}")
