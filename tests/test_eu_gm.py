@@ -69,3 +69,24 @@ def test_edits_in_any_case_with_names_of_several_words(state):
     assert GAME.query(after, "war Valmont Corvia") is True and GAME.query(after, "war Ostmark Corvia") is True
     assert GAME.query(after, "war Valmont Ostmark") is False
     assert events == [{"kind": "gm_edit", "text": "set leader corvia Jean de Valois at corvia dice inf,cav ruler"}]
+
+
+def test_every_scenario_query_is_a_form_of_its_grammar_and_reads_names_with_spaces(state):
+    from games.eu_tpop import queries
+    assert {q.upper() for q in queries.QUERIES} == queries.GRAMMAR.starts("query")
+    assert GAME.query(state, "SHIPS western-sea Valmont") == "light=1 heavy=0 damaged=0"
+    assert GAME.query(state, 'units "Western Sea" Corvia') == "light=1 heavy=1"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "empty query"),
+    ("gold Valmont", "unknown query 'gold' (known: prestige, stability, ducats, manpower, exhausted, allied, owner, "
+     "controller, occupied, war, truce, alliance, active_ally, marriage, vassal, influence, cb, units, ships, rebels, "
+     "unrest, mc, nc, victory, terms, religion, phase, step, round, active, passed, claim, ruler, leader, treaty, "
+     "treaties, pending, game_over, realm, cores, loans, treaty_concluded, treaty_says, authority, emperor, colonists)"),
+    ("war Valmont", "expected a realm name"),
+    ("prestige Valmont Corvia", "unexpected 'Corvia' at the end of the line"),
+])
+def test_a_bad_query_is_refused(state, text, message):
+    with pytest.raises(GMError, match="^" + re.escape(message) + "$"):
+        GAME.query(state, text)
