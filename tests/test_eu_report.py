@@ -108,3 +108,10 @@ def test_the_public_report_has_no_sheet():
     assert rep.data["sheet"] is None and "Anne" not in rep.text
     from pbem import render
     assert "Anne" not in str(render.report_html(GAME, rep))
+
+
+def test_the_report_record_is_json():
+    import json
+    state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
+    rep = GAME.report(state, [{"kind": "pass", "realm": "Ostmark"}], "Corvia")
+    assert json.loads(json.dumps(rep.data)) == rep.data
