@@ -17,10 +17,13 @@ those the form only may have), else ``unexpected 'x' at the end of the line``.
 from __future__ import annotations
 
 import re
+from copy import copy
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedToken
+from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 from pbem.gameapi import GMError
 
@@ -63,18 +66,20 @@ class Grammar:
         ip = self.lark.parse_interactive(None, start=start)
         keywords = self._keywords
         while True:
-            accepts = ip.accepts()
+            # Each candidate is tried on a copy of the parser (what lark's accepts() does for
+            # every terminal at once, which is several times slower).
+            choices = ip.choices()
             word = r.peek()
-            if word in accepts and word in keywords:
+            if word in keywords and word in choices and _fits(ip, word):
                 r.words.pop(0)
                 ip.feed_token(Token(word, word))
-            elif not r and "$END" in accepts:
+            elif not r and "$END" in choices and _fits(ip, "$END"):
                 return ip.feed_eof()
-            elif (readable := sorted(t for t in accepts if t in self.values)) and \
-                    (r or not (accepts & keywords) - optional):
+            elif (readable := sorted(t for t in choices if t in self.values and _fits(ip, t))) and \
+                    (r or not {t for t in choices if t in keywords and t not in optional and _fits(ip, t)}):
                 ip.feed_token(Token(readable[0], self.values[readable[0]](r)))
             else:
-                raise self._refusal(accepts - optional, r)
+                raise self._refusal(ip.accepts() - optional, r)
 
     def _refusal(self, accepts: set[str], r: Reader) -> GMError:
         keywords = accepts & self._keywords
@@ -82,3 +87,15 @@ class Grammar:
         if listed:
             return GMError(f"expected {' or '.join(listed)}, found {r.words[0] if r.words else 'the end of the line'}")
         return GMError(f"unexpected {' '.join(r.words)!r} at the end of the line")
+
+
+def _fits(ip: InteractiveParser, terminal: str) -> bool:
+    """Whether the parser would take ``terminal`` next (tried on a copy, without callbacks)."""
+    trial = ip.copy(deepcopy_values=False)
+    trial.parser_state.parse_conf = copy(trial.parser_state.parse_conf)
+    trial.parser_state.parse_conf.callbacks = {}
+    try:
+        trial.feed_token(Token(terminal, ""))
+    except UnexpectedToken:
+        return False
+    return True
