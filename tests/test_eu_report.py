@@ -115,3 +115,13 @@ def test_the_report_record_is_json():
     state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
     rep = GAME.report(state, [{"kind": "pass", "realm": "Ostmark"}], "Corvia")
     assert json.loads(json.dumps(rep.data)) == rep.data
+
+
+def test_a_loan_and_a_bankruptcy_are_told():
+    """NOTES 3.8 (choices/peace.md): a cost that cannot be paid takes a Loan; 5 Loans mean
+    bankruptcy.  Both change the realm's figures with no other event saying why."""
+    loan = {"kind": "loan", "realm": "Corvia", "loans": 2, "reason": "rebel die"}
+    assert sentences.sentence(loan) == "Corvia cannot pay (rebel die) and takes a Loan: 2 Loans now."
+    assert sentences.sentence(dict(loan, loans=1)) == "Corvia cannot pay (rebel die) and takes a Loan: 1 Loan now."
+    assert sentences.sentence({"kind": "bankrupt", "realm": "Corvia"}) == (
+        "Corvia goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, 3 Loans cleared.")

@@ -24,9 +24,9 @@ SENTENCES: dict[str, Renderer] = {}
 
 #: kinds no sentence tells: the action queue's own items (dow_after, free, leader), a treaty
 #: record (the platform mails the record itself), and facts the text report leaves to the
-#: reader's status or to the sentences around them (a loan, a bankruptcy, a sale, a standing order)
-UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "bankrupt", "dow_after", "free",
-          "game_over", "leader", "loan", "military_access", "province_sold", "standing", "tokens_removed",
+#: reader's status or to the sentences around them (a sale, a standing order, unrest removed)
+UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "dow_after", "free",
+          "game_over", "leader", "military_access", "province_sold", "standing", "tokens_removed",
           "treaty", "unrest_removed")
 
 CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
@@ -328,6 +328,19 @@ def _figure(e):
 def _monarch_power(e):
     """The realm's own mat: its audience is the realm alone (audiences.PRIVATE)."""
     return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on your mat ({e['reason']})."
+
+
+@says("loan")
+def _loan(e):
+    """NOTES 3.8 (choices/peace.md): a cost that cannot be paid takes a Loan."""
+    return f"{e['realm']} cannot pay ({e['reason']}) and takes a Loan: {plural(e['loans'], 'Loan')} now."
+
+
+@says("bankrupt")
+def _bankrupt(e):
+    """NOTES 3.8: 5 Loans mean bankruptcy (phase3.py applies it)."""
+    return (f"{e['realm']} goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, "
+            "3 Loans cleared.")
 
 
 @says("manpower_refreshed")
