@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from pbem import registry
-from pbem.dice import ScriptedDice
-from pbem.gameapi import Edit, GMError
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.gameapi import Edit, GMError
 
 from games.eu_tpop import gm, gm_edits
 

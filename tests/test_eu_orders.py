@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from pbem import registry
-from pbem.dice import ScriptedDice
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
 
 from games.eu_tpop import orders
 
@@ -88,7 +88,7 @@ def test_negotiation_details_are_read_by_the_same_grammar(state):
 
 
 def test_deal_lines_are_read_by_their_grammar(state):
-    from pbem.gameapi import Refused
+    from pbem.kit.gameapi import Refused
 
     from games.eu_tpop import diplomacy
     assert diplomacy.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])

@@ -7,8 +7,8 @@ import inspect
 import re
 from pathlib import Path
 
-from pbem import registry
-from pbem.dice import ScriptedDice
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
 
 from games.eu_tpop import audiences, sentences
 
@@ -74,7 +74,7 @@ def test_a_report_lists_the_sentences_of_its_events_then_status_and_next_steps()
 
 
 def _corvia_with_a_leader_in_hand_and_one_allied_unit():
-    from pbem.gameapi import Edit
+    from pbem.kit.gameapi import Edit
     state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
     for edit in ("SET LEADER Corvia Anne", "SET ALLIED Corvia 1"):
         state, _ = GAME.apply(state, Edit(edit), ScriptedDice())
@@ -88,7 +88,7 @@ def test_the_text_sheet_says_one_allied_unit_and_a_leader_without_dice():
 
 
 def test_the_html_report_draws_the_same_data_and_escapes_names():
-    from pbem import render
+    from pbem.reporting import render
     state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
     events = [{"kind": "war", "aggressor": "<b>Valmont</b>", "target": "Corvia", "cb": "claim"},
               {"kind": "occupied", "province": "Holm", "by": "Valmont"}]
@@ -106,7 +106,7 @@ def test_the_public_report_has_no_sheet():
     state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
     rep = GAME.report(state, [{"kind": "pass", "realm": "Ostmark"}], None)
     assert rep.data["sheet"] is None and "Anne" not in rep.text
-    from pbem import render
+    from pbem.reporting import render
     assert "Anne" not in str(render.report_html(GAME, rep))
 
 

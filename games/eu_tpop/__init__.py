@@ -9,9 +9,9 @@ cannot know (events, ideas, battle actions) come in as GM edits.
 """
 from __future__ import annotations
 
-from pbem import treatybook
-from pbem.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
-from pbem.state_copy import copy_state
+from pbem.kit import treatybook
+from pbem.kit.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
+from pbem.kit.state_copy import copy_state
 
 from . import audiences, bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
 from . import state as st

@@ -3,7 +3,7 @@ actions (checked with the same functions validation uses) and passes often
 enough that every round ends."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import moves, sieges, war
 from . import state as st

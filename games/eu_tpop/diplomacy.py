@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.gameapi import GMError, Refused
+from pbem.kit.gameapi import GMError, Refused
 
 from . import state as st
 from . import war

@@ -4,7 +4,7 @@ stops for a decision that belongs to another player (a ``reaction`` window)
 when its standing orders do not settle it."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import battle as bt
 from . import combat, diplomacy, hre, leaders, moves, sieges
@@ -264,7 +264,7 @@ def _step(state: dict, item: dict, dice, events: list):
             events.append({"kind": "siege_skipped", "realm": item["realm"], "area": item["area"], "why": str(exc)})
             return None
     if kind == "free":
-        from pbem.gameapi import Order
+        from pbem.kit.gameapi import Order
         o = Order(item["realm"], item["order"]["kind"], item["order"]["args"], item["order"]["canonical"])
         events.append({"kind": "free_action", "realm": item["realm"], "order": o.canonical})
         try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from lark import Transformer
 from lark.exceptions import VisitError
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import gm_edits, scenario
 from .grammar import Grammar

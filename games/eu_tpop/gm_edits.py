@@ -6,7 +6,7 @@ Returns the events it makes, if any.
 """
 from __future__ import annotations
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import scenario
 from . import state as st

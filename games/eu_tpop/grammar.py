@@ -25,7 +25,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedToken
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from .names import Reader
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 
-from pbem.gameapi import GMError, OrderOption
+from pbem.kit.gameapi import GMError, OrderOption
 
 from . import orders, resolution
 from . import state as st

@@ -4,7 +4,7 @@ Units (NOTES 3.3), and ships in port; Sieges (9.8) are in :mod:`.sieges`.  Each
 the same check first."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import battle as bt
 from . import capacity

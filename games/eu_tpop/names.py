@@ -7,7 +7,7 @@ import difflib
 import re
 import shlex
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 KINDS = ("realm", "area", "sea", "province")
 

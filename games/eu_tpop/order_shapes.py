@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lark import Transformer
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 
 def _detail_text(d: list[str]) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lark.exceptions import VisitError
 
-from pbem.gameapi import GMError, Order, ParseResult, Problem
+from pbem.kit.gameapi import GMError, Order, ParseResult, Problem
 
 from .grammar import Grammar
 from .order_shapes import Shape

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from pbem import treatybook
-from pbem.gameapi import Refused
+from pbem.kit import treatybook
+from pbem.kit.gameapi import Refused
 
 from . import diplomacy, hre
 from . import state as st

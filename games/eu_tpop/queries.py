@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.gameapi import GMError
+from pbem.kit.gameapi import GMError
 
 from . import capacity, hre
 from . import state as st

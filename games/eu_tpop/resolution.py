@@ -7,7 +7,7 @@ before the next player's (Choice: the outcome is the one the sequential
 table order gives, since each player decides only its own wars)."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import gm
 from . import peace as pc

@@ -3,7 +3,7 @@ Activate.  ``check_siege`` raises Refused and is what validation runs; ``siege``
 runs the same check first."""
 from __future__ import annotations
 
-from pbem.gameapi import Refused
+from pbem.kit.gameapi import Refused
 
 from . import battle as bt
 from . import state as st
