@@ -222,13 +222,11 @@ class EuropaUniversalis(Game):
                 "status": report.status(state, power) if power in state["realms"] else []}
 
     def report(self, state, events, power):
-        lines = [line for e in events if (line := report.event_line(e, power))]
-        body = lines or (["Nothing happened that concerns you."] if events else [])
-        if power in state["realms"]:
-            body += ["", *report.status(state, power)]
-        body += ["", *report.next_steps(state, power)]
-        text = "\n".join(line for line in body).strip() + "\n"
-        return Report(text, {"lines": body, "view": self.view(state, power)})
+        """The text and HTML mail drawn from the same data (report.py): the sentences of the
+        events the reader may see (sentences.py), its sheet, its next steps."""
+        data = report.report_data(state, events, power)
+        data["view"] = self.view(state, power)
+        return Report(report.text(data), data, "report.html.j2")
 
     def results(self, state):
         ranked = sorted(state["order"], key=lambda r: (-state["realms"][r]["prestige"], r))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import moves, war
+from . import moves, sieges, war
 from . import state as st
 from . import victory as vc
 
@@ -55,7 +55,7 @@ def _war_move(state, realm, rng):
         units = moves.land_units(state, realm, area)
         if not st.land_count(units):
             continue
-        if moves.siegeable(state, realm, area) and _ok(moves.check_siege, state, realm, area, []):
+        if sieges.siegeable(state, realm, area) and _ok(sieges.check_siege, state, realm, area, []):
             return [f'SIEGE "{area}"']
         for nb in sorted(st.land_neighbours(state, area)):
             if st.area_status(state, realm, nb) == "hostile" and _ok(moves.check_activate, state, realm,

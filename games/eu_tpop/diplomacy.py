@@ -3,11 +3,14 @@ end, Vassals and Subjugate, and player-to-player deals (NOTES 3.4)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from pbem.kit.gameapi import Refused
+from pbem.kit.gameapi import GMError, Refused
 
 from . import state as st
 from . import war
+from .grammar import Grammar
+from .names import Reader
 
 MAX_INFLUENCE_AREA = 5      # 11.1
 MAX_INFLUENCE_PER_TURN = 2  # NOTES 3.4
@@ -260,8 +263,38 @@ def annex(state: dict, realm: str, target: str, events: list) -> None:
 
 # -- player-to-player deals -------------------------------------------------------------------------
 
-_PAYS = re.compile(r"^(\S+)\s+PAYS\s+(\d+)$", re.I)
-_SELLS = re.compile(r"^(\S+)\s+SELLS\s+(.+?)\s+FOR\s+(\d+)$", re.I)
+def _one_word(r: Reader) -> str:
+    if not r.words:
+        raise GMError("expected a word")
+    return r.words.pop(0)
+
+
+def _amount(r: Reader) -> int:
+    if not r.words or not re.fullmatch(r"\d+", r.words[0]):
+        raise GMError("expected an amount")
+    return int(r.words.pop(0))
+
+
+def _sold(r: Reader) -> str:
+    """The province sold: the words up to the last ``FOR <n>`` of the line."""
+    if len(r.words) < 3 or r.words[-2].upper() != "FOR" or not re.fullmatch(r"\d+", r.words[-1]):
+        raise GMError("expected <province> FOR <n>")
+    sold, r.words = " ".join(r.words[:-2]), r.words[-2:]
+    return sold
+
+
+DEAL_VALUES = {"PARTY": _one_word, "AMOUNT": _amount, "SOLD": _sold, "REST": lambda r: r.rest()}
+DEAL_GRAMMAR = Grammar(Path(__file__).with_name("deals.lark"), ["term"], DEAL_VALUES)
+
+
+def read_term(state: dict, line: str) -> tuple[str, list]:
+    """A deal line as its form (deals.lark) and values; Refused when it does not read."""
+    try:
+        tree = DEAL_GRAMMAR.read(state, line.split(), "term")
+    except GMError:
+        raise Refused(f"cannot read the deal line {line!r}: ALLIANCE, MARRIAGE, <realm> PAYS <n>, "
+                      "<realm> SELLS <province> FOR <n>", "deal-line") from None
+    return str(tree.data), [c.value for c in tree.children]
 
 
 def deal_key(lines: list[str]) -> str:
@@ -276,44 +309,39 @@ def check_deal(state: dict, a: str, b: str, lines: list[str]) -> list[tuple]:
     at_war = bool(st.enemies(state, a) or st.enemies(state, b))
     out = []
     for line in lines:
-        word = line.split()[0].upper() if line.split() else ""
-        m_pay, m_sell = _PAYS.match(line.strip()), _SELLS.match(line.strip())
-        if word == "ALLIANCE":
+        form, values = read_term(state, line)
+        if form == "alliance":
             if at_war:
                 raise Refused("while either side is at war only money may change hands", "deal-at-war")
             if st.alliance(state, a, b):
                 raise Refused(f"{a} and {b} are already allied", "already-allied")
             out.append(("alliance",))
-        elif word == "MARRIAGE":
+        elif form == "marriage":
             if at_war:
                 raise Refused("while either side is at war only money may change hands", "deal-at-war")
             check_marriage(state, a, b, deal=True)
             check_marriage(state, b, a, deal=True)
             out.append(("marriage",))
-        elif m_pay:
-            payer = _who(state, m_pay.group(1), a, b)
-            n = int(m_pay.group(2))
+        elif form == "pays":
+            payer, n = _who(state, values[0], a, b), values[1]
             if state["realms"][payer]["ducats"] < n:
                 raise Refused(f"{payer} has {state['realms'][payer]['ducats']} Ducats, not {n}", "insufficient-ducats")
             out.append(("pay", payer, b if payer == a else a, n))
-        elif m_sell:
+        else:
             if at_war:
                 raise Refused("while either side is at war only money may change hands", "deal-at-war")
-            seller = _who(state, m_sell.group(1), a, b)
+            seller = _who(state, values[0], a, b)
             buyer = b if seller == a else a
-            prov = next((p for p in state["provinces"] if p.lower() == m_sell.group(2).lower()), None)
-            n = int(m_sell.group(3))
+            prov = next((p for p in state["provinces"] if p.lower() == values[1].lower()), None)
+            n = values[2]
             if prov is None or state["provinces"][prov]["owner"] != seller or st.occupied(state, prov):
-                raise Refused(f"{m_sell.group(2)} is not a province {seller} owns", "deal-province")
+                raise Refused(f"{values[1]} is not a province {seller} owns", "deal-province")
             if not st.has_claim(state, buyer, state["provinces"][prov]["area"]):
                 raise Refused(f"{buyer} needs a Claim in {state['provinces'][prov]['area']} to buy {prov}",
                               "deal-claim")
             if not 3 <= n <= 15 or state["realms"][buyer]["ducats"] < n:
                 raise Refused("a province sells for 3 to 15 Ducats the buyer has", "deal-price")
             out.append(("sell", seller, buyer, prov, n))
-        else:
-            raise Refused(f"cannot read the deal line {line!r}: ALLIANCE, MARRIAGE, <realm> PAYS <n>, "
-                          "<realm> SELLS <province> FOR <n>", "deal-line")
     if not out:
         raise Refused("the deal is empty", "deal-line")
     return out

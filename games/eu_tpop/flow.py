@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.kit.gameapi import Refused
 
 from . import battle as bt
-from . import combat, diplomacy, hre, leaders, moves
+from . import combat, diplomacy, hre, leaders, moves, sieges
 from . import state as st
 from . import war
 
@@ -93,7 +93,7 @@ def check_one(state: dict, realm: str, o) -> None:
     elif o.kind == "recruit":
         moves.check_recruit(state, realm, a["n"], a["unit"], a["where"], a["category"])
     elif o.kind == "siege":
-        moves.check_siege(state, realm, a["area"], a["provinces"])
+        sieges.check_siege(state, realm, a["area"], a["provinces"])
     elif o.kind == "appoint":
         leaders.check_appoint(state, realm, a["leader"], a["place"])
     elif o.kind == "forge":
@@ -148,7 +148,7 @@ def _do(state: dict, realm: str, o, events: list) -> list[dict]:
     if o.kind == "recruit":
         return moves.recruit(state, realm, a["n"], a["unit"], a["where"], a["category"], events)
     if o.kind == "siege":
-        return moves.siege(state, realm, a["area"], a["provinces"], events)
+        return sieges.siege(state, realm, a["area"], a["provinces"], events)
     if o.kind == "appoint":
         leaders.appoint(state, realm, a["leader"], a["place"], events)
     elif o.kind == "forge":
@@ -259,7 +259,7 @@ def _step(state: dict, item: dict, dice, events: list):
         return _dow_after(state, item, events)
     if kind == "siege":
         try:
-            return moves.siege(state, item["realm"], item["area"], item.get("provinces", []), events)
+            return sieges.siege(state, item["realm"], item["area"], item.get("provinces", []), events)
         except Refused as exc:
             events.append({"kind": "siege_skipped", "realm": item["realm"], "area": item["area"], "why": str(exc)})
             return None

@@ -172,7 +172,7 @@ def answer(topic: str) -> str | None:
         return "\n".join(textwrap.wrap("Peace terms (ENFORCE <term> ON <realm>): " + ", ".join(orders.TERMS)
                                        + ". Each report's \"what you may do now\" lists the terms you may "
                                        "enforce now.", 76, subsequent_indent="  ")) + "\n"
-    alias = orders._ALIAS_VERBS.get(word)
+    alias = orders.ALIAS_VERBS.get(word)
     verb = (alias or word).split()[0]
     forms = [f for f in orders.FORMS if f.split()[0] == verb]
     if not forms:

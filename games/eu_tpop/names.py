@@ -51,7 +51,8 @@ def nearest(state: dict, text: str, *kinds: str) -> str | None:
 
 
 class Reader:
-    """Takes names and keywords off the front of a list of words."""
+    """Takes names, numbers and words off the front of a list of words: the readers of the
+    grammars' values (grammar.py; keywords are the grammar's to read)."""
 
     def __init__(self, state: dict, words: list[str]):
         self.state, self.words = state, list(words)
@@ -61,18 +62,6 @@ class Reader:
 
     def peek(self) -> str:
         return self.words[0].upper() if self.words else ""
-
-    def keyword(self, *options: str) -> str | None:
-        if self.words and self.words[0].upper() in options:
-            return self.words.pop(0).upper()
-        return None
-
-    def expect(self, *options: str) -> str:
-        got = self.keyword(*options)
-        if got is None:
-            seen = self.words[0] if self.words else "the end of the line"
-            raise GMError(f"expected {' or '.join(options)}, found {seen}")
-        return got
 
     def number(self, what: str = "a number") -> int:
         if not self.words or not re.fullmatch(r"[+-]?\d+", self.words[0]):
@@ -108,6 +97,15 @@ class Reader:
     def done(self) -> None:
         if self.words:
             raise GMError(f"unexpected {' '.join(self.words)!r} at the end of the line")
+
+
+#: the grammars' name terminals (orders.lark, gm.lark) and the kinds of name each takes, in
+#: the order they are looked up
+NAME_KINDS = {"REALM_NAME": ("realm",), "AREA_NAME": ("area",), "PROVINCE_NAME": ("province",),
+              "SEA_NAME": ("sea",), "SEA_OR_PORT": ("sea", "province"), "AREA_OR_PROVINCE": ("area", "province"),
+              "PLACE": ("area", "sea", "province")}
+#: each name terminal's reader
+NAMES = {terminal: (lambda r, kinds=kinds: r.name(*kinds)) for terminal, kinds in NAME_KINDS.items()}
 
 
 class NameError_(GMError):

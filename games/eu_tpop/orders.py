@@ -1,17 +1,24 @@
-"""Reading players' orders: every form, its aliases, and its canonical echo.
+"""Reading players' orders: every form (orders.lark), its aliases, and its canonical echo.
 
-Parsing only reads words and names; whether an order is allowed now is
-:mod:`.validate`'s question.  Each order's canonical text parses back to the
-same order.
+The grammar file gives the forms; :mod:`.grammar` reads a line with it, taking each
+value off the line with the readers below; :mod:`.order_shapes` turns the parse tree into
+the order and its canonical text.  Parsing only reads words and names; whether an order is
+allowed now is :mod:`.validate`'s question.  Each order's canonical text parses back to
+the same order.
 """
 from __future__ import annotations
 
 import difflib
 import re
+from pathlib import Path
+
+from lark.exceptions import VisitError
 
 from pbem.kit.gameapi import GMError, Order, ParseResult, Problem
 
-from .names import NameError_, Reader, tokens
+from .grammar import Grammar
+from .order_shapes import Shape
+from .names import NAMES, NameError_, Reader, tokens
 
 TERMS = ("white_peace", "negotiated_peace", "keep_current_board_state", "humiliation", "vassalization",
          "force_conversion", "secure_desired_succession", "full_annexation")
@@ -61,14 +68,140 @@ FORMS = (
 VERBS = ("DECLARE", "CALL", "ACTIVATE", "NAVAL", "RECRUIT", "SIEGE", "APPOINT", "FORGE", "INFLUENCE", "CUT", "SUBJUGATE",
          "ROYAL", "DIPLOMACY", "PASS", "STANDING", "ACCEPT", "REFUSE", "RETREAT", "FIGHT", "ENFORCE", "OFFER",
          "SURRENDER", "NEGOTIATE", "KEEP", "LEADER")
-_ALIAS_VERBS = {"DOW": "DECLARE WAR ON", "CTA": "CALL TO ARMS", "MOVE": "ACTIVATE", "SAIL": "NAVAL",
-                "ALLY": "FORGE ALLIANCE", "MARRY": "ROYAL MARRIAGE", "MARRIAGE": "ROYAL MARRIAGE",
-                "WHITE": "OFFER WHITE", "CONTINUE": "KEEP WAR"}
+#: words a player may write for the first words of an order
+ALIAS_VERBS = {"DOW": "DECLARE WAR ON", "CTA": "CALL TO ARMS", "MOVE": "ACTIVATE", "SAIL": "NAVAL",
+               "ALLY": "FORGE ALLIANCE", "MARRY": "ROYAL MARRIAGE", "MARRIAGE": "ROYAL MARRIAGE",
+               "WHITE": "OFFER WHITE", "CONTINUE": "KEEP WAR"}
+#: the keywords a form may have or leave out: a reply about a word after them does not ask for them
+OPTIONAL = {"ACTIVATE": frozenset({"SIEGE"}), "RETREAT": frozenset({"TO"}),
+            "STANDING": frozenset({"IF", "ACTIVE", "INACTIVE"}), "ACCEPT": frozenset({"ACTIVE", "INACTIVE"}),
+            "RECRUIT": frozenset({"MERC", "MERCENARY", "ALLIED", "REGULAR"})}
+#: the order in which a reply lists the keywords that may come next
+LISTED = ("CTA", "RETREAT", "CASUALTIES", "CALL", "LEADER", "NEVER", "ACCEPT", "REFUSE", "ASK", "OUTNUMBERED",
+          "ALL", "PLAYERS", "NONE", "RETURN", "EXCHANGE", "LIBERATE", "ALLY", "CLAIM")
+#: the most lines (terms) one DIPLOMACY or NEGOTIATE block may hold
+MAX_DEAL_TERMS = 12
 
 
 def term_name(word: str) -> str | None:
     key = word.lower().replace("-", "_")
     return key if key in TERMS else TERM_ALIASES.get(key)
+
+
+# -- the values the grammar's terminals take off the line -----------------------------------
+
+def _realms(r: Reader) -> list[str]:
+    """REALMS: ``<realm>[,<realm>]``, up to a CB; each realm named once."""
+    joined = " ".join(r.words)
+    parts, rest = joined, ""
+    m = re.search(r"\s+CB(\s|$)", joined, re.I)
+    if m:
+        parts, rest = joined[:m.start()], joined[m.start():]
+    names = []
+    for part in parts.split(","):
+        if part.strip():
+            sub = Reader(r.state, tokens(part))
+            name = sub.name("realm")
+            sub.done()
+            # Choice: a realm named twice in one list is refused, not applied twice (a
+            # declaration's stability cost and its war are per enemy: Declare War action, p. 16;
+            # choices/warfare.md).
+            if name in names:
+                raise GMError(f"{name} is named twice; name each realm once", "duplicate-realm")
+            names.append(name)
+    r.words = tokens(rest)
+    if not names:
+        raise GMError("name the realm(s) you declare war on")
+    return names
+
+
+def _word(r: Reader) -> str:
+    return r.words.pop(0) if r.words else ""
+
+
+def _cb_type(r: Reader) -> str:
+    """CB_TYPE: the kind of Casus Belli (9.1 Casus Belli), or one of its aliases."""
+    word = _word(r).lower().replace("-", "_")
+    cb = word if word in CB_TYPES else CB_ALIASES.get(word)
+    if cb is None:
+        raise GMError(f"unknown CB type {word!r} (one of {', '.join(CB_TYPES)})", "unknown-cb")
+    return cb
+
+
+def _unit(r: Reader) -> str:
+    word = _word(r).upper()
+    unit = UNIT_WORDS.get(word.rstrip("S")) or UNIT_WORDS.get(word)
+    if unit is None:
+        raise GMError(f"unknown unit {word!r} (INF, CAV, ART, LIGHT or HEAVY)", "unknown-unit")
+    return unit
+
+
+def _term(r: Reader) -> str:
+    word = _word(r)
+    term = term_name(word)
+    if term is None:
+        near = difflib.get_close_matches(word.lower(), TERMS, n=1, cutoff=0.5)
+        raise NameError_(f"unknown peace term {word!r} (one of {', '.join(TERMS)})", near[0] if near else None,
+                         "term")
+    return term
+
+
+def _leader_word(r: Reader) -> str:
+    """BEST, NONE, ASK or a leader's name as written (validation checks the name)."""
+    name = r.new_name()
+    return name.upper() if name.upper() in ("BEST", "NONE", "ASK") else name
+
+
+def _casualties(r: Reader) -> str:
+    items = [w.strip().upper() for w in ",".join(r.rest()).split(",") if w.strip()]
+    allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART"}
+    bad = [w for w in items if w not in allowed]
+    if bad or not items:
+        raise GMError(f"STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not {bad})")
+    return ",".join(items)
+
+
+VALUES = {
+    **NAMES, "REALM_LIST": _realms, "COUNT": lambda r: r.number("how many units"), "NUMBER": lambda r: r.number(),
+    "UNIT": _unit, "CB_TYPE": _cb_type, "TERM": _term, "NEW_LEADER": lambda r: r.new_name("TO"),
+    "LEADER_WORD": _leader_word, "CASUALTY_LIST": _casualties,
+}
+GRAMMAR = Grammar(Path(__file__).with_name("orders.lark"), ["order", "details", "deal"], VALUES, LISTED)
+#: the first words of the orders (after their aliases are replaced)
+ORDER_VERBS = frozenset(GRAMMAR.starts("order"))
+
+
+def _read(state: dict, words: list[str], start: str, optional=frozenset()):
+    """The shape of ``words`` read from rule ``start`` of orders.lark; raises GMError."""
+    tree = GRAMMAR.read(state, words, start, optional)
+    try:
+        return Shape().transform(tree)
+    except VisitError as exc:
+        raise exc.orig_exc from None
+
+
+# -- lines and blocks ------------------------------------------------------------------------
+
+def parse_line(state: dict, power: str, text: str, number) -> Order | None:
+    """One order line; None when its first word is no order's (a greeting, a misspelt verb)."""
+    words = tokens(text)
+    if not words:
+        return None
+    first = words[0].upper()
+    if first in ALIAS_VERBS:
+        words = ALIAS_VERBS[first].split() + words[1:]
+    verb = words[0].upper()
+    if verb not in ORDER_VERBS:
+        return None
+    kind, args, canon = _read(state, words, "order", OPTIONAL.get(verb, frozenset()))
+    return Order(power, kind, args, canon, number)
+
+
+def details(state: dict, words: list[str]) -> list[list[str]]:
+    """Peace term choices (10.2, 10.4): RETURN <prov>, EXCHANGE <prov> FOR <prov>, LIBERATE
+    <prov>, ALLY <realm> (after a liberation), CLAIM <area> (discard a Claim where provinces
+    were gained, to remove 2 unrest there)."""
+    return _read(state, words, "details")
 
 
 def parse(state: dict, power: str, lines) -> ParseResult:
@@ -98,9 +231,7 @@ def parse(state: dict, power: str, lines) -> ParseResult:
         head = stripped.split()[0].upper()
         if head in ("DIPLOMACY", "NEGOTIATE"):
             try:
-                r = Reader(state, tokens(stripped)[1:])
-                realm = r.name("realm")
-                r.done()
+                realm = _read(state, [head, *tokens(stripped)[1:]], "deal")
             except GMError as exc:
                 result.problems.append(_problem(exc, number))
                 continue
@@ -124,10 +255,6 @@ def parse(state: dict, power: str, lines) -> ParseResult:
     return result
 
 
-#: the most lines (terms) one DIPLOMACY or NEGOTIATE block may hold
-MAX_DEAL_TERMS = 12
-
-
 def _problem(exc: GMError, number) -> Problem:
     return Problem(exc.code if exc.code != "gm-edit" else "invalid-order", str(exc), number,
                    getattr(exc, "suggestion", None), "invalid")
@@ -138,273 +265,3 @@ def _block_order(power: str, block: dict) -> Order:
     kind = "diplomacy" if verb == "DIPLOMACY" else "negotiate"
     canon = "\n".join([f"{verb} {realm}", *block["lines"], f"END{verb}"])
     return Order(power, kind, {"realm": realm, "lines": block["lines"]}, canon, block["line"])
-
-
-def parse_line(state: dict, power: str, text: str, number) -> Order | None:
-    words = tokens(text)
-    if not words:
-        return None
-    first = words[0].upper()
-    if first in _ALIAS_VERBS:
-        words = _ALIAS_VERBS[first].split() + words[1:]
-    r = Reader(state, words)
-    verb = r.words.pop(0).upper()
-    fn = _PARSERS.get(verb)
-    if fn is None:
-        return None
-    kind, args, canon = fn(r)
-    r.done()
-    return Order(power, kind, args, canon, number)
-
-
-def _realm_list(r: Reader) -> list[str]:
-    joined = " ".join(r.words)
-    parts, rest = joined, ""
-    m = re.search(r"\s+CB(\s|$)", joined, re.I)
-    if m:
-        parts, rest = joined[:m.start()], joined[m.start():]
-    names = []
-    for part in parts.split(","):
-        if part.strip():
-            sub = Reader(r.state, tokens(part))
-            name = sub.name("realm")
-            sub.done()
-            # Choice: a realm named twice in one list is refused, not applied twice (a
-            # declaration's stability cost and its war are per enemy: Declare War action, p. 16;
-            # choices/warfare.md).
-            if name in names:
-                raise GMError(f"{name} is named twice; name each realm once", "duplicate-realm")
-            names.append(name)
-    r.words = tokens(rest)
-    if not names:
-        raise GMError("name the realm(s) you declare war on")
-    return names
-
-
-def _declare(r):
-    r.expect("WAR")
-    r.expect("ON")
-    targets = _realm_list(r)
-    cb = None
-    if r.keyword("CB"):
-        word = (r.words.pop(0) if r.words else "").lower().replace("-", "_")
-        cb = word if word in CB_TYPES else CB_ALIASES.get(word)
-        if cb is None:
-            raise GMError(f"unknown CB type {word!r} (one of {', '.join(CB_TYPES)})", "unknown-cb")
-    canon = f"DECLARE WAR ON {','.join(targets)}" + (f" CB {cb.upper()}" if cb else "")
-    return "declare", {"targets": targets, "cb": cb}, canon
-
-
-def _call(r):
-    r.expect("TO")
-    r.expect("ARMS")
-    realm = r.name("realm")
-    return "cta", {"realm": realm}, f"CALL TO ARMS {realm}"
-
-
-def _activate(r):
-    path = [r.name("area")]
-    siege = False
-    while r:
-        if r.keyword("SIEGE"):
-            siege = True
-            continue
-        r.expect("TO")
-        path.append(r.name("area"))
-    if len(path) < 2:
-        raise GMError("ACTIVATE <area> TO <area> [TO <area>] [SIEGE]")
-    canon = "ACTIVATE " + " TO ".join(path) + (" SIEGE" if siege else "")
-    return "activate", {"path": path, "siege": siege}, canon
-
-
-def _naval(r):
-    start = r.name("sea", "province")
-    r.expect("TO")
-    dest = r.name("sea", "province")
-    return "naval", {"from": start, "to": dest}, f"NAVAL {start} TO {dest}"
-
-
-def _recruit(r):
-    n = r.number("how many units")
-    word = r.words.pop(0).upper() if r.words else ""
-    unit = UNIT_WORDS.get(word.rstrip("S")) or UNIT_WORDS.get(word)
-    if unit is None:
-        raise GMError(f"unknown unit {word!r} (INF, CAV, ART, LIGHT or HEAVY)", "unknown-unit")
-    r.expect("IN")
-    where = r.name("area", "sea", "province")
-    cat = (r.keyword("MERC", "MERCENARY", "ALLIED", "REGULAR") or "REGULAR").lower()
-    cat = "merc" if cat.startswith("merc") else cat
-    canon = f"RECRUIT {n} {unit.upper()} IN {where}" + ("" if cat == "regular" else f" {cat.upper()}")
-    return "recruit", {"n": n, "unit": unit, "where": where, "category": cat}, canon
-
-
-def _siege(r):
-    area = r.name("area")
-    provs = []
-    while r:
-        provs.append(r.name("province"))
-    canon = f"SIEGE {area}" + "".join(f" {p}" for p in provs)
-    return "siege", {"area": area, "provinces": provs}, canon
-
-
-def _appoint(r):
-    name = r.new_name("TO")
-    r.expect("TO")
-    place = r.name("area", "sea", "province")
-    return "appoint", {"leader": name, "place": place}, f"APPOINT {name} TO {place}"
-
-
-def _forge(r):
-    r.expect("ALLIANCE")
-    realm = r.name("realm")
-    return "forge", {"realm": realm}, f"FORGE ALLIANCE {realm}"
-
-
-def _influence(r):
-    area = r.name("area")
-    n = r.number() if r else 1
-    return "influence", {"area": area, "n": n}, f"INFLUENCE {area} {n}"
-
-
-def _cut(r):
-    r.expect("TIES")
-    realm = r.name("realm")
-    return "cut_ties", {"realm": realm}, f"CUT TIES {realm}"
-
-
-def _subjugate(r):
-    realm = r.name("realm")
-    return "subjugate", {"realm": realm}, f"SUBJUGATE {realm}"
-
-
-def _royal(r):
-    r.expect("MARRIAGE")
-    realm = r.name("realm")
-    return "marriage", {"realm": realm}, f"ROYAL MARRIAGE {realm}"
-
-
-def _pass(r):
-    return "pass", {}, "PASS"
-
-
-def _standing(r):
-    topic = r.expect("CTA", "RETREAT", "CASUALTIES", "CALL", "LEADER")
-    if topic == "CTA":
-        value = r.expect("ACCEPT", "REFUSE", "ASK")
-        extra = r.keyword("ACTIVE", "INACTIVE")
-        value = value + (f" {extra}" if extra else "")
-    elif topic == "RETREAT":
-        if r.keyword("IF"):
-            r.expect("OUTNUMBERED")
-            value = "IF OUTNUMBERED"
-        else:
-            value = r.expect("NEVER", "ASK", "OUTNUMBERED")
-            value = "IF OUTNUMBERED" if value == "OUTNUMBERED" else value
-    elif topic == "CALL":
-        value = r.expect("ALL", "PLAYERS", "NONE")
-    elif topic == "LEADER":
-        value = _leader_word(r)
-    else:
-        items = [w.strip().upper() for w in ",".join(r.rest()).split(",") if w.strip()]
-        allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART"}
-        bad = [w for w in items if w not in allowed]
-        if bad or not items:
-            raise GMError(f"STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not {bad})")
-        value = ",".join(items)
-    return "standing", {"topic": topic.lower(), "value": value}, f"STANDING {topic} {value}"
-
-
-def _accept(r):
-    extra = r.keyword("ACTIVE", "INACTIVE")
-    return "accept", {"active": extra != "INACTIVE"}, "ACCEPT" + (f" {extra}" if extra else "")
-
-
-def _refuse(r):
-    return "refuse", {}, "REFUSE"
-
-
-def _retreat(r):
-    to = None
-    if r.keyword("TO"):
-        to = r.name("area", "sea", "province")
-    return "retreat", {"to": to}, "RETREAT" + (f" TO {to}" if to else "")
-
-
-def _leader_word(r) -> str:
-    """BEST, NONE, ASK or a leader's name as written (validation checks the name)."""
-    name = r.new_name()
-    return name.upper() if name.upper() in ("BEST", "NONE", "ASK") else name
-
-
-def _leader(r):
-    name = _leader_word(r)
-    if name == "ASK":
-        raise GMError("LEADER names a leader, BEST or NONE (ASK is for STANDING LEADER)", "invalid-order")
-    return "leader", {"leader": name}, f"LEADER {name}"
-
-
-def _fight(r):
-    return "fight", {}, "FIGHT"
-
-
-def _enforce(r):
-    word = r.words.pop(0) if r.words else ""
-    term = term_name(word)
-    if term is None:
-        near = difflib.get_close_matches(word.lower(), TERMS, n=1, cutoff=0.5)
-        exc = NameError_(f"unknown peace term {word!r} (one of {', '.join(TERMS)})", near[0] if near else None,
-                         "term")
-        raise exc
-    r.expect("ON")
-    realm = r.name("realm")
-    details = _details(r)
-    canon = f"ENFORCE {term} ON {realm}" + "".join(f" {d[0]} {' FOR '.join(d[1:]) if d[0] == 'EXCHANGE' else ' '.join(d[1:])}"
-                                                    for d in details)
-    return "enforce", {"term": term, "realm": realm, "details": details}, canon.rstrip()
-
-
-def _details(r: Reader) -> list[list[str]]:
-    """Peace term choices: RETURN <prov>, EXCHANGE <prov> FOR <prov>,
-    LIBERATE <prov>, ALLY <realm> (after a liberation), CLAIM <area> (discard
-    a Claim where provinces were gained, to remove 2 unrest there)."""
-    out = []
-    while r:
-        kw = r.expect("RETURN", "EXCHANGE", "LIBERATE", "ALLY", "CLAIM")
-        if kw == "CLAIM":
-            out.append([kw, r.name("area")])
-        elif kw == "EXCHANGE":
-            mine = r.name("province")
-            r.expect("FOR")
-            out.append([kw, mine, r.name("province")])
-        elif kw == "ALLY":
-            out.append([kw, r.name("realm")])
-        else:
-            out.append([kw, r.name("province")])
-    return out
-
-
-def _offer(r):
-    r.expect("WHITE")
-    r.expect("PEACE")
-    r.expect("TO")
-    realm = r.name("realm")
-    return "offer_white", {"realm": realm}, f"OFFER WHITE PEACE TO {realm}"
-
-
-def _surrender(r):
-    r.expect("TO")
-    realm = r.name("realm")
-    return "surrender", {"realm": realm}, f"SURRENDER TO {realm}"
-
-
-def _keep(r):
-    r.expect("WAR")
-    realm = r.name("realm")
-    return "keep_war", {"realm": realm}, f"KEEP WAR {realm}"
-
-
-_PARSERS = {"DECLARE": _declare, "CALL": _call, "ACTIVATE": _activate, "NAVAL": _naval, "RECRUIT": _recruit,
-            "SIEGE": _siege, "APPOINT": _appoint, "FORGE": _forge, "INFLUENCE": _influence, "CUT": _cut, "SUBJUGATE": _subjugate,
-            "ROYAL": _royal, "PASS": _pass, "STANDING": _standing, "ACCEPT": _accept, "REFUSE": _refuse,
-            "RETREAT": _retreat, "FIGHT": _fight, "LEADER": _leader, "ENFORCE": _enforce, "OFFER": _offer,
-            "SURRENDER": _surrender, "KEEP": _keep}

@@ -195,7 +195,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
             if payer in fam_l:
                 ducats_due += 10
             elif st.is_player(state, payer):
-                _pay(state, payer, payee, 10, events, f"ransom for {p}")
+                pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
             lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats.")
     lost_areas = set()
     for p in _between(state, side_v, side_l):
@@ -206,7 +206,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     cap = 2 * st.tax_income(state, loser)   # after the returns
     pay = min(ducats_due, cap)
     if pay:
-        _pay(state, loser, v, pay, events, "peace: returned provinces and ransom")
+        pay_ducats(state, loser, v, pay, events, "peace: returned provinces and ransom")
         lines.append(f"{loser} pays {v} {pay} Ducats" + (f" (capped at twice its tax income, {cap})"
                                                           if pay < ducats_due else "") + ".")
     if returned:
@@ -248,7 +248,7 @@ def _discard_claims(state: dict, v: str, term: str, details: list) -> list[str]:
     return out
 
 
-def _pay(state, payer, payee, n, events, why) -> None:
+def pay_ducats(state, payer, payee, n, events, why) -> None:
     n = min(n, max(0, state["realms"][payer]["ducats"]))   # Choice: a loser pays what it has
     state["realms"][payer]["ducats"] -= n
     state["realms"][payee]["ducats"] += n

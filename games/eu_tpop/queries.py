@@ -1,12 +1,18 @@
-"""Scenario queries (tests/scenarios/eu_tpop): each answers from the state alone."""
+"""Scenario queries (tests/scenarios/eu_tpop): each answers from the state alone.
+
+The forms are in queries.lark, read as the orders are (:mod:`.grammar`); each query's
+function below takes the state and the query's values."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from pbem.kit.gameapi import GMError
 
 from . import capacity, hre
 from . import state as st
 from . import victory as vc
-from .names import Reader, tokens
+from .grammar import Grammar
+from .names import NAMES, Reader, tokens
 
 QUERIES = ("prestige", "stability", "ducats", "manpower", "exhausted", "allied", "owner", "controller", "occupied",
            "war", "truce", "alliance", "active_ally", "marriage", "vassal", "influence", "cb", "units", "ships",
@@ -15,42 +21,42 @@ QUERIES = ("prestige", "stability", "ducats", "manpower", "exhausted", "allied",
            "loans", "treaty_concluded", "treaty_says", "authority", "emperor", "colonists")
 
 
+def _first_word(r: Reader) -> str:
+    return r.words.pop(0) if r.words else ""
+
+
+VALUES = {**NAMES, "WORDS": lambda r: " ".join(r.rest()).lower(), "TEXT": lambda r: " ".join(r.rest()),
+          "TREATY_ID": _first_word}
+GRAMMAR = Grammar(Path(__file__).with_name("queries.lark"), ["query"], VALUES)
+
+
 def answer(state: dict, text: str):
-    r = Reader(state, tokens(text))
-    if not r:
+    words = tokens(text)
+    if not words:
         raise GMError("empty query")
-    key = r.words.pop(0).lower()
-    fn = _Q.get(key)
-    if fn is None:
+    key = words[0].lower()
+    if key not in _Q:
         raise GMError(f"unknown query {key!r} (known: {', '.join(QUERIES)})")
-    value = fn(state, r)
-    r.done()
-    return value
+    values = [c.value for c in GRAMMAR.read(state, words, "query").children]
+    return _Q[key](state, *values[1:])
 
 
 def _realm_value(field):
-    def q(state, r):
-        return state["realms"][r.name("realm")][field]
+    def q(state, realm):
+        return state["realms"][realm][field]
     return q
 
 
-def _owner(state, r):
-    return state["provinces"][r.name("province")]["owner"] or "none"
+def _owner(state, prov):
+    return state["provinces"][prov]["owner"] or "none"
 
 
-def _controller(state, r):
-    return state["provinces"][r.name("province")]["controller"] or "none"
+def _controller(state, prov):
+    return state["provinces"][prov]["controller"] or "none"
 
 
-def _occupied(state, r):
-    return st.occupied(state, r.name("province"))
-
-
-def _pairq(fn):
-    def q(state, r):
-        a, b = r.name("realm"), r.name("realm")
-        return fn(state, a, b)
-    return q
+def _occupied(state, prov):
+    return st.occupied(state, prov)
 
 
 def _alliance(state, a, b):
@@ -62,13 +68,12 @@ def _active(state, a, b):
     return bool(rec and rec.get("active"))
 
 
-def _vassal(state, r):
-    return st.overlord(state, r.name("realm")) or "none"
+def _vassal(state, realm):
+    return st.overlord(state, realm) or "none"
 
 
-def _influence(state, r):
-    area = r.name("area")
-    return st.influence(state, area, r.name("realm"))
+def _influence(state, area, realm):
+    return st.influence(state, area, realm)
 
 
 def _cb(state, a, b):
@@ -76,9 +81,8 @@ def _cb(state, a, b):
     return bool(war.held_cbs(state, a, b))
 
 
-def _units(state, r):
-    loc = st.place_key(state, r.name("area", "sea", "province"))
-    realm = r.name("realm")
+def _units(state, place, realm):
+    loc = st.place_key(state, place)
     u = st.units_at(state, loc).get(realm, {})
     if loc in state["seas"] or loc.startswith(st.PORT):
         return f"light={u.get('light', 0)} heavy={u.get('heavy', 0)}"
@@ -86,83 +90,75 @@ def _units(state, r):
     return " ".join(f"{t}={totals[t]}" for t in st.LAND)
 
 
-def _ships(state, r):
-    loc = r.name("sea", "province")
+def _ships(state, loc, realm):
     loc = loc if loc in state["seas"] else st.PORT + loc
-    u = st.units_at(state, loc).get(r.name("realm"), {})
+    u = st.units_at(state, loc).get(realm, {})
     return f"light={u.get('light', 0)} heavy={u.get('heavy', 0)} damaged={u.get('damaged', 0)}"
 
 
-def _rebels(state, r):
-    return state["rebels"].get(r.name("area"), 0)
+def _rebels(state, area):
+    return state["rebels"].get(area, 0)
 
 
-def _unrest(state, r):
-    return state["provinces"][r.name("province")]["unrest"]
+def _unrest(state, prov):
+    return state["provinces"][prov]["unrest"]
 
 
-def _mc(state, r):
-    realm = r.name("realm")
-    return capacity.mc(state, realm, r.name("area"), used=state["used_mc"].get(realm, []))
+def _mc(state, realm, area):
+    return capacity.mc(state, realm, area, used=state["used_mc"].get(realm, []))
 
 
-def _nc(state, r):
-    realm = r.name("realm")
-    return capacity.nc(state, realm, r.name("sea"), used=state["used_nc"].get(realm, []))
+def _nc(state, realm, sea):
+    return capacity.nc(state, realm, sea, used=state["used_nc"].get(realm, []))
 
 
-def _phase(state, r):
+def _phase(state):
     return {"p3": "peace_and_rebels"}.get(state["phase"], state["phase"])
 
 
-def _claim(state, r):
-    realm = r.name("realm")
-    return st.has_claim(state, realm, r.name("area"))
+def _claim(state, realm, area):
+    return st.has_claim(state, realm, area)
 
 
-def _leader(state, r):
-    realm = r.name("realm")
-    name = " ".join(r.rest()).lower()
+def _leader(state, realm, name):
     for ld in state["leaders"].get(realm, []):
         if ld["name"].lower() == name:
             return f"{ld['at']} wounds={ld['wounds']}"
     return "none"
 
 
-def _treaty(state, r):
-    tid = " ".join(r.rest())
+def _treaty(state, tid):
     rec = state["treaties"].get(tid)
     return rec["term"] if rec else "none"
 
 
-def _treaty_concluded(state, r):
+def _treaty_concluded(state, tid):
     """yes when the game concluded the record itself (nobody signs it)."""
-    rec = state["treaties"].get(r.words.pop(0) if r.words else "")
+    rec = state["treaties"].get(tid)
     return bool(rec and rec.get("concluded"))
 
 
-def _treaty_says(state, r):
+def _treaty_says(state, tid, wanted):
     """yes when the record's text holds the words that follow its id (spaces and case aside)."""
-    rec = state["treaties"].get(r.words.pop(0) if r.words else "")
-    wanted = " ".join(r.rest()).lower()
+    rec = state["treaties"].get(tid)
     return bool(rec) and wanted in " ".join(rec["text"].split()).lower()
 
 
-def _treaties(state, r):
+def _treaties(state):
     return sorted(state["treaties"])
 
 
-def _pending(state, r):
+def _pending(state):
     p = state.get("pending")
     return f"{p['kind']} {p['realm']}" if p else "none"
 
 
-def _realm(state, r):
-    return state["realms"][r.name("realm")]["kind"]
+def _realm(state, realm):
+    return state["realms"][realm]["kind"]
 
 
-def _cores(state, r):
-    return sorted(state["provinces"][r.name("province")]["cores"])
+def _cores(state, prov):
+    return sorted(state["provinces"][prov]["cores"])
 
 
 _Q = {
@@ -170,15 +166,16 @@ _Q = {
     "manpower": _realm_value("manpower"), "exhausted": _realm_value("exhausted"), "allied": _realm_value("allied"),
     "religion": _realm_value("religion"), "ruler": _realm_value("ruler"), "loans": _realm_value("loans"),
     "owner": _owner, "controller": _controller, "occupied": _occupied,
-    "war": _pairq(lambda s, a, b: st.at_war(s, a, b)), "truce": _pairq(lambda s, a, b: st.has_truce(s, a, b)),
-    "alliance": _pairq(_alliance), "active_ally": _pairq(_active),
-    "marriage": _pairq(lambda s, a, b: st.marriage(s, a, b)), "vassal": _vassal, "influence": _influence,
-    "cb": _pairq(_cb), "units": _units, "ships": _ships, "rebels": _rebels, "unrest": _unrest, "mc": _mc, "nc": _nc,
-    "victory": _pairq(vc.condition), "terms": _pairq(vc.terms), "phase": _phase,
-    "step": lambda s, r: s.get("step") or "none", "round": lambda s, r: s["round"],
-    "active": lambda s, r: s.get("active") or "none", "passed": lambda s, r: sorted(s["passed"]),
+    "war": lambda s, a, b: st.at_war(s, a, b), "truce": lambda s, a, b: st.has_truce(s, a, b),
+    "alliance": _alliance, "active_ally": _active,
+    "marriage": lambda s, a, b: st.marriage(s, a, b), "vassal": _vassal, "influence": _influence,
+    "cb": _cb, "units": _units, "ships": _ships, "rebels": _rebels, "unrest": _unrest, "mc": _mc, "nc": _nc,
+    "victory": vc.condition, "terms": vc.terms, "phase": _phase,
+    "step": lambda s: s.get("step") or "none", "round": lambda s: s["round"],
+    "active": lambda s: s.get("active") or "none", "passed": lambda s: sorted(s["passed"]),
     "claim": _claim, "leader": _leader, "treaty": _treaty, "treaties": _treaties,
-    "colonists": _realm_value("colonists"), "authority": lambda s, r: hre.authority(s), "emperor": lambda s, r: hre.emperor(s) or "none",
+    "colonists": _realm_value("colonists"), "authority": lambda s: hre.authority(s),
+    "emperor": lambda s: hre.emperor(s) or "none",
     "treaty_concluded": _treaty_concluded, "treaty_says": _treaty_says, "pending": _pending,
-    "game_over": lambda s, r: bool(s.get("over")), "realm": _realm, "cores": _cores,
+    "game_over": lambda s: bool(s.get("over")), "realm": _realm, "cores": _cores,
 }

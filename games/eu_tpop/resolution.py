@@ -11,6 +11,9 @@ from pbem.kit.gameapi import Refused
 
 from . import gm
 from . import peace as pc
+from .names import Reader, tokens
+from .orders import details as read_details
+from .orders import term_name
 from . import state as st
 from . import victory as vc
 
@@ -133,7 +136,7 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
                 events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
                                "term": "negotiated_peace", "why": f"its Cut Ties: {exc}"})
         else:
-            pc._pay(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+            pc.pay_ducats(state, extra[1], extra[2], extra[3], events, "negotiated peace")
     return True
 
 
@@ -144,8 +147,6 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
     any term but vassalization and full annexation, with its own requirements
     met; the extra action disregards the restrictions for being at war."""
     import re
-    from .orders import _details, term_name
-    from .names import Reader, tokens
     term, victor, details, extras = None, None, [], []
     for line in lines:
         words = tokens(line)
@@ -173,7 +174,7 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
         if t is None:
             raise Refused(f"cannot read {line!r} in the negotiated peace", "negotiation-line")
         term = t
-        details = _details(Reader(state, words[1:]))
+        details = read_details(state, words[1:])
     if term is None:
         raise Refused("the negotiated peace names no term", "negotiation-line")
     if term in ("vassalization", "full_annexation"):

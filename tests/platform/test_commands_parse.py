@@ -112,7 +112,7 @@ def test_text_after_a_command_is_reported_when_no_player_signed_on():
 
 def test_a_player_s_lines_that_are_no_command_are_an_implicit_orders_block():
     """As the classic judges read them: orders after the sign-on, no ORDERS line.
-    The game decides which are orders (tests/test_loop_implicit_orders.py)."""
+    The game decides which are orders."""
     parsed = parse_mail(SIGN + "BUY INFLUENCE Tunis\nSTATUS\nBUILD ARMY 3\ncheers, Alice")
     assert parsed.problems == []
     assert parsed.commands == [m.Orders(((2, "BUY INFLUENCE Tunis"), (4, "BUILD ARMY 3"),

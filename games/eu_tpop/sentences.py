@@ -1,0 +1,382 @@
+"""What each event says to a reader: one small renderer per event kind.
+
+:data:`SENTENCES` maps every kind the rules emit to a function from the event to
+its sentence, or to ``None`` for a kind the report does not tell in a sentence
+(:data:`UNTOLD`).
+A kind the rules emit without an entry here fails the suite
+(tests/games/eu_tpop/test_eu_report.py lists the kinds the code emits).  The reader is not
+an argument: the moderator hands a report only the events its reader may see
+(audiences.py), so a sentence never decides who reads it.
+
+To add a kind: write a function of the event under ``@says("<kind>")`` (or add
+the kind to :data:`UNTOLD`), give the kind its audience in audiences.py.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .peace import HOW, TERM_WORDS
+
+Renderer = Callable[[dict], "str | None"]
+
+#: every event kind -> its renderer
+SENTENCES: dict[str, Renderer] = {}
+
+#: kinds no sentence tells: the action queue's own items (dow_after, free, leader), a treaty
+#: record (the platform mails the record itself), and facts the text report leaves to the
+#: reader's status or to the sentences around them (a sale, a standing order, unrest removed)
+UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "dow_after", "free",
+          "game_over", "leader", "military_access", "province_sold", "standing", "tokens_removed",
+          "treaty", "unrest_removed")
+
+CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
+             "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
+#: battle die faces in words (9.7: f and g hit infantry, h cavalry, i artillery)
+FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
+DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle"}
+
+
+def says(*kinds: str) -> Callable[[Renderer], Renderer]:
+    """Register the decorated function as the renderer of ``kinds``."""
+    def register(fn: Renderer) -> Renderer:
+        for kind in kinds:
+            SENTENCES[kind] = fn
+        return fn
+    return register
+
+
+def sentence(e: dict) -> str | None:
+    """The event's sentence, or None (an untold kind, or a kind no renderer knows)."""
+    fn = SENTENCES.get(str(e.get("kind")))
+    return fn(e) if fn else None
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def lost(cas: dict) -> str:
+    return "; ".join(f"{r} lost {len(ks)} ({', '.join(k.replace('_', ' ') for k in ks)})"
+                     for r, ks in sorted(cas.items())) or "no casualties"
+
+
+def _signed(n: int) -> str:
+    return f"{'+' if n > 0 else ''}{n}"
+
+
+for _kind in UNTOLD:
+    SENTENCES[_kind] = lambda e: None
+
+
+# -- actions and war (9.1-9.5) --------------------------------------------------------
+
+@says("action")
+def _action(e):
+    return f"{e['realm']}: {e['order']}"
+
+
+@says("pass")
+def _pass(e):
+    return f"{e['realm']} passes."
+
+
+@says("war")
+def _war(e):
+    return f"{e['aggressor']} declares war on {e['target']} (CB: {e['cb']})."
+
+
+@says("cta")
+def _cta(e):
+    why = f" ({e['why']})" if e.get("why") and e["answer"] != "accepted" else ""
+    kind = "Defensive" if e["defensive"] else "Offensive"
+    return f"{kind} Call to Arms from {e['from']} to {e['to']}: {e['answer']}{why}."
+
+
+@says("active_ally")
+def _active_ally(e):
+    return f"{e['npr']} becomes {e['pr']}'s Active Ally ({plural(e['allied_units'], 'allied unit')})."
+
+
+@says("cb")
+def _cb(e):
+    if not e.get("reason"):
+        return None
+    return f"{e['holder']} gains a CB token against {e['against']} ({e['reason']})."
+
+
+@says("free_action")
+def _free_action(e):
+    return f"Free action: {e['order']}" + (f" not taken ({e['skipped']})." if e.get("skipped") else ".")
+
+
+@says("refused")
+def _refused(e):
+    return f"{e['realm']}'s {e['order']} could not be carried out: {e['message']}"
+
+
+@says("decision_needed")
+def _decision_needed(e):
+    return f"{e['realm']} is asked by mail about {DECISION[e['decision']]} (no answer: {e['default']})."
+
+
+@says("default_decision")
+def _default_decision(e):
+    return f"No answer from {e['realm']}: the default applies ({e['decision']})."
+
+
+@says("phase")
+def _phase(e):
+    return "Every realm has passed: the Peace & Rebels phase begins."
+
+
+# -- battles (9.6-9.9) ----------------------------------------------------------------
+
+@says("battle_start")
+def _battle_start(e):
+    return f"Battle {'at sea ' if e['naval'] else ''}in {e['area']}: {e['attacker']} attacks ({e['why']})."
+
+
+@says("battle_round")
+def _battle_round(e):
+    d = e["dice"]
+    led = [f"{e[side]}'s {e[side + '_leader']}" for side in ("attacker", "defender")
+           if e.get(side + "_leader", "none") != "none" and e["round"] == 1]
+    return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
+            f"({plural(e['hits']['attacker'], 'hit')}); {e['defender']} rolled "
+            f"{' '.join(FACE[f] for f in d['defender'])} ({plural(e['hits']['defender'], 'hit')}). "
+            f"{lost(e['casualties'])}."
+            + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else "")
+            + (f" Leading: {' and '.join(led)}." if led else ""))
+
+
+@says("battle")
+def _battle(e):
+    return f"Battle in {e['area']} over after {plural(e['round'], 'round')}: winner {e['winner']}."
+
+
+@says("retreat")
+def _retreat(e):
+    return f"{e['realm']} retreats from {e['area']} to {e['to']} ({lost(e['lost'])})."
+
+
+@says("leader_died")
+def _leader_died(e):
+    return f"{e['realm']}'s leader {e['leader']} dies" + (" (the ruler: Interregnum)." if e.get("ruler") else ".")
+
+
+@says("captured")
+def _captured(e):
+    return f"{e['realm']} captures {e['ships']} ships in {e['sea']}."
+
+
+@says("appointed")
+def _appointed(e):
+    return f"{e['realm']} appoints {e['leader']} to lead its forces in {e['at']}" + (
+        " as the battle begins." if e.get("battle") else ".")
+
+
+# -- movement, recruiting and sieges (9.3, 9.8) ---------------------------------------
+
+@says("move")
+def _move(e):
+    return f"{e['realm']} moves {e['units']} units: {' -> '.join(e['path'])}."
+
+
+@says("naval_move")
+def _naval_move(e):
+    return f"{e['realm']} sails {e['ships']} ships from {e['from']} to {e['to']}."
+
+
+@says("recruit")
+def _recruit(e):
+    cat = "" if e["category"] == "regular" else f" {e['category']}"
+    return f"{e['realm']} recruits {e['n']}{cat} {e['unit']} in {e['where']} for {e['ducats']} Ducats."
+
+
+@says("siege")
+def _siege(e):
+    return f"{e['realm']} besieges {e['area']} (strength {e['strength']}): {', '.join(e['provinces'])}."
+
+
+@says("siege_skipped")
+def _siege_skipped(e):
+    return f"No siege in {e['area']}: {e['why']}"
+
+
+@says("occupied")
+def _occupied(e):
+    return f"  {e['province']} is occupied by {e['by']}."
+
+
+@says("returned")
+def _returned(e):
+    return f"  {e['province']} returns to {e['owner']}."
+
+
+@says("relocated")
+def _relocated(e):
+    return f"{e['realm']} brings its units home from {e['from']} to {e['to']}."
+
+
+@says("ships_left_port")
+def _ships_left_port(e):
+    return f"{e['realm']}'s ships leave the port of {e['port']}, no longer friendly: " + (
+        "disbanded." if e["to"] == "disbanded" else f"to {e['to']}.")
+
+
+@says("repaired")
+def _repaired(e):
+    return f"{e['realm']}: {plural(e['ships'], 'damaged Heavy Ship')} repaired in the port of {e['port']}."
+
+
+# -- peace (10) -----------------------------------------------------------------------
+
+@says("peace")
+def _peace(e):
+    return (f"Peace between {e['victor']} and {e['loser']}: {TERM_WORDS.get(e['term'], e['term'])}, "
+            f"{HOW.get(e.get('how', ''), e.get('how') or 'concluded')} "
+            f"({CONDITION.get(e['condition'], '{}').format(e['victor'])})"
+            + (f"; treaty record {e['treaty']}" if e.get("treaty") else "") + ".")
+
+
+@says("truce")
+def _truce(e):
+    return f"Truce between {e['a']} and {e['b']}" + (f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
+
+
+@says("peace_refused")
+def _peace_refused(e):
+    return f"{e['realm']}'s {e['term'].replace('_', ' ')} with {e['against']} did not happen: {e['why']}."
+
+
+@says("peace_moot")
+def _peace_moot(e):
+    return f"{e['realm']}'s {e['order']}: the war with {e['against']} had already ended."
+
+
+@says("surrender")
+def _surrender(e):
+    return f"{e['loser']} surrenders to {e['victor']}."
+
+
+@says("vassal")
+def _vassal(e):
+    return f"{e['realm']} becomes a vassal of {e['overlord']}."
+
+
+@says("annexed")
+def _annexed(e):
+    return f"{e['realm']} is annexed by {e['by']}."
+
+
+@says("liberated")
+def _liberated(e):
+    return f"{e['province']} is liberated and goes to {e['to']}."
+
+
+# -- diplomacy (11) -------------------------------------------------------------------
+
+@says("alliance")
+def _alliance(e):
+    return f"Alliance between {e['a']} and {e['b']}."
+
+
+@says("alliance_ended")
+def _alliance_ended(e):
+    return f"The alliance of {e['a']} and {e['b']} ends ({e['reason']})."
+
+
+@says("marriage")
+def _marriage(e):
+    return f"Royal marriage: {e['a']} and {e['b']}."
+
+
+@says("influence")
+def _influence(e):
+    return f"{e['realm']}: {e['delta']:+d} Influence in {e['area']} ({e['reason']})."
+
+
+@says("deal")
+def _deal(e):
+    return f"Deal between {e['a']} and {e['b']}: {'; '.join(e['lines'])}."
+
+
+@says("deal_offered")
+def _deal_offered(e):
+    return (f"{e['from']} offers {e['to']} a deal: {'; '.join(e['lines'])} "
+            f"(the same text from {e['to']} concludes it).")
+
+
+@says("imperial_authority")
+def _imperial_authority(e):
+    return f"Imperial Authority {e['delta']:+d}, now {e['value']} ({e['reason']})."
+
+
+@says("hre_dissolved")
+def _hre_dissolved(e):
+    return f"{e['by']} annexes the Emperor's realm: the Holy Roman Empire is dissolved."
+
+
+# -- a realm's figures ----------------------------------------------------------------
+
+@says("prestige", "stability", "ducats", "manpower")
+def _figure(e):
+    return f"{e['realm']}: {_signed(e['delta'])} {e['kind']} ({e['reason']})."
+
+
+@says("monarch_power")
+def _monarch_power(e):
+    """The realm's own mat: its audience is the realm alone (audiences.PRIVATE)."""
+    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on your mat ({e['reason']})."
+
+
+@says("loan")
+def _loan(e):
+    """NOTES 3.8 (choices/peace.md): a cost that cannot be paid takes a Loan."""
+    return f"{e['realm']} cannot pay ({e['reason']}) and takes a Loan: {plural(e['loans'], 'Loan')} now."
+
+
+@says("bankrupt")
+def _bankrupt(e):
+    """NOTES 3.8: 5 Loans mean bankruptcy (phase3.py applies it)."""
+    return (f"{e['realm']} goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, "
+            "3 Loans cleared.")
+
+
+@says("manpower_refreshed")
+def _manpower_refreshed(e):
+    return f"{e['realm']}: {e['n']} exhausted manpower refreshed ({e['reason']})."
+
+
+# -- Phase 3: peace and rebels (4.3) --------------------------------------------------
+
+@says("rebels")
+def _rebels(e):
+    return f"Rebels in {e['area']}: {e['action']}" + (f" to {e['to']}" if e.get("to") else "") + "."
+
+
+@says("rebel_dice")
+def _rebel_dice(e):
+    return f"Rebel dice for {e['realm']} in {e['area']}: {', '.join(e['results'])}."
+
+
+@says("rebel_town")
+def _rebel_town(e):
+    return f"Rebels hold {e['province']}."
+
+
+@says("npr_invasion")
+def _npr_invasion(e):
+    return f"{e['npr']} invades {e['area']} with {e['units']} units."
+
+
+@says("unrest")
+def _unrest(e):
+    return f"Unrest in {', '.join(e['provinces'])} ({e['reason']})."
+
+
+# -- the GM ---------------------------------------------------------------------------
+
+@says("gm_edit")
+def _gm_edit(e):
+    return f"GM: {e['text']}"

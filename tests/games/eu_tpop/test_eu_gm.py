@@ -1,0 +1,92 @@
+"""Europa Universalis: The Price of Power's GM edits are read with a grammar file
+(games/eu_tpop/gm.lark) and applied by one function each (gm_edits.py); a bad edit
+gets the reply it has always had (the table was taken from the hand-written reader
+the grammar replaced)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
+from pbem.kit.gameapi import Edit, GMError
+
+from games.eu_tpop import gm, gm_edits
+
+GAME = registry.get("eu_tpop")
+
+
+@pytest.fixture(scope="module")
+def state():
+    return GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+
+
+def test_every_edit_of_the_grammar_has_its_function_and_every_command_its_words():
+    text = gm.GRAMMAR.lark.source_grammar
+    rules = set(re.findall(r"\b(\w+)\b", text[text.index("?edit:"):text.index("surrender:")])) - {"edit"}
+    assert rules == set(gm_edits.EDITS)
+    words = {w for command in gm.COMMANDS for w in command.split()}
+    assert words <= gm.GRAMMAR.keywords()
+
+
+@pytest.mark.parametrize("line,code,message,suggestion", [
+    ("FROB", "gm-edit", "expected MAP or SET or REMOVE or SURRENDER, found FROB", None),
+    ("SET WAR Valmont Corvia", "gm-edit", "expected VS, found the end of the line", None),
+    ("SET WAR VS Corvia", "gm-edit", "SET WAR <realm> ... VS <realm> ...", None),
+    ("MAP PROVINCE Keep IN Valmont TAX 3", "gm-edit", "a province's tax value is 1 or 2", None),
+    ("SET STEP Z", "gm-edit", "SET STEP <A-I>", None),
+    ("SET OPTION FAST ON", "gm-edit",
+     "expected ADVANCED or NPR_INVASIONS or NO_SURRENDER or REFRESH_MANPOWER, found FAST", None),
+    ("SET UNITS Valmont Valmont INF x", "gm-edit", "expected a number, found x", None),
+    ("SET REALM Nova", "gm-edit", "expected PR or NPR or BOT, found the end of the line", None),
+    ("SET RULER Valmont MAYBE", "gm-edit", "expected NONE or YES, found MAYBE", None),
+    ("SET LEADER Valmont Anne AT Valmont x", "gm-edit", "unexpected 'x' at the end of the line", None),
+    ("SET STANDING Valmont RETREAT x", "gm-edit", "expected NEVER or ASK or OUTNUMBERED, found x", None),
+    ("REMOVE UNITS Valmont PORT", "gm-edit", "expected a area or sea or province name", None),
+    ("SET PRESTIGE Valmnt 3", "unknown-realm", "there is no realm called 'Valmnt'", "Valmont"),
+    ("SURRENDER Corvia TO Valmont", "not-at-war", "Corvia is not at war with Valmont", None),
+])
+def test_a_bad_edit_gets_its_reply(state, line, code, message, suggestion):
+    with pytest.raises(GMError) as err:
+        GAME.apply(state, Edit(line), ScriptedDice())
+    assert (err.value.code, str(err.value), getattr(err.value, "suggestion", None)) == (code, message, suggestion)
+
+
+def test_an_unknown_command_lists_every_command(state):
+    with pytest.raises(GMError) as err:
+        GAME.apply(state, Edit("set gold Valmont 3"), ScriptedDice())
+    assert err.value.code == "unknown-gm-command"
+    assert str(err.value).startswith("unknown GM command SET GOLD (known: MAP AREA, ") and "SET OPTION)" in str(err.value)
+
+
+def test_edits_in_any_case_with_names_of_several_words(state):
+    after, events = GAME.apply(state, Edit("set leader corvia Jean de Valois at corvia dice inf,cav ruler"),
+                               ScriptedDice())
+    assert after["leaders"]["Corvia"][-1] == {"name": "Jean de Valois", "dice": ["infantry", "cavalry"],
+                                              "at": "Corvia", "wounds": 0, "ruler": True}
+    after, _ = GAME.apply(after, Edit("SET WAR Valmont Ostmark VS Corvia"), ScriptedDice())
+    assert GAME.query(after, "war Valmont Corvia") is True and GAME.query(after, "war Ostmark Corvia") is True
+    assert GAME.query(after, "war Valmont Ostmark") is False
+    assert events == [{"kind": "gm_edit", "text": "set leader corvia Jean de Valois at corvia dice inf,cav ruler"}]
+
+
+def test_every_scenario_query_is_a_form_of_its_grammar_and_reads_names_with_spaces(state):
+    from games.eu_tpop import queries
+    assert {q.upper() for q in queries.QUERIES} == queries.GRAMMAR.starts("query")
+    assert GAME.query(state, "SHIPS western-sea Valmont") == "light=1 heavy=0 damaged=0"
+    assert GAME.query(state, 'units "Western Sea" Corvia') == "light=1 heavy=1"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "empty query"),
+    ("gold Valmont", "unknown query 'gold' (known: prestige, stability, ducats, manpower, exhausted, allied, owner, "
+     "controller, occupied, war, truce, alliance, active_ally, marriage, vassal, influence, cb, units, ships, rebels, "
+     "unrest, mc, nc, victory, terms, religion, phase, step, round, active, passed, claim, ruler, leader, treaty, "
+     "treaties, pending, game_over, realm, cores, loans, treaty_concluded, treaty_says, authority, emperor, colonists)"),
+    ("war Valmont", "expected a realm name"),
+    ("prestige Valmont Corvia", "unexpected 'Corvia' at the end of the line"),
+])
+def test_a_bad_query_is_refused(state, text, message):
+    with pytest.raises(GMError, match="^" + re.escape(message) + "$"):
+        GAME.query(state, text)

@@ -1,0 +1,100 @@
+"""Europa Universalis: The Price of Power's orders are read with a grammar file
+(games/eu_tpop/orders.lark): every form the README and HELP list is in it, every value
+it declares has a reader, and a bad line gets the reply it has always had (the table
+below was taken from the hand-written parser the grammar replaced)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
+
+from games.eu_tpop import orders
+
+GAME = registry.get("eu_tpop")
+
+
+@pytest.fixture(scope="module")
+def state():
+    return GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+
+
+def test_every_order_form_begins_with_a_verb_of_the_grammar():
+    verbs = {form.split()[0] for form in orders.FORMS}
+    assert verbs - {"DIPLOMACY", "NEGOTIATE"} == set(orders.ORDER_VERBS)
+    assert {"DIPLOMACY", "NEGOTIATE"} == orders.GRAMMAR.starts("deal")
+
+
+def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
+    written = set(re.findall(r"[A-Z][A-Z_]+", " ".join(orders.FORMS)))
+    listed = set(orders.LISTED) | {w for ws in orders.OPTIONAL.values() for w in ws}
+    # FOR: EXCHANGE <province> FOR <province>, one of ENFORCE's [details]
+    assert orders.GRAMMAR.keywords() - written - listed == {"FOR"}
+
+
+@pytest.mark.parametrize("line,code,message,suggestion", [
+    ("DECLARE WAR ON Brenn Tarvo", "invalid-order", "unexpected 'Tarvo' at the end of the line", None),
+    ("DECLARE WAR ON Brenn,Brenn", "duplicate-realm", "Brenn is named twice; name each realm once", None),
+    ("declare war on", "invalid-order", "name the realm(s) you declare war on", None),
+    ("DECLARE WAR ON Brenn CB nonsense", "unknown-cb", "unknown CB type 'nonsense' (one of claim, cta, token, "
+     "event, disputed, excommunication, holy_war, imperial_liberation)", None),
+    ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", None),
+    ("ACTIVATE Valmont x", "invalid-order", "expected TO, found x", None),
+    ("ACTIVATE Valmont TO", "invalid-order", "expected a area name", None),
+    ("RECRUIT two INF IN Valmont", "invalid-order", "expected how many units, found two", None),
+    ("RECRUIT 2 FOO IN Valmont", "unknown-unit", "unknown unit 'FOO' (INF, CAV, ART, LIGHT or HEAVY)", None),
+    ("RECRUIT 3 ART IN Valmont ALLIED x", "invalid-order", "unexpected 'x' at the end of the line", None),
+    ("STANDING RETREAT IF", "invalid-order", "expected OUTNUMBERED, found the end of the line", None),
+    ("STANDING CASUALTIES FOO", "invalid-order",
+     "STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not ['FOO'])", None),
+    ("STANDING x", "invalid-order", "expected CTA or RETREAT or CASUALTIES or CALL or LEADER, found x", None),
+    ("STANDING RETREAT x", "invalid-order", "expected NEVER or ASK or OUTNUMBERED, found x", None),
+    ("LEADER ask", "invalid-order", "LEADER names a leader, BEST or NONE (ASK is for STANDING LEADER)", None),
+    ("ENFORCE whte_peace ON Corvia", "unknown-term", "unknown peace term 'whte_peace' (one of white_peace, "
+     "negotiated_peace, keep_current_board_state, humiliation, vassalization, force_conversion, "
+     "secure_desired_succession, full_annexation)", "white_peace"),
+    ("ENFORCE kcbs ON Corvia FOO", "invalid-order",
+     "expected RETURN or EXCHANGE or LIBERATE or ALLY or CLAIM, found FOO", None),
+    ("ENFORCE kcbs ON Corvia EXCHANGE Dauvin", "invalid-order", "expected FOR, found the end of the line", None),
+    ("RETREAT TO Corvia x", "invalid-order", "unexpected 'x' at the end of the line", None),
+    ("APPOINT TO Valmont", "invalid-order", "expected a name", None),
+    ("INFLUENCE Brenn x", "invalid-order", "expected a number, found x", None),
+    ("SIEGE Brenn Hom", "unknown-province", "there is no province called 'Hom'", "Holm"),
+    ("OFFER WHITE PEACE Brenn", "invalid-order", "expected TO, found Brenn", None),
+    ("ACCEPT foo", "invalid-order", "unexpected 'foo' at the end of the line", None),
+    ("CUT Lusca", "invalid-order", "expected TIES, found Lusca", None),
+    ("NAVAL Western Sea TO Midle Sea", "unknown-sea", "there is no sea or province called 'Midle'", "Middle Sea"),
+    ("DIPLOMACY Corvia Brenn", "invalid-order", "unexpected 'Brenn' at the end of the line", None),
+])
+def test_a_bad_line_gets_its_reply(state, line, code, message, suggestion):
+    problems = GAME.parse_orders(state, "Valmont", [(3, line)]).problems
+    assert [(p.code, p.message, p.line, p.suggestion, p.kind) for p in problems] == \
+        [(code, message, 3, suggestion, "invalid")]
+
+
+def test_names_with_spaces_hyphens_or_quotes_and_keywords_in_any_case(state):
+    lines = ["naval western-sea to middle_sea", 'Naval "Western Sea" To Middle Sea', "NAVAL Western Sea TO Middle Sea"]
+    parsed = GAME.parse_orders(state, "Valmont", list(enumerate(lines, 1)))
+    assert not parsed.problems
+    assert {o.canonical for o in parsed.orders} == {"NAVAL Western Sea TO Middle Sea"}
+
+
+def test_negotiation_details_are_read_by_the_same_grammar(state):
+    assert orders.details(state, ["RETURN", "Salera", "exchange", "Dauvin", "for", "Belcourt"]) == \
+        [["RETURN", "Salera"], ["EXCHANGE", "Dauvin", "Belcourt"]]
+    assert orders.details(state, []) == []
+
+
+def test_deal_lines_are_read_by_their_grammar(state):
+    from pbem.kit.gameapi import Refused
+
+    from games.eu_tpop import diplomacy
+    assert diplomacy.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])
+    assert diplomacy.read_term(state, "valmont pays 5") == ("pays", ["valmont", 5])
+    assert diplomacy.read_term(state, "Corvia SELLS Far Shore FOR 4 FOR 6") == ("sells", ["Corvia", "Far Shore FOR 4", 6])
+    for bad in ("Valmont PAYS five", "Valmont Corvia PAYS 5", "Corvia SELLS FOR 6", ""):
+        with pytest.raises(Refused) as err:
+            diplomacy.read_term(state, bad)
+        assert err.value.code == "deal-line" and str(err.value).startswith(f"cannot read the deal line {bad!r}")

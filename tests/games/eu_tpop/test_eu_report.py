@@ -1,0 +1,127 @@
+"""Europa Universalis: The Price of Power's reports: every event kind the rules emit
+has its own small renderer (sentences.py), and each reader's report says what its
+events say, its status and what it may do now."""
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+from pbem.base import registry
+from pbem.kit.dice import ScriptedDice
+
+from games.eu_tpop import audiences, sentences
+
+GAME = registry.get("eu_tpop")
+SOURCE = Path(sentences.__file__).resolve().parent
+
+
+def emitted_kinds() -> set[str]:
+    """Every event kind written in the game's code (a literal ``"kind": "<kind>"``), the kind
+    moves.py chooses between two, and the platform's treaty record (audiences.MADE_WITH)."""
+    kinds = set()
+    for path in SOURCE.glob("*.py"):
+        if path.name not in ("sentences.py", "audiences.py", "queries.py", "state.py"):
+            kinds |= set(re.findall(r'"kind":\s*"(\w+)"', path.read_text(encoding="utf-8")))
+    return kinds | {"returned"} | audiences.MADE_WITH
+
+
+def test_every_kind_the_rules_emit_has_a_renderer():
+    kinds = emitted_kinds()
+    assert len(kinds) > 60
+    assert sorted(kinds - set(sentences.SENTENCES)) == []
+
+
+def test_every_renderer_is_for_a_kind_the_rules_emit():
+    assert sorted(set(sentences.SENTENCES) - emitted_kinds()) == []
+
+
+def test_each_renderer_is_short():
+    long = {kind: n for kind, fn in sentences.SENTENCES.items()
+            if (n := len(inspect.getsource(fn).splitlines())) > 12}
+    assert long == {}
+
+
+def test_a_kind_without_a_renderer_says_nothing_and_an_untold_kind_says_nothing():
+    assert sentences.sentence({"kind": "no_such_kind"}) is None
+    assert all(sentences.sentence({"kind": k}) is None for k in sentences.UNTOLD)
+
+
+def test_sentences_read_their_events():
+    say = sentences.sentence
+    assert say({"kind": "war", "aggressor": "Valmont", "target": "Brenn", "cb": "claim"}) == \
+        "Valmont declares war on Brenn (CB: claim)."
+    assert say({"kind": "ducats", "realm": "Corvia", "delta": 3, "reason": "tax"}) == "Corvia: +3 ducats (tax)."
+    assert say({"kind": "occupied", "province": "Holm", "by": "Valmont"}) == "  Holm is occupied by Valmont."
+    assert say({"kind": "returned", "province": "Holm", "owner": None}) == "  Holm returns to None."
+    assert say({"kind": "cb", "holder": "A", "against": "B"}) is None
+    assert say({"kind": "cb", "holder": "A", "against": "B", "reason": "insult"}) == \
+        "A gains a CB token against B (insult)."
+    assert say({"kind": "battle_round", "round": 1, "attacker": "A", "defender": "B",
+                "dice": {"attacker": ["f", "blank"], "defender": ["i"]}, "hits": {"attacker": 1, "defender": 0},
+                "casualties": {"B": ["inf"]}, "attacker_leader": "Jean", "defender_leader": "none"}) == \
+        "  Round 1: A rolled inf - (1 hit); B rolled art (0 hits). B lost 1 (inf). Leading: A's Jean."
+
+
+def test_a_report_lists_the_sentences_of_its_events_then_status_and_next_steps():
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    events = [{"kind": "pass", "realm": "Ostmark"}, {"kind": "standing", "realm": "Corvia", "order": "X"}]
+    text = GAME.report(state, events, "Corvia").text
+    assert text.startswith("Ostmark passes.\n\nCorvia: prestige 10")
+    assert text.endswith("Valmont is acting. You may send STANDING orders at any time.\n")
+    only_untold = GAME.report(state, events[1:], "Corvia").text
+    assert only_untold.startswith("Nothing happened that concerns you.\n\nCorvia:")
+
+
+def _corvia_with_a_leader_in_hand_and_one_allied_unit():
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for edit in ("SET LEADER Corvia Anne", "SET ALLIED Corvia 1"):
+        state, _ = GAME.apply(state, Edit(edit), ScriptedDice())
+    return state
+
+
+def test_the_text_sheet_says_one_allied_unit_and_a_leader_without_dice():
+    text = GAME.report(_corvia_with_a_leader_in_hand_and_one_allied_unit(), [], "Corvia").text
+    assert "manpower 6 available / 0 exhausted, 1 allied unit\n" in text
+    assert "\nLeaders: Anne (no dice) in hand\n" in text
+
+
+def test_the_html_report_draws_the_same_data_and_escapes_names():
+    from pbem.reporting import render
+    state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
+    events = [{"kind": "war", "aggressor": "<b>Valmont</b>", "target": "Corvia", "cb": "claim"},
+              {"kind": "occupied", "province": "Holm", "by": "Valmont"}]
+    rep = GAME.report(state, events, "Corvia")
+    assert rep.template == "report.html.j2"
+    html = str(render.report_html(GAME, rep))
+    assert "&lt;b&gt;Valmont&lt;/b&gt; declares war on Corvia (CB: claim)." in html and "<b>Valmont" not in html
+    assert '<li style="list-style: circle; margin-left: 1.5em;">Holm is occupied by Valmont.</li>' in html
+    assert "Anne" in html and "1 allied unit" in html and "Valmont is acting." in html
+    for line in rep.data["events"] + rep.data["next_steps"]:
+        assert line in rep.text and line.strip().replace("<", "&lt;").replace(">", "&gt;") in html
+
+
+def test_the_public_report_has_no_sheet():
+    state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
+    rep = GAME.report(state, [{"kind": "pass", "realm": "Ostmark"}], None)
+    assert rep.data["sheet"] is None and "Anne" not in rep.text
+    from pbem.reporting import render
+    assert "Anne" not in str(render.report_html(GAME, rep))
+
+
+def test_the_report_record_is_json():
+    import json
+    state = _corvia_with_a_leader_in_hand_and_one_allied_unit()
+    rep = GAME.report(state, [{"kind": "pass", "realm": "Ostmark"}], "Corvia")
+    assert json.loads(json.dumps(rep.data)) == rep.data
+
+
+def test_a_loan_and_a_bankruptcy_are_told():
+    """NOTES 3.8 (choices/peace.md): a cost that cannot be paid takes a Loan; 5 Loans mean
+    bankruptcy.  Both change the realm's figures with no other event saying why."""
+    loan = {"kind": "loan", "realm": "Corvia", "loans": 2, "reason": "rebel die"}
+    assert sentences.sentence(loan) == "Corvia cannot pay (rebel die) and takes a Loan: 2 Loans now."
+    assert sentences.sentence(dict(loan, loans=1)) == "Corvia cannot pay (rebel die) and takes a Loan: 1 Loan now."
+    assert sentences.sentence({"kind": "bankrupt", "realm": "Corvia"}) == (
+        "Corvia goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, 3 Loans cleared.")
