@@ -13,7 +13,7 @@ from pbem.kit import treatybook
 from pbem.kit.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import audiences, bot, flow, gm, moves, orders, phase3, queries, report, resolution, scenario
+from . import audiences, bot, flow, gm, gm_edits, moves, orders, phase3, queries, report, resolution, scenario
 from . import state as st
 from . import validate as vd
 
@@ -258,7 +258,8 @@ class EuropaUniversalis(Game):
     def query(self, state, text):
         return queries.answer(state, text)
 
-    def set_phase(self, state, phase, turn):
+    def set_phase(self, state, phase, turn, step=None):
+        """Rules 4.0: the Action Phase, or Phase 3 (Peace & Rebels) at its step A-I."""
         state = copy_state(state)
         if turn is not None:
             state["round"] = turn
@@ -268,6 +269,10 @@ class EuropaUniversalis(Game):
             state["phase"], state["step"], state["active"] = "p3", "A", None
         else:
             raise GMError(f"unknown phase {phase} (action or peace_and_rebels)")
+        if step is not None:
+            if state["phase"] != "p3" or str(step).upper() not in phase3.STEPS:
+                raise GMError(f"STEP {step}: Peace & Rebels has steps {', '.join(phase3.STEPS)}")
+            gm_edits.set_step(state, str(step).upper())
         return state
 
     # -- bots --------------------------------------------------------------

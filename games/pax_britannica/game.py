@@ -12,6 +12,7 @@ from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResu
 from pbem.kit.state_copy import copy_state
 
 from . import gm, guide, helptopics, queries, sequence
+from .gm import play_edits
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
 from .core import audiences, options as game_options, state as st, treaties, treaty_checks
 from .core.data import load_data
@@ -324,7 +325,8 @@ class PaxBritannica(Game):
     def query(self, state: State, text: str) -> Any:
         return queries.answer(state, text, load_data(state))
 
-    def set_phase(self, state: State, phase: str, turn: int | None) -> State:
+    def set_phase(self, state: State, phase: str, turn: int | None, step: str | None = None) -> State:
+        """``step``: the Congress's step (attend, propose, vote, sign, decide)."""
         phase = phase.lower()
         if phase not in sequence.ALL_PHASES:
             raise GMError(f"unknown phase {phase!r} (phases: {', '.join(sequence.ALL_PHASES)})")
@@ -334,6 +336,8 @@ class PaxBritannica(Game):
             if turn < st.FIRST_TURN or turn > st.LAST_TURN or (turn - st.FIRST_TURN) % st.TURN_LENGTH:
                 raise GMError(f"turn must be a year 1880, 1884, ... 1916, not {turn}")
             new["turn"] = turn
+        if step is not None:
+            play_edits.congress_step(new, step)
         return new
 
     def demo_setup(self, turns: int | None = None) -> tuple[list[str], dict[str, Any]]:

@@ -244,8 +244,9 @@ class Game:
         """Answer one scenario query (``treasury France``).  Raises GMError."""
         raise NotImplementedError
 
-    def set_phase(self, state: State, phase: str, turn: int | None) -> State:
-        """Put the game at a phase (scenario ``PHASE`` statement)."""
+    def set_phase(self, state: State, phase: str, turn: int | None, step: str | None = None) -> State:
+        """Put the game at a phase (scenario ``PHASE <phase> [TURN <n>] [STEP <step>]``
+        statement); ``step``, where the phase has steps, is named as the game names them."""
         raise NotImplementedError
 
     # -- bots --------------------------------------------------------------

@@ -66,9 +66,7 @@ class _Run:
         handler(st)
 
     def do_phase(self, st: Statement) -> None:
-        self.state = self.game.set_phase(self.state, st.args["phase"], st.args["turn"])
-        if st.args.get("step"):
-            self.state = self.game.apply(self.state, Edit(f"SET STEP {st.args['step']}"), self.dice)[0]
+        self.state = self.game.set_phase(self.state, st.args["phase"], st.args["turn"], st.args.get("step"))
 
     def do_gm(self, st: Statement) -> None:
         """A GM line goes through the game as the daemon sends it: ``RULE <id>

@@ -400,9 +400,9 @@ class Beacon(Game):
             return "none" if q is None else ("open" if q["open"] else q["ruling"].lower())
         raise GMError(f"unknown query: {text}")
 
-    def set_phase(self, state, phase, turn):
-        if phase not in ("orders", "tally"):
-            raise GMError(f"unknown phase {phase}")
+    def set_phase(self, state, phase, turn, step=None):
+        if phase not in ("orders", "tally") or step is not None:
+            raise GMError(f"unknown phase {phase}" + (f" step {step} (no phase has steps)" if step else ""))
         state = copy.deepcopy(state)
         state["phase"] = phase
         if turn is not None:

@@ -160,7 +160,12 @@ def set_congress(state, a, data):
 def set_step(state, a, data):
     """``SET STEP attend|propose|vote|sign|decide``: the Congress's step (a Congress is convened
     at the first lawful site when none sits this turn)."""
-    step = a.name().lower()
+    return congress_step(state, a.name())
+
+
+def congress_step(state, step: str) -> list[dict]:
+    """Put the Congress at ``step`` (scenario files' ``PHASE congress STEP <step>`` too)."""
+    step = step.lower()
     if step not in cr.STEPS:
         raise GMError(f"a Congress step is one of {', '.join(cr.STEPS)}, not {step!r}")
     if not cr.current(state):

@@ -191,3 +191,14 @@ def test_every_kind_the_engine_emits_says_who_may_see_it():
     kinds.add("returned")  # moves.py writes "occupied" or "returned"
     known = audiences.PUBLIC | set(audiences.PRIVATE) | audiences.MADE_WITH
     assert kinds - known == set()
+
+
+def test_a_scenario_puts_peace_and_rebels_at_a_step():
+    game = registry.get("eu_tpop")
+    players, options = game.demo_setup()
+    state = game.setup(players, options, ScriptedDice([]))
+    at = game.set_phase(state, "peace_and_rebels", None, "d")
+    assert (at["phase"], at["step"]) == ("p3", "D")
+    for phase, step in (("peace_and_rebels", "Z"), ("action", "D")):
+        with pytest.raises(GMError, match="STEP"):
+            game.set_phase(state, phase, None, step)

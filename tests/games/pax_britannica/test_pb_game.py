@@ -94,6 +94,15 @@ def test_set_phase_checks_names_and_years():
             GAME.set_phase(s, phase, turn)
 
 
+def test_a_scenario_puts_the_congress_at_a_step():
+    s = GAME.setup(FOUR, {"setup": "empty"}, None)
+    at = GAME.set_phase(s, "congress", 1900, "Vote")
+    assert at["phase"] == "congress" and at["congress"]["step"] == "vote"
+    assert "congress" not in s or s["congress"] is None  # the given state is left alone
+    with pytest.raises(GMError, match="step"):
+        GAME.set_phase(s, "congress", 1900, "dance")
+
+
 def test_gm_errors_name_the_problem():
     s = GAME.setup(FOUR, {"setup": "empty"}, None)
     with pytest.raises(GMError, match="Egypt"):
