@@ -325,6 +325,17 @@ class PaxBritannica(Game):
     def query(self, state: State, text: str) -> Any:
         return queries.answer(state, text, load_data(state))
 
+    def as_written(self, orders: Sequence[Order], power: str) -> list[str]:
+        """Rules: AUSTRIA-HUNGARY (Germany plays it): orders for
+        another power the player runs stand under a FOR line, as the player writes them."""
+        lines, current = [], power
+        for o in orders:
+            if (o.power or power) != current:
+                current = o.power or power
+                lines.append(f"FOR {current}")
+            lines.append(o.canonical)
+        return lines
+
     def set_phase(self, state: State, phase: str, turn: int | None, step: str | None = None) -> State:
         """``step``: the Congress's step (attend, propose, vote, sign, decide)."""
         phase = phase.lower()

@@ -93,7 +93,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
              "them again corrected, or DONE to let them stand. At the deadline they stand as they are."]
             if refused and phase.done == DONE_ON_ORDERS and power in phase.owes else [])
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    phase_orders.as_written(accepted, power) + ([""] + summary if summary else [])
+                    game.as_written(accepted, power) + ([""] + summary if summary else [])
                     + ([""] + held if held else []))
 
 

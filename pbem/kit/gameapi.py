@@ -229,6 +229,13 @@ class Game:
         the order forms alone.  Read-only, like :meth:`validate`."""
         return []
 
+    def as_written(self, orders: Sequence[Order], power: str) -> list[str]:
+        """A power's stored orders as lines its player could send again (the reply to
+        orders and the handover dossier show them): each order's canonical form unless
+        the game writes more (orders for another power the player runs, under a line
+        of the game's own)."""
+        return [o.canonical for o in orders]
+
     def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
         """Lines the reply adds below a power's accepted orders: what they
         cost and what is left (``Cost £9 of £24; £15 left``), or []."""

@@ -97,7 +97,7 @@ def orders_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
     done = power not in phase_orders.waiting_for(ctx, rec)
     if mine:
         return [f"Stored for {phase.label} (send ORDERS to replace them):"] + [
-            f"  {line}" for line in phase_orders.as_written(mine, power)]
+            f"  {line}" for line in rec.rules.as_written(mine, power)]
     if done and power in phase.owes:
         return [f"{power} has said DONE for {phase.label}, with no orders."]
     return [f"None yet for {phase.label}. If none are accepted by the deadline, the default applies: "

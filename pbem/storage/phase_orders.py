@@ -30,18 +30,6 @@ def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: li
                              "done": int(bool(done and done["done"])), "refused": refused})
 
 
-def as_written(orders: list[Order], power: str) -> list[str]:
-    """Orders in canonical form, one a line; orders for another power the player
-    runs (Austria-Hungary for Germany) stand under a FOR line, as written."""
-    lines, current = [], power
-    for o in orders:
-        if (o.power or power) != current:
-            current = o.power or power
-            lines.append(f"FOR {current}")
-        lines.append(o.canonical)
-    return lines
-
-
 def mark_done(ctx: Context, game: str, phase_key: str, power: str, message: int | None) -> None:
     """``DONE``: nothing more from this power this phase (its orders, if any, stand)."""
     row = _current_row(ctx, game, phase_key, power)
