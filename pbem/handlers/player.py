@@ -43,9 +43,10 @@ def orders(session: Session, cmd: m.Orders) -> None:
     phase = game.phase(state)
     lines = list(cmd.lines)
     if len(lines) > MAX_ORDER_LINES:
-        session.problem("too-many-orders", f"only the first {MAX_ORDER_LINES} lines of orders are read; "
-                        f"the {len(lines) - MAX_ORDER_LINES} below them were not", lines[MAX_ORDER_LINES][0],
-                        kind="invalid")
+        # Said at the ORDERS line, so it leads the reply's problems (a long list is cut short).
+        session.problem("too-many-orders", f"only the first {MAX_ORDER_LINES} lines of orders are read "
+                        f"(to line {lines[MAX_ORDER_LINES - 1][0]}); the {len(lines) - MAX_ORDER_LINES} below "
+                        "them were not", cmd.line, kind="invalid")
         lines = lines[:MAX_ORDER_LINES]
     long = [(n, t) for n, t in lines if len(t) > MAX_ORDER_CHARS]
     for n, _ in long:
