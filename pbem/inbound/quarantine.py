@@ -77,7 +77,8 @@ def set_aside(ctx: Context, msg_id: int, reason: str) -> str:
         "outcome": f"quarantined after {attempts} tries: {reason}"[:500],
         "processed": utcnow_iso(ctx.now()), "sender": sender or row["sender"],
         "message_id": headers.message_id, "subject": subject})
-    log.error("mail %s from %s set aside after %d tries: %s", msg_id, sender or "?", attempts, reason)
+    # The log names no address (`pbem quarantine list` and the GM's notice do).
+    log.error("mail %s set aside after %d tries: %s", msg_id, attempts, reason)
     if sender and not headers.automatic:
         queue(ctx, key=f"quarantine:{row['source_key']}", to=[sender], kind="reply", stranger=True,
               subject=f"[{ctx.site_name}] not handled: {subject}", in_reply_to=headers.message_id,

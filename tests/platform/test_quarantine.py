@@ -76,7 +76,10 @@ def test_a_mail_that_hangs_its_worker_is_set_aside_and_the_next_is_handled(tmp_p
     host.start_game()
     host.send("north@example.test", "SIGNON North@g1 nn\nORDERS\nSPIN\n")
     host.send("south@example.test", "SIGNON South@g1 ss\nORDERS\nBID 2\n")
-    host.ok("serve", "--once")
+    served = host.pbem("serve", "--once")
+    assert served.returncode == 0, served.stderr
+    logged = [line for line in served.stderr.splitlines() if "set aside" in line]
+    assert logged and not any("@" in line for line in logged), logged  # no address in the log
     db = host.db()
     assert _statuses(db) == ["quarantined", "done"]
     poison = next(db["messages"].rows_where("status = 'quarantined'"))
