@@ -141,3 +141,20 @@ def for_line(power: str, current: str, text: str, data, number: int | None,
         result.problems.append(Problem("not-your-power",
                                        f"{power} cannot write orders for {target}", number))
     return current
+
+
+def take_line(power: str, current: str, text: str, data, number: int | None, result: ParseResult,
+              parse) -> str:
+    """One line of an orders block: a FOR line switches the power the orders are for
+    (:func:`for_line`), any other is read by ``parse(power, text, number) -> (order,
+    problem)`` into ``result``.  Returns the power the next line is for."""
+    switched = for_line(power, current, text, data, number, result)
+    if switched is not None:
+        return switched
+    order, problem = parse(current, text, number)
+    if order is not None:
+        result.orders.append(order)
+    if problem is not None:
+        result.problems.append(problem)
+    return current
+

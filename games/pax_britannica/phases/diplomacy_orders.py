@@ -15,7 +15,7 @@ from lark.exceptions import LarkError
 from pbem.kit.gameapi import Order, ParseResult, Problem
 
 from ..core import clauses
-from ..core.reading import ShapeBase, for_line, normalise_with
+from ..core.reading import ShapeBase, normalise_with, take_line
 
 GRAMMAR = Lark((Path(__file__).parent / "diplomacy.lark").read_text(), parser="lalr")
 KEYWORDS = {"DOWNGRADE", "TO", "TRANSFER", "ACCEPT", "FROM", "GIVE", "CODOMINION", "WITH", "CALL",
@@ -219,13 +219,6 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
         if starts:
             block = ((number, text), [], current)
             continue
-        switched = for_line(power, current, text, data, number, result)
-        if switched is not None:
-            current = switched
-            continue
-        order, problem = parse_line(state, current, text, data, number)
-        if order is not None:
-            result.orders.append(order)
-        if problem is not None:
-            result.problems.append(problem)
+        current = take_line(power, current, text, data, number, result,
+                            lambda who, line, n: parse_line(state, who, line, data, n))
     return result

@@ -13,7 +13,7 @@ from lark.exceptions import LarkError
 from pbem.kit.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
 from pbem.kit.names import distance, key
 
-from ..core.reading import MAX_NAME_WORDS, ShapeBase, for_line, name_span, normalise_with, plain_word, words
+from ..core.reading import MAX_NAME_WORDS, ShapeBase, name_span, normalise_with, plain_word, take_line, words
 
 GRAMMAR = Lark((Path(__file__).parent / "orders.lark").read_text(), parser="lalr")
 
@@ -279,13 +279,6 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
         stripped = text.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        switched = for_line(power, current, stripped, data, number, result)
-        if switched is not None:
-            current = switched
-            continue
-        order, problem = parse_line(state, current, stripped, data, number)
-        if order is not None:
-            result.orders.append(order)
-        if problem is not None:
-            result.problems.append(problem)
+        current = take_line(power, current, stripped, data, number, result,
+                            lambda who, line, n: parse_line(state, who, line, data, n))
     return result
