@@ -259,7 +259,7 @@ class EuropaUniversalis(Game):
         return queries.answer(state, text)
 
     def set_phase(self, state, phase, turn, step=None):
-        """Rules 4.0: the Action Phase, or Phase 3 (Peace & Rebels) at its step A-I."""
+        """The Action Phase, or Phase 3 (Peace & Rebels, 4.3) at its step A-I."""
         state = copy_state(state)
         if turn is not None:
             state["round"] = turn
