@@ -10,6 +10,7 @@ cannot know (events, ideas, battle actions) come in as GM edits.
 from __future__ import annotations
 
 from pbem.kit import treatybook
+from pbem.kit.capabilities import Bots, GMCommands, Guide, Rulings, Scenarios, Treaties
 from pbem.kit.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
@@ -25,12 +26,13 @@ def _on(value) -> bool:
     return str(value).lower() in ("1", "true", "on", "yes")
 
 
-class EuropaUniversalis(Game):
+class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Guide):
+    """The game, with every capability but a map (pbem.kit.capabilities)."""
+
     name = "eu_tpop"
     title = "Europa Universalis: The Price of Power"
     min_players = 1
     max_players = 8
-    treaties = True
 
     # -- names -------------------------------------------------------------
     def roster(self, options, state=None):

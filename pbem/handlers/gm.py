@@ -14,6 +14,7 @@ from pbem.commands import model as m
 from pbem.commands.help import top_keywords
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Edit, Refused, Ruling
 from pbem.mail.attachments import toml_files
 from pbem.play import turns
@@ -387,7 +388,7 @@ def _question_audience(session: Session, question: str) -> audience.Audience:
     """Who hears of a ruling: whoever may see the treaty it is on; else whoever may see the
     question the game asked (its latest ``question`` event of that id); else the GM alone."""
     rec, wanted = session.game, question.lower()
-    for t in rec.rules.treaty_records(rec.state, None, gm=True) if rec.rules.treaties else []:
+    for t in rec.rules.treaty_records(rec.state, None, gm=True) if supports(rec.rules, "treaties") else []:
         if wanted in (str(t.get("key") or t["id"]).lower(), str(t["id"]).lower()):
             return audience.treaty(t.get("key") or t["id"], t.get("parties") or ())
     for row in session.ctx.db["events"].rows_where("game = ? and kind = 'question'", [rec.name],

@@ -11,6 +11,7 @@ from pbem.commands.help import top_keywords as help_keywords
 from pbem.handlers import addresses, guide
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
 from pbem.reporting import render, reports
 from pbem.storage import phase_orders, store
@@ -104,7 +105,8 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
     game marks ``not-an-order``, and, written without ORDERS, any line it could not read
     that does not start like one of its orders (a line that does is an order
     with a mistake, and keeps the game's own problem)."""
-    verbs = {form.split()[0].upper(): form for form in game.order_forms()}
+    forms = game.order_forms() if supports(game, "guide") else []
+    verbs = {form.split()[0].upper(): form for form in forms}
     texts = dict(cmd.lines)
     out = []
     for problem in problems:

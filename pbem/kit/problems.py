@@ -170,6 +170,9 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
     Code("wrong-address", "a confirmation must come from the address the token was mailed to"),
     # -- treaties
     Code("no-treaties", "this game has no treaties", "agreements are made in press"),
+    Code("no-gm-commands", "the game takes no GM commands of its own; GM <command> is one of the moderator's",
+         "HELP GM lists them"),
+    Code("no-rulings", "the game asks the GM no questions, so there is nothing to rule on"),
     Code("unknown-treaty", "you are not a party to a treaty of that id"),
     Code("treaty-ambiguous", "you see several treaties of that id", "name one as the reply shows"),
     Code("treaty-exists", "a treaty of that id exists already", "choose another id"),

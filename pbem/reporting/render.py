@@ -16,6 +16,7 @@ from pbem.base.context import Context
 from pbem.base.deadlines import format_deadline, format_moment
 from pbem.base.identity import reply_token
 from pbem.base.resources import resource
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game, Report
 from pbem.mail.compose import Inline, content_id
 from pbem.storage import store
@@ -116,7 +117,7 @@ def report_map(ctx: Context, game: Game, state: dict, power: str | None,
                key: str) -> tuple[dict | None, list[Inline]]:
     """The reader's map as an inline image of the HTML report (``None`` and no
     part for a game without a map), with its text equivalent for the page."""
-    drawing = game.map_svg(state, power)
+    drawing = game.map_svg(state, power) if supports(game, "maps") else None
     if drawing is None:
         return None, []
     cid = content_id(ctx.domain, f"{key}:map")

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from pbem.base.context import Context
 from pbem.base.sitepaths import game_url
 from pbem.kit import audience
+from pbem.kit.capabilities import supports
 from pbem.kit.engine import Step
 from pbem.kit.gameapi import Event, Game, OrderOption
 from pbem.mail.compose import Inline
@@ -49,7 +50,7 @@ def reader_zone(ctx: Context, rec: store.GameRecord, power: str | None) -> str |
 def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
     """The treaties in force ``power`` may see (None: the public ones; ``gm``: the GM's, every
     one), briefly; none when the game's own report lists them."""
-    if not game.treaties or game.report_lists_treaties:
+    if not supports(game, "treaties") or game.report_lists_treaties:
         return []
     out = []
     book = audience.game_book(game, state)
@@ -68,7 +69,7 @@ def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = Fal
 
 def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
     """What the power may order now, as the game says (nothing when it cannot)."""
-    return list(game.options_now(state, power))
+    return list(game.options_now(state, power)) if supports(game, "guide") else []
 
 
 def guide_lines(game: Game, state: dict, power: str) -> list[str]:
@@ -209,7 +210,7 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
 def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: str) -> None:
     """Mail the current record of each treaty (by key) to every player the gate lets see it
     (its parties while it is secret, else everyone)."""
-    if not treaty_keys:
+    if not treaty_keys or not supports(rec.rules, "treaties"):
         return
     game, state = rec.rules, rec.state
     players = store.players(ctx, rec.name)

@@ -31,6 +31,7 @@ from pbem.base.private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from pbem.base.resources import resource
 from pbem.base.sitepaths import game_dir, slug  # noqa: F401  (part of this module's interface)
 from pbem.kit import audience
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game
 from pbem.storage import store
 from pbem.storage.db import loads, utcnow_iso
@@ -103,7 +104,7 @@ def game_summary(ctx: Context, rec: store.GameRecord) -> dict:
 def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
     """The treaties the gate lets the public see: a secret one stays off the archive even in
     part, until it is revealed."""
-    if game is None or rec.state is None:
+    if game is None or rec.state is None or not supports(game, "treaties"):
         return []
     out = []
     book = audience.game_book(game, rec.state)
@@ -216,7 +217,7 @@ def _write_maps(folder: Path, game: Game | None, page: dict) -> None:
         if target.is_file():
             phase["has_map"] = True
             continue
-        drawing = game.map_svg(phase["after"], None) if game else None
+        drawing = game.map_svg(phase["after"], None) if supports(game, "maps") else None
         if drawing is not None:
             _write(target, drawing)
             phase["has_map"] = True

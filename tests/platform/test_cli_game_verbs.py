@@ -16,7 +16,7 @@ def pbem(tmp_path):
     config.write_text('[server]\ndatabase = "pbem.sqlite"\naddress = "mod@example.test"\n', encoding="utf-8")
 
     def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
-        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME"}
+        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME"}
         env.pop("PBEM_CONFIG", None)
         proc = subprocess.run([sys.executable, "-m", "pbem", "-c", str(config), *args], cwd=ROOT,
                               capture_output=True, text=True, env=env, timeout=60)
@@ -27,14 +27,14 @@ def pbem(tmp_path):
 
 
 def test_a_game_is_made_seated_listed_started_previewed_and_processed(pbem):
-    out = pbem("game", "new", "g1", "--rules", "testgame", "--option", "gold=5", "--gm", "gm@example.test").stdout
+    out = pbem("game", "new", "g1", "--rules", "beacon", "--option", "gold=5", "--gm", "gm@example.test").stdout
     assert out.startswith("created g1 (Beacon (test game)), forming")
     north = pbem("game", "add-player", "g1", "n", "north@example.test", "--secret", "s3cret").stdout
     assert north.strip() == "North: north@example.test, secret s3cret"
     south = pbem("game", "add-player", "g1", "South", "south@example.test").stdout
     assert south.startswith("South: south@example.test, secret ") and len(south.split()[-1]) >= 8
     pbem("game", "add-player", "g1", "West", "west@example.test", ok=False)
-    assert pbem("game", "list").stdout.split() == ["g1", "testgame", "forming", "-"]
+    assert pbem("game", "list").stdout.split() == ["g1", "beacon", "forming", "-"]
     status = pbem("game", "status", "g1").stdout
     assert "g1: Beacon (test game), forming" in status and "north@example.test" in status
     pbem("game", "start", "g1")
@@ -60,6 +60,6 @@ def test_errors_are_one_line_and_a_failed_exit(pbem):
 
 
 def test_preview_of_a_game_not_started_says_so(pbem):
-    pbem("game", "new", "g1", "--rules", "testgame", "--gm", "gm@example.test")
+    pbem("game", "new", "g1", "--rules", "beacon", "--gm", "gm@example.test")
     proc = pbem("game", "preview", "g1", ok=False)
     assert proc.stderr.strip() == "pbem: error: g1 is forming: there is no phase to preview"
