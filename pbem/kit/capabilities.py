@@ -98,9 +98,10 @@ class Bots:
         """The powers and options ``pbem demo`` plays with; with ``turns``, options under
         which the game ends after that many turns (raise NotImplementedError if it cannot)."""
         if turns is not None:
-            raise NotImplementedError(f"{getattr(self, 'title', 'this game')} cannot end after a given number of turns")
-        roster = self.roster({})  # type: ignore[attr-defined]
-        return list(roster.powers[:getattr(self, "max_players", 2)]), {}
+            title = self.title  # type: ignore[attr-defined]
+            raise NotImplementedError(f"{title} cannot end after a given number of turns")
+        roster = self.roster({})  # type: ignore[attr-defined]  (a capability is declared by a Game)
+        return list(roster.powers[:self.max_players]), {}  # type: ignore[attr-defined]
 
     def turns(self, options: Mapping[str, Any]) -> list[int] | None:
         """The game turns a game under these options plays, or None when not known in
@@ -141,6 +142,14 @@ class Guide:
 CAPABILITIES: dict[str, type] = {
     "treaties": Treaties, "gm_commands": GMCommands, "rulings": Rulings, "maps": Maps,
     "scenarios": Scenarios, "bots": Bots, "guide": Guide,
+}
+
+
+#: the methods a game declaring each capability must write (the others have defaults)
+MUST_WRITE: dict[str, tuple[str, ...]] = {
+    "treaties": ("treaty", "treaty_records"), "gm_commands": ("gm_command",), "rulings": ("rule",),
+    "maps": ("map_svg", "map_text"), "scenarios": ("query", "set_phase"), "bots": ("bot_orders",),
+    "guide": ("help_text", "order_forms"),
 }
 
 
