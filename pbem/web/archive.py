@@ -173,7 +173,8 @@ def game_page(ctx: Context, rec: store.GameRecord) -> dict:
             "phases": shown, "turns": pages_of.turns_of(every), "quiet": len(every) - len(shown),
             "charts": pages_of.chart_data(game, every, over), "players": pages_of.player_rows(ctx, rec.name),
             "results": results, "results_columns": results_columns(results),
-            "treaties": treaties(rec, game), "gm_log": gm_log(ctx, rec, game)}
+            "treaties": treaties(rec, game), "has_treaties": supports(game, "treaties"),
+            "gm_log": gm_log(ctx, rec, game)}
 
 
 # -- writing the site ------------------------------------------------------

@@ -56,6 +56,20 @@ def test_the_minimal_game_plays_three_rounds_by_mail_with_reports_without_a_map(
     assert "What you may do now" not in text
 
 
+def test_the_archive_of_the_minimal_game_has_no_map_and_says_it_has_no_treaties(loop, tmp_path):
+    from pbem.web import archive
+
+    for _ in range(3):
+        say(loop, "North", "ORDERS", "BID 1")
+        say(loop, "South", "ORDERS", "PASS")
+        loop.tick()
+    site = archive.build_archive(loop.ctx, tmp_path / "site").parent
+    assert not list((site / "g1").glob("*.svg"))
+    phase_pages = [p.read_text() for p in (site / "g1").glob("*-*.html")]
+    assert len(phase_pages) == 6 and not any("Map of the position" in page for page in phase_pages)
+    assert "This game has no treaties." in (site / "g1" / "index.html").read_text()
+
+
 def test_treaty_commands_are_refused_with_a_clear_reply_and_nothing_is_stored(loop):
     before = snapshots(loop)
     say(loop, "North", "TREATY PROPOSE calm WITH South", "NO BID ABOVE 2", "ENDTREATY")
