@@ -22,6 +22,8 @@ from datetime import timedelta
 
 from pbem.base.identity import new_secret, normalize_address, normalize_secret
 from pbem.commands import model as m
+from pbem.commands import values as v
+from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience
 from pbem.storage import store
@@ -32,6 +34,13 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(normalize_secret(token).encode("utf-8")).hexdigest()
 
 
+@command(m.SetAddress, "SET ADDRESS", "set_address", "SET ADDRESS <email>[,<email>...]",
+         "Replace the addresses your reports go to (at most 3); a new address counts once it "
+         "answers the token mailed to it with CONFIRM.",
+         "player",
+         build=lambda c: m.SetAddress(tuple(v.address(str(t)) for t in c)),
+         for_power=True,
+         limit="SET ADDRESS")
 def set_address(session: Session, cmd: m.SetAddress) -> None:
     ctx, rec, power = session.ctx, session.game, session.power
     limit = ctx.limits.addresses_per_power
@@ -124,6 +133,10 @@ def _take_seat(session: Session, row: dict) -> None:
                             f"its token).\nSeats taken: {', '.join(seated)}.\n\n-- \n{ctx.site_name} moderator\n")
 
 
+@command(m.Confirm, "CONFIRM", "confirm", "CONFIRM <token>",
+         "From a new address: accept the SET ADDRESS (or take the JOIN seat) that named it "
+         "(the token was mailed to it); no sign-on needed.",
+         "any", build=lambda c: m.Confirm(str(c[0])), signon=False, limit="CONFIRM")
 def confirm(session: Session, cmd: m.Confirm) -> None:
     ctx, sender = session.ctx, session.mail.sender
     row = next(ctx.db["address_confirmations"].rows_where(
@@ -150,6 +163,3 @@ def confirm(session: Session, cmd: m.Confirm) -> None:
     session.cc = [a for a in current if a != sender][:1]
     session.section("Address confirmed:", [f"{sender} now receives {row['power']}'s mail in game "
                                            f"{row['game']}", f"addresses of record: {', '.join(confirmed)}"])
-
-
-HANDLERS = {m.SetAddress: set_address, m.Confirm: confirm}

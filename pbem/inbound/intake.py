@@ -23,10 +23,9 @@ from datetime import timedelta
 
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
-from pbem.commands import masking
 from pbem.commands import model as m
-from pbem.commands.parse import split_lines
-from pbem.handlers import dispatch
+from pbem.handlers import dispatch, masking
+from pbem.handlers.reading import split_lines
 from pbem.handlers.session import Session
 from pbem.inbound import quarantine
 from pbem.mail.normalize import MAX_DEPTH, parse_message
