@@ -18,6 +18,7 @@ from pbem.kit.gameapi import Refused, Ruling, TreatyAction
 
 from ..core.data import load_data
 from . import board, clauses, disputes
+from .state import by_rules_order, power_order
 
 BREACH_ETI = 5  # Rules: EUROPEAN TENSION INCREASES (ETI-12)
 
@@ -79,7 +80,7 @@ def binds(c: dict, parties: list[str], state: dict | None = None) -> list[str]:
         return [c["power"]]
     if t == "codominion":
         ctrl = board.controllers(state, c["area"]) if state else []
-        return disputes.by_rules_order(set(ctrl) | set(c["members"]))
+        return by_rules_order(set(ctrl) | set(c["members"]))
     if t in ("cb_attacked", "cb_gains"):
         return [p for p in parties if p != c["party"]]
     return list(parties)
@@ -90,7 +91,7 @@ def transfer_holder(state: dict, c: dict, parties: list[str]) -> str | None:
     that marker in the Area.  Choice: with none, the first other party in the rules' order."""
     if c.get("subject"):
         return c["subject"]
-    others = [p for p in disputes.by_rules_order(parties) if p != c["to"]]
+    others = [p for p in by_rules_order(parties) if p != c["to"]]
     holding = [p for p in others if board.status_of(state, c["area"], p) == c["status"]]
     return (holding or others or [None])[0]
 
@@ -211,7 +212,7 @@ def codominion(state: dict, data, c: dict, reason: str, free: bool, record: dict
     Rules: CHINESE RESENTMENT (clarification) - granting a Codominion raises no Resentment."""
     area = c["area"]
     ctrl = board.controllers(state, area)
-    members = disputes.by_rules_order(set(ctrl) | set(c["members"]))
+    members = by_rules_order(set(ctrl) | set(c["members"]))
     events: list[dict] = []
     for power in members:
         if power in ctrl:
@@ -385,7 +386,7 @@ def end_of_turn(state: dict) -> list[dict]:
     for record in in_force(state):
         asked = record.get("withdrawals") or {}
         if asked:
-            first = sorted(asked.items(), key=lambda kv: (kv[1], disputes.power_order(kv[0])))[0][0]
+            first = sorted(asked.items(), key=lambda kv: (kv[1], power_order(kv[0])))[0][0]
             events += break_treaty(state, record, first, "withdrew without every party's agreement")
     state["obligations"] = [o for o in state.get("obligations", []) if o.get("turn") == state.get("turn")]
     return events

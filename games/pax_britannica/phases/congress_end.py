@@ -11,6 +11,7 @@ from pbem.kit.state_copy import copy_state
 from ..core import board, congress_rules as cr, declarations, disputes, treaties
 from ..core.clauses import named_powers
 from .negotiation import each_order
+from ..core.state import by_rules_order
 
 MINOR_SUPPORT_VP, MINOR_SUPPORT_ETI = -5, 3  # Rules: MINOR POWER/GREAT POWER STATUS CONFLICTS
 
@@ -31,7 +32,7 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
     for clause in proposal["terms"]:
         asked |= set(cr.speakers(state, treaties.binds(clause, parties, state)))
         asked |= set(cr.speakers(state, [p for p in _named(clause)]))
-    signers = disputes.by_rules_order(asked)
+    signers = by_rules_order(asked)
     at = f"{state['turn']} Congress"
     text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
     record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at,
@@ -149,7 +150,7 @@ def fail(state: dict, data, c: dict, why: str, refusers: list[str], blamed: list
     if unresolved:
         events.append(board.add_eti(state, 3 * len(unresolved),
                                     f"the Congress failed: {len(unresolved)} Casus Belli unresolved",
-                                    disputes.by_rules_order(blamed) or None))
+                                    by_rules_order(blamed) or None))
     for p in refusers:
         events.append(board.add_eti(state, 2, f"{p} defied the Congress by refusing to sign", p))
         for member in c["members"]:

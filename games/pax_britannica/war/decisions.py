@@ -20,13 +20,14 @@ from pbem.kit.gameapi import Order
 from ..core import board
 from . import declare, model
 from .moves import mark_immediate
+from ..core.state import by_rules_order
 
 Fail = tuple[str, str] | None
 
 
 def apply(state: dict, data, orders: dict, phase: str) -> list[dict]:
     events: list[dict] = []
-    for power in model.by_rules_order(orders):
+    for power in by_rules_order(orders):
         for o in orders[power]:
             o = o if isinstance(o, Order) else Order.from_json(o)
             who = o.power or power

@@ -17,6 +17,7 @@ from pbem.kit import audience, treatybook
 
 from ..core import board, declarations, disputes, treaties
 from . import greatwar, model
+from ..core.state import by_rules_order, power_order
 
 Fail = tuple[str, str] | None
 #: the duty Austria-Hungary and Germany owe each other (a "kind" of treaty duty)
@@ -165,7 +166,7 @@ def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
         events += austria_duty(state, who, enemy)
     kept = duty is not None and duty.get("kind") in ("defensive", "offensive")
     joined = {"kind": "war_joined", "war": war["id"], "power": who, "ally": ally,
-              "against": model.by_rules_order(enemies)}
+              "against": by_rules_order(enemies)}
     events.append(audience.tag(joined if kept else {**joined, "how": how}, audience.public()))
     if kept:
         record = treatybook.find(state, duty.get("treaty", ""))
@@ -214,7 +215,7 @@ def decide(state: dict, orders: dict, phase: str) -> list[dict]:
     if model.current_group(state) != "war":
         return []
     events = set_aside(state)
-    for duty in sorted(pending(state), key=lambda o: model.power_order(o["power"])):
+    for duty in sorted(pending(state), key=lambda o: power_order(o["power"])):
         if duty.get("status") != "pending":
             continue
         joins = said.get((duty["power"], duty["ally"]), duty.get("kind") == "austria")
@@ -241,7 +242,7 @@ def helpers(state: dict, orders: dict, phase: str) -> list[dict]:
     WAR WITH THE OTTOMANS - "any player can announce that he is coming to the Empire's aid";
     WAR AGAINST MINOR POWERS - "When ... some player allies with that Minor Power")."""
     events: list[dict] = []
-    for power in model.by_rules_order(orders):
+    for power in by_rules_order(orders):
         for o in orders[power]:
             who = o.power or power
             if o.kind == "support":
