@@ -16,9 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from pbem.kit.names import key
+
 from .mapclasses import (AREA_KINDS, Area, CRT_COLUMNS, CRT_RESULTS, Cape, Data, DataError, Home, MarkerType,
-                         MinorTable, NameIndex, PowerInfo, RandomEvent, STATUSES, Sea, TurnTrack, UnrestTable,
-                         name_key)
+                         MinorTable, NameIndex, PowerInfo, RandomEvent, STATUSES, Sea, TurnTrack, UnrestTable)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -175,21 +176,25 @@ def _assumptions(doc: Mapping[str, Any], path: str = "") -> list[str]:
 def _name_index(doc, areas, homes, seas, capes, powers) -> NameIndex:
     places: dict[str, str] = {}
     for name in [*areas, *seas, *capes, *(h.name for h in homes.values())]:
-        places[name_key(name)] = name
+        places[key(name)] = name
     for sea in [*seas, *capes]:  # "North Atlantic", "Caribbean", "Horn"
         short = re.sub(r"^(cape of|cape)\s+|\s+(ocean|sea)$", "", sea.lower())
-        places.setdefault(name_key(short), sea)
+        places.setdefault(key(short), sea)
     canonical = set(places.values())
     for alias, name in doc.get("aliases", {}).items():
         if alias != "source":
             if name not in canonical:
                 raise DataError(f"alias {alias!r}: unknown place {name!r}")
-            places.setdefault(name_key(alias), name)
+            places.setdefault(key(alias), name)
     names: dict[str, str] = {}
     for p in powers.values():
         for text in (p.name, p.adjective, *p.aliases):
-            names.setdefault(name_key(text), p.name)
-    return NameIndex(places, names)
+            names.setdefault(key(text), p.name)
+    natives: dict[str, str] = {}
+    for name, table in _tables(doc.get("natives", {})).items():
+        for text in (name, *table.get("aliases", ())):
+            natives.setdefault(key(text), name)
+    return NameIndex(places, names, natives)
 
 
 def _check(data: Data) -> None:
