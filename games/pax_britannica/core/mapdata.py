@@ -34,11 +34,11 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     """``over`` merged onto ``base``: tables merge key by key, any other value replaces."""
     out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = deep_merge(out[key], value)
+    for name, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(name), Mapping):
+            out[name] = deep_merge(out[name], value)
         else:
-            out[key] = value
+            out[name] = value
     return out
 
 
@@ -163,10 +163,10 @@ def _event(roll: str, t: Mapping[str, Any]) -> RandomEvent:
 def _assumptions(doc: Mapping[str, Any], path: str = "") -> list[str]:
     """Plain-words notes of every table marked ``assumed = true`` (its ``reason``)."""
     found: list[str] = []
-    for key, value in doc.items():
+    for name, value in doc.items():
         if not isinstance(value, Mapping):
             continue
-        where = f"{path}.{key}" if path else key
+        where = f"{path}.{name}" if path else name
         if value.get("assumed"):
             found.append(f"{where}: {value.get('reason', 'assumed value')}")
         found.extend(_assumptions(value, where))

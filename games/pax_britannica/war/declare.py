@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pbem.kit import audience, treatybook
 
-from ..core import board, declarations, disputes, treaties
+from ..core import board, declarations, disputes, treaty_records
 from . import greatwar, model
 from ..core.state import by_rules_order, power_order
 
@@ -197,7 +197,7 @@ def answer(state: dict, duty: dict, joins: bool, phase: str) -> list[dict]:
         events.append(board.add_eti(state, 5, f"{who} broke the German-Austrian treaty", who))
         return events
     if record is not None:
-        events += treaties.break_treaty(state, record, who, f"refused to join {ally}'s War")
+        events += treaty_records.break_treaty(state, record, who, f"refused to join {ally}'s War")
     return events
 
 

@@ -24,10 +24,8 @@ being fought count (``fighting``): the others wait their turn.
 """
 from __future__ import annotations
 
-from typing import Iterable
-
 from ..core import board
-from ..core.state import CHINA, NATIVES, OTTOMANS, POWERS, by_rules_order  # noqa: F401 (the war's names)
+from ..core.state import CHINA, NATIVES, OTTOMANS, by_rules_order
 
 #: Rules: THE WAR SEQUENCE - the order in which wars are fought.
 GROUPS = ("rebellion", "ottoman", "war")

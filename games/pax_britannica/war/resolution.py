@@ -14,7 +14,7 @@ WAR WITH THE OTTOMANS (its endings).
 """
 from __future__ import annotations
 
-from ..core import board, disputes, summaries
+from ..core import board, disputes, mapgraph, summaries
 from . import model, natives
 from .minors import minor_victory
 from .orders_of import chosen
@@ -333,5 +333,5 @@ def home_box(data, power: str, origin: str) -> str | None:
     home = data.homes.get(power)
     if home is None or not home.seas:
         return None
-    near = sorted(set(home.seas) & ({origin} | set(board.seas_of(data, origin))))
+    near = sorted(set(home.seas) & ({origin} | set(mapgraph.seas_of(data, origin))))
     return near[0] if near else sorted(home.seas)[0]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.pax_britannica.core import mapclasses, mapdata
+from games.pax_britannica.core import mapdata
 from pbem.kit.names import key
 
 
