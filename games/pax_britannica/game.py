@@ -14,7 +14,7 @@ from pbem.kit.state_copy import copy_state
 from . import gm, guide, helptopics, queries, sequence
 from .gm import play_edits
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
-from .core import audiences, options as game_options, state as st, treaties, treaty_checks
+from .core import audiences, options as game_options, state as st, treaties, treaty_checks, treaty_records
 from .core.data import load_data
 from .core.mapdata import DataError
 from .report import (board as report_board, compose as report, diplomacy as report_diplomacy, mapdraw,
@@ -320,7 +320,7 @@ class PaxBritannica(Game):
         return [{"kind": "great_war", "blamed": list(war.get("blamed", []))}]
 
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
-        return treaties.records(state, power, gm)
+        return treaty_records.records(state, power, gm)
 
     def query(self, state: State, text: str) -> Any:
         return queries.answer(state, text, load_data(state))
