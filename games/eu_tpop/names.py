@@ -7,7 +7,7 @@ import difflib
 import re
 import shlex
 
-from pbem.kit.gameapi import GMError
+from pbem.kit.gameapi import GMError, Problem
 
 KINDS = ("realm", "area", "sea", "province")
 
@@ -50,6 +50,11 @@ def nearest(state: dict, text: str, *kinds: str) -> str | None:
     return near[0] if near else None
 
 
+def article(word: str) -> str:
+    """``a realm``, ``an area``."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 class Reader:
     """Takes names, numbers and words off the front of a list of words: the readers of the
     grammars' values (grammar.py; keywords are the grammar's to read)."""
@@ -77,7 +82,7 @@ class Reader:
                 return found[1]
         label = what or " or ".join(kinds)
         if not self.words:
-            raise GMError(f"expected a {label} name")
+            raise GMError(f"expected {article(label)} name")
         guess = nearest(self.state, self.words[0], *kinds)
         raise NameError_(f"there is no {label} called {self.words[0]!r}", guess, kinds[0])
 
@@ -114,3 +119,7 @@ class NameError_(GMError):
     def __init__(self, message: str, suggestion: str | None, kind: str):
         super().__init__(message, f"unknown-{kind}")
         self.suggestion = suggestion
+
+    def problem(self, line: int | None = None) -> Problem:
+        """The reply's problem, with the suggestion (a GM edit's reply is made from this)."""
+        return Problem(self.code, str(self), line, self.suggestion)

@@ -42,7 +42,7 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
      "event, disputed, excommunication, holy_war, imperial_liberation)", None),
     ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", None),
     ("ACTIVATE Valmont x", "invalid-order", "expected TO, found x", None),
-    ("ACTIVATE Valmont TO", "invalid-order", "expected a area name", None),
+    ("ACTIVATE Valmont TO", "invalid-order", "expected an area name", None),
     ("RECRUIT two INF IN Valmont", "invalid-order", "expected how many units, found two", None),
     ("RECRUIT 2 FOO IN Valmont", "unknown-unit", "unknown unit 'FOO' (INF, CAV, ART, LIGHT or HEAVY)", None),
     ("RECRUIT 3 ART IN Valmont ALLIED x", "invalid-order", "unexpected 'x' at the end of the line", None),
