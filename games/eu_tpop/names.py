@@ -3,10 +3,10 @@ case-insensitively, multi-word names as written (``Far Shore``), quoted, or
 with hyphens (``Far-Shore``)."""
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 
+from pbem.kit import names as kit_names
 from pbem.kit.gameapi import GMError, Problem
 
 KINDS = ("realm", "area", "sea", "province")
@@ -42,12 +42,10 @@ def lookup(state: dict, text: str, *kinds: str) -> tuple[str, str] | None:
 
 
 def nearest(state: dict, text: str, *kinds: str) -> str | None:
-    names = [n for kind in kinds for n in table(state, kind).values()]
-    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
-    if not near:
-        lowered = {n.lower(): n for n in names}
-        near = [lowered[m] for m in difflib.get_close_matches(text.lower(), list(lowered), n=1, cutoff=0.6)]
-    return near[0] if near else None
+    """The known name of one of ``kinds`` nearest to ``text`` (the platform's
+    :func:`pbem.kit.names.nearest`): a misspelt realm is offered realms only, a
+    misspelt area areas only."""
+    return kit_names.nearest(text, [n for kind in kinds for n in table(state, kind).values()])
 
 
 def article(word: str) -> str:
@@ -83,7 +81,9 @@ class Reader:
         label = what or " or ".join(kinds)
         if not self.words:
             raise GMError(f"expected {article(label)} name")
-        guess = nearest(self.state, self.words[0], *kinds)
+        # The suggestion for a name of several words is found from as many words as it has.
+        guess = next(filter(None, (nearest(self.state, " ".join(self.words[:n]), *kinds)
+                                   for n in range(min(4, len(self.words)), 0, -1))), None)
         raise NameError_(f"there is no {label} called {self.words[0]!r}", guess, kinds[0])
 
     def new_name(self, *stop: str) -> str:

@@ -8,12 +8,12 @@ the same order.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
 from lark.exceptions import VisitError
 
+from pbem.kit import names as kit_names
 from pbem.kit.gameapi import GMError, Order, ParseResult, Problem
 
 from .grammar import Grammar
@@ -140,8 +140,9 @@ def _term(r: Reader) -> str:
     word = _word(r)
     term = term_name(word)
     if term is None:
-        near = difflib.get_close_matches(word.lower(), TERMS, n=1, cutoff=0.5)
-        raise NameError_(f"unknown peace term {word!r} (one of {', '.join(TERMS)})", near[0] if near else None,
+        # A misspelt alias ("vasalize") is offered the term it stands for.
+        near = kit_names.nearest(word, [*TERMS, *TERM_ALIASES])
+        raise NameError_(f"unknown peace term {word!r} (one of {', '.join(TERMS)})", near and term_name(near),
                          "term")
     return term
 
@@ -243,9 +244,8 @@ def parse(state: dict, power: str, lines) -> ParseResult:
             result.problems.append(_problem(exc, number))
             continue
         if order is None:
-            near = difflib.get_close_matches(head, VERBS, n=1, cutoff=0.6) if len(head) <= 64 else None
             result.problems.append(Problem("invalid-order", f"cannot read {stripped[:60]!r}; the order forms are "
-                                           "in HELP ORDERS", number, near[0] if near else None, "invalid"))
+                                           "in HELP ORDERS", number, kit_names.nearest(head, VERBS), "invalid"))
         else:
             result.orders.append(order)
     if block is not None:

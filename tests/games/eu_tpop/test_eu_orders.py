@@ -61,12 +61,21 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
     ("RETREAT TO Corvia x", "invalid-order", "unexpected 'x' at the end of the line", None),
     ("APPOINT TO Valmont", "invalid-order", "expected a name", None),
     ("INFLUENCE Brenn x", "invalid-order", "expected a number, found x", None),
-    ("SIEGE Brenn Hom", "unknown-province", "there is no province called 'Hom'", "Holm"),
+    ("SIEGE Brenn Hlom", "unknown-province", "there is no province called 'Hlom'", "Holm"),
     ("OFFER WHITE PEACE Brenn", "invalid-order", "expected TO, found Brenn", None),
     ("ACCEPT foo", "invalid-order", "unexpected 'foo' at the end of the line", None),
     ("CUT Lusca", "invalid-order", "expected TIES, found Lusca", None),
     ("NAVAL Western Sea TO Midle Sea", "unknown-sea", "there is no sea or province called 'Midle'", "Middle Sea"),
     ("DIPLOMACY Corvia Brenn", "invalid-order", "unexpected 'Brenn' at the end of the line", None),
+    # a misspelt name is offered names of its kind only
+    ("DECLARE WAR ON Far Shor", "unknown-realm", "there is no realm called 'Far'", None),
+    ("INFLUENCE Far Shor 1", "unknown-area", "there is no area called 'Far'", "Far Shore"),
+    ("DECLARE WAR ON Marchs", "unknown-realm", "there is no realm called 'Marchs'", None),
+    ("ACTIVATE Valmont TO Marchs", "unknown-area", "there is no area called 'Marchs'", "Marches"),
+    ("NAVAL Westrn Sea TO Middle Sea", "unknown-sea", "there is no sea or province called 'Westrn'", "Western Sea"),
+    ("ENFORCE vasalize ON Corvia", "unknown-term", "unknown peace term 'vasalize' (one of white_peace, "
+     "negotiated_peace, keep_current_board_state, humiliation, vassalization, force_conversion, "
+     "secure_desired_succession, full_annexation)", "vassalization"),
 ])
 def test_a_bad_line_gets_its_reply(state, line, code, message, suggestion):
     problems = GAME.parse_orders(state, "Valmont", [(3, line)]).problems
