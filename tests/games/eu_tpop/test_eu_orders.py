@@ -99,11 +99,60 @@ def test_negotiation_details_are_read_by_the_same_grammar(state):
 def test_deal_lines_are_read_by_their_grammar(state):
     from pbem.kit.gameapi import Refused
 
-    from games.eu_tpop import diplomacy
-    assert diplomacy.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])
-    assert diplomacy.read_term(state, "valmont pays 5") == ("pays", ["valmont", 5])
-    assert diplomacy.read_term(state, "Corvia SELLS Far Shore FOR 4 FOR 6") == ("sells", ["Corvia", "Far Shore FOR 4", 6])
+    from games.eu_tpop import deal_lines
+    assert deal_lines.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])
+    assert deal_lines.read_term(state, "valmont pays 5") == ("pays", ["valmont", 5])
+    assert deal_lines.read_term(state, "Corvia SELLS Far Shore FOR 4 FOR 6") == ("sells", ["Corvia", "Far Shore FOR 4", 6])
     for bad in ("Valmont PAYS five", "Valmont Corvia PAYS 5", "Corvia SELLS FOR 6", ""):
         with pytest.raises(Refused) as err:
-            diplomacy.read_term(state, bad)
+            deal_lines.read_term(state, bad)
         assert err.value.code == "deal-line" and str(err.value).startswith(f"cannot read the deal line {bad!r}")
+
+
+@pytest.fixture(scope="module")
+def at_war(state):
+    from pbem.kit.gameapi import Edit
+    for edit in ("SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont"):
+        state, _ = GAME.apply(state, Edit(edit), ScriptedDice())
+    return state
+
+
+@pytest.mark.parametrize("lines,read", [
+    (["keep_current_board_state", "VICTOR Valmont"], ("keep_current_board_state", "Valmont", [], [])),
+    (["TERM kcbs RETURN Salera", "victor valmont"], ("keep_current_board_state", "Valmont", [["RETURN", "Salera"]], [])),
+    (["white_peace", "", "Corvia CUTS TIES WITH Lusca", "corvia pays 5"],
+     ("white_peace", "Valmont", [], [("cut", "Corvia", "Lusca"), ("pay", "Corvia", "Valmont", 5)])),
+    (["white_peace", "Valmont PAYS 3"], ("white_peace", "Valmont", [], [("pay", "Valmont", "Corvia", 3)])),
+])
+def test_the_lines_of_a_negotiated_peace_are_read(at_war, lines, read):
+    from games.eu_tpop import resolution
+    assert resolution.read_negotiation(at_war, "Valmont", "Corvia", lines) == read
+
+
+@pytest.mark.parametrize("lines,code,message,suggestion", [
+    (["frobnicate", "VICTOR Valmont"], "negotiation-line", "cannot read 'frobnicate' in the negotiated peace", None),
+    (["TERM"], "negotiation-line", "cannot read 'TERM' in the negotiated peace", None),
+    (["VICTOR Valmont"], "negotiation-line", "the negotiated peace names no term", None),
+    (["kcbs", "VICTOR Valmnt"], "unknown-realm", "there is no realm called 'Valmnt'", "Valmont"),
+    (["kcbs", "VICTOR"], "gm-edit", "expected a realm name", None),
+    (["kcbs", "VICTOR Valmont Corvia"], "gm-edit", "unexpected 'Corvia' at the end of the line", None),
+    (["kcbs"], "negotiation-line", "a negotiated peace with a term other than white peace names its VICTOR", None),
+    (["kcbs FOO", "VICTOR Valmont"], "gm-edit", "expected RETURN or EXCHANGE or LIBERATE or ALLY or CLAIM, found FOO",
+     None),
+    (["full_annexation", "VICTOR Valmont"], "negotiation-term", "a negotiated peace may not use full_annexation (10.4)",
+     None),
+    (["white_peace", "Lusca PAYS 5"], "negotiation-line", "the extra action is taken by one of the two parties only "
+     "(10.4)", None),
+    (["white_peace", "Corvia PAYS 5", "Valmont PAYS 5"], "negotiation-line",
+     "the extra action is taken by one of the two parties only (10.4)", None),
+    (["white_peace", "Corvia PAYS 500"], "negotiation-line", "Corvia has 15 Ducats", None),
+    (["white_peace", "Corvi CUTS TIES WITH Lusca"], "unknown-realm", "there is no realm called 'Corvi'", "Corvia"),
+    (["white_peace", "Corvia CUTS TIES WITH Lusa"], "unknown-realm", "there is no realm called 'Lusa'", "Lusca"),
+])
+def test_a_bad_negotiated_peace_gets_its_reply(at_war, lines, code, message, suggestion):
+    from pbem.kit.gameapi import Refused
+
+    from games.eu_tpop import resolution
+    with pytest.raises(Refused) as err:
+        resolution.read_negotiation(at_war, "Valmont", "Corvia", lines)
+    assert (err.value.code, str(err.value), getattr(err.value, "suggestion", None)) == (code, message, suggestion)
