@@ -31,7 +31,8 @@ def owes(state: dict) -> list[str]:
     return out
 
 
-def resolve(state: dict, orders: dict, events: list) -> None:
+def resolve(state: dict, orders: dict, dice, events: list) -> None:
+    """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board)."""
     _white_peace(state, events)
     _total(state, orders, events)
     _remaining(state, orders, events)

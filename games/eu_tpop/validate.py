@@ -2,6 +2,8 @@
 state: every refusal carries a stable code, its line and a reason."""
 from __future__ import annotations
 
+from typing import Callable
+
 from pbem.kit.gameapi import Problem, Refused
 
 from . import diplomacy, flow, resolution
@@ -18,7 +20,11 @@ def _p(code: str, message: str, o, suggestion: str | None = None, kind: str = "i
     return Problem(code, message, o.line, suggestion, kind)
 
 
-def validate(state: dict, power: str, given: list) -> list[Problem]:
+def validate(state: dict, power: str, given: list, by_phase: Callable[[dict, str, list], list[Problem]]) \
+        -> list[Problem]:
+    """What every phase checks (standing orders, the game's end, the orders a turn is owed),
+    then the phase's own check ``by_phase`` (its row of sequence.py), over the orders but
+    the standing ones."""
     problems: list[Problem] = _standing(state, power, given)
     phase = state["phase"]
     rest = [o for o in given if o.kind != "standing"]
@@ -31,16 +37,15 @@ def validate(state: dict, power: str, given: list) -> list[Problem]:
         # (or take the default answer) without the player meaning to.
         what = "your action (or PASS)" if phase == "action" else "your answer"
         return [_p("no-action", f"it is your turn: send {what} together with your standing orders", given[0])]
-    if phase == "action":
-        problems += _action(state, power, rest)
-    elif phase == "reaction":
-        problems += _reaction(state, power, rest)
-    elif phase == "p3" and state["step"] == "D":
-        problems += _peace(state, power, rest)
-    else:
-        problems += [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
-                     for o in rest]
-    return problems
+    return problems + by_phase(state, power, rest)
+
+
+def peace_and_rebels(state: dict, power: str, given: list) -> list[Problem]:
+    """Phase 3 takes orders in step D (Peace Resolution) only."""
+    if state["step"] == "D":
+        return peace(state, power, given)
+    return [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
+            for o in given]
 
 
 def _standing(state: dict, power: str, given: list) -> list[Problem]:
@@ -57,7 +62,8 @@ def _standing(state: dict, power: str, given: list) -> list[Problem]:
     return out
 
 
-def _action(state: dict, power: str, given: list) -> list[Problem]:
+def action(state: dict, power: str, given: list) -> list[Problem]:
+    """The Action Phase: one action of the realm whose turn it is; others send offers."""
     out = []
     active = state["active"]
     if power != active:
@@ -133,7 +139,8 @@ def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
     return out
 
 
-def _reaction(state: dict, power: str, given: list) -> list[Problem]:
+def reaction(state: dict, power: str, given: list) -> list[Problem]:
+    """A decision in the middle of an action: only its answers, from the realm asked."""
     pending = state["pending"]
     allowed = REACTION[pending["kind"]] if power == pending["realm"] else ()
     out = []
@@ -157,7 +164,8 @@ def _reaction(state: dict, power: str, given: list) -> list[Problem]:
     return out
 
 
-def _peace(state: dict, power: str, given: list) -> list[Problem]:
+def peace(state: dict, power: str, given: list) -> list[Problem]:
+    """Phase 3 step D, Peace Resolution (10.1): the orders for the realm's wars."""
     out = []
     if power not in resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
