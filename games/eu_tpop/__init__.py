@@ -4,10 +4,10 @@ on a scenario map given as data.
 
 The game object walks the sequence of play, a table in :mod:`.sequence` (the
 Action Phase, its decision windows, Phase 3 Peace & Rebels step by step, the end
-of the round); the action's queue lives in :mod:`.flow`, Phase 3's steps in
-:mod:`.phase3` and :mod:`.resolution`, the rules of war, diplomacy and peace in
-their own modules.  Card effects the engine
-cannot know (events, ideas, battle actions) come in as GM edits.
+of the round); the rules each phase plays are in :mod:`.phases` (the Action
+Phase and its queue, Phase 3's steps, its Peace Resolution), the rules of war,
+diplomacy and peace in their own modules.  Card effects the engine cannot know
+(events, ideas, battle actions) come in as GM edits.
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from pbem.kit import treatybook
 from pbem.kit.gameapi import Game, GMError, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import audiences, flow, gm, gm_edits, guide, moves, orders, phase3, queries, report, scenario, sequence
+from . import audiences, gm, gm_edits, guide, moves, orders, queries, report, scenario, sequence
+from .phases import action, peace_and_rebels
 from . import state as st
 from . import validate as vd
 
@@ -89,7 +90,7 @@ class EuropaUniversalis(Game):
                 raise GMError(f"{realm} is not a player realm in this scenario", "unknown-power")
             seated.append(realm)
         state["order"] = seated + [r for r in state["order"] if r not in seated]
-        flow.start_round(state)
+        action.start_round(state)
         return state
 
     def phase(self, state):
@@ -198,14 +199,14 @@ class EuropaUniversalis(Game):
         if turn is not None:
             state["round"] = turn
         if phase == "action":
-            flow.start_round(state)
+            action.start_round(state)
         elif phase in ("peace_and_rebels", "peace", "p3"):
             state["phase"], state["step"], state["active"] = "p3", "A", None
         else:
             raise GMError(f"unknown phase {phase} (action or peace_and_rebels)")
         if step is not None:
-            if state["phase"] != "p3" or str(step).upper() not in phase3.STEPS:
-                raise GMError(f"STEP {step}: Peace & Rebels has steps {', '.join(phase3.STEPS)}")
+            if state["phase"] != "p3" or str(step).upper() not in peace_and_rebels.STEPS:
+                raise GMError(f"STEP {step}: Peace & Rebels has steps {', '.join(peace_and_rebels.STEPS)}")
             gm_edits.set_step(state, str(step).upper())
         return state
 

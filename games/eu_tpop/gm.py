@@ -134,5 +134,3 @@ def apply(state: dict, text: str) -> list[dict]:
     # Every edit, a surrender too, is told with its "GM:" line: readers see the GM acted.
     return [{"kind": "gm_edit", "text": text}, *events]
 
-
-surrender = gm_edits.surrender

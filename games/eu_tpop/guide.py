@@ -14,7 +14,8 @@ import textwrap
 
 from pbem.kit.gameapi import GMError, OrderOption
 
-from . import orders, resolution
+from . import orders
+from .phases import peace_resolution
 from . import state as st
 from . import validate as vd
 from . import victory as vc
@@ -97,7 +98,7 @@ def reaction_options(state: dict, power: str) -> list[OrderOption]:
 
 def peace_options(state: dict, power: str) -> list[OrderOption]:
     """Phase 3: the peace orders of step D for a realm with a war to decide."""
-    return peace(state, power) if state.get("step") == "D" and power in resolution.owes(state) else []
+    return peace(state, power) if state.get("step") == "D" and power in peace_resolution.owes(state) else []
 
 
 def no_options(state: dict, power: str) -> list[OrderOption]:

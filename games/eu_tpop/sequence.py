@@ -2,17 +2,19 @@
 
 A round is played by email as the rules play it:
 
-1. the Action Phase: the realms act one at a time in turn order, one action a turn, until
-   every realm has passed (4.3: "Once all players have Passed, the Peace & Rebels Phase
-   begins"; 9.5: all movement is performed in the Action Phase).  An action runs at once
-   through its queue of work (Calls to Arms, battles, sieges: :mod:`.flow`); where the queue
-   needs a decision that belongs to another realm and its standing orders do not settle it,
-   the Action Phase waits in a decision window (the ``reaction`` row) for that realm alone;
-2. Phase 3, Peace & Rebels (4.3), its steps A to I in order (:data:`.phase3.SEQUENCE`), step D
-   the Peace Resolution of 10.1, the only one that takes orders;
-3. the end of the round: exhausted manpower is refreshed (the table's Phase 5; Choice, option
-   ``refresh_manpower``: :func:`.flow.refresh_manpower`), then the next round's Action Phase,
-   or the end of the game after the last round.
+1. the Action Phase (:mod:`.phases.action`): the realms act one at a time in turn order, one
+   action a turn, until every realm has passed (4.3: "Once all players have Passed, the
+   Peace & Rebels Phase begins"; 9.5: all movement is performed in the Action Phase).  An
+   action runs at once through its queue of work (Calls to Arms, battles, sieges); where the
+   queue needs a decision that belongs to another realm and its standing orders do not
+   settle it, the Action Phase waits in a decision window (the ``reaction`` row) for that
+   realm alone;
+2. Phase 3, Peace & Rebels (4.3, :mod:`.phases.peace_and_rebels`), its steps A to I in order
+   (a table of their own), step D the Peace Resolution of 10.1
+   (:mod:`.phases.peace_resolution`), the only one that takes orders;
+3. the end of the round: exhausted manpower is refreshed (the table's Phase 5; Choice,
+   option ``refresh_manpower``), then the next round's Action Phase, or the end of the game
+   after the last round.
 
 Phases 1, 2 and 4 and the rest of Phase 5 are played on the table; what they change enters
 the game as GM edits.
@@ -32,9 +34,10 @@ from typing import Any, Callable
 
 from pbem.kit.gameapi import DONE_ON_ORDERS, Order, OrderOption, ParseResult, PhaseInfo, Problem
 
-from . import bot, flow, guide, orders, phase3, report, resolution
+from . import bot, guide, orders, report
 from . import state as st
 from . import validate as vd
+from .phases import action, peace_and_rebels, peace_resolution
 
 Events = list[dict]
 #: what a decision window asks, as its label says it
@@ -69,9 +72,9 @@ def play_action(state: dict, given: dict, dice, events: Events) -> None:
         if realm != active:
             for o in os:
                 if o.kind == "diplomacy":
-                    flow.offer(state, realm, o.args["realm"], o.args["lines"], events)
+                    action.offer(state, realm, o.args["realm"], o.args["lines"], events)
     mine = list(given.get(active, [])) if st.is_human(state, active) else [Order(active, "pass", {}, "PASS")]
-    flow.act(state, active, mine, events)
+    action.act(state, active, mine, events)
     _work_the_queue(state, dice, events)
 
 
@@ -91,7 +94,7 @@ def reaction_describe(state: dict, power: str) -> str:
 
 def play_reaction(state: dict, given: dict, dice, events: Events) -> None:
     """The answer (or, silent, the default) given to the queue, which then goes on."""
-    flow.answer_pending(state, list(given.get(state["pending"]["realm"], [])), events)
+    action.answer_pending(state, list(given.get(state["pending"]["realm"], [])), events)
     state["phase"] = "action"
     _work_the_queue(state, dice, events)
 
@@ -99,21 +102,21 @@ def play_reaction(state: dict, given: dict, dice, events: Events) -> None:
 def _work_the_queue(state: dict, dice, events: Events) -> None:
     """The action's queue to its end, or to the next decision asked of another realm; at its
     end, the next realm's turn or Phase 3."""
-    pending = flow.run_queue(state, dice, events)
+    pending = action.run_queue(state, dice, events)
     if pending:
         state["phase"], state["pending"] = "reaction", pending
         state["pending_seq"] = state.get("pending_seq", 0) + 1
         events.append({"kind": "decision_needed", "realm": pending["realm"], "decision": pending["kind"],
                        "default": pending["default"]})
     else:
-        flow.advance(state, events)
+        action.advance(state, events)
 
 
 # -- Phase 3: Peace & Rebels (4.3) ---------------------------------------------------------------
 def peace_info(state: dict) -> PhaseInfo:
     """One window a step; step D waits for the realms with a war to decide (10.1)."""
     rnd, step = state["round"], state["step"]
-    owes = tuple(resolution.owes(state)) if step == "D" else ()
+    owes = tuple(peace_resolution.owes(state)) if step == "D" else ()
     return PhaseInfo(f"{rnd}/peace_and_rebels/{step}", "peace_and_rebels", rnd, owes,
                      f"Round {rnd} Peace & Rebels step {step}", window="peace" if owes else "turn",
                      done=DONE_ON_ORDERS)
@@ -122,18 +125,18 @@ def peace_info(state: dict) -> PhaseInfo:
 def play_peace_and_rebels(state: dict, given: dict, dice, events: Events) -> None:
     """One step of Phase 3; after step I the round ends."""
     step = state["step"]
-    phase3.run_step(state, step, given, dice, events)
-    if step == phase3.STEPS[-1]:
+    peace_and_rebels.run_step(state, step, given, dice, events)
+    if step == peace_and_rebels.STEPS[-1]:
         end_round(state, events)
     else:
-        state["step"] = phase3.STEPS[phase3.STEPS.index(step) + 1]
+        state["step"] = peace_and_rebels.STEPS[peace_and_rebels.STEPS.index(step) + 1]
 
 
 def end_round(state: dict, events: Events) -> None:
     """The table's Phase 5 refresh (Choice, option refresh_manpower), the round's prestige on
     record, then the next round or, after the last, the end of the game."""
     if state.get("refresh_manpower"):
-        flow.refresh_manpower(state, events)
+        action.refresh_manpower(state, events)
     state["history"].append({"round": state["round"], "prestige": {r: state["realms"][r]["prestige"]
                                                                   for r in state["order"]}})
     if state["round"] >= state["rounds"]:
@@ -141,7 +144,7 @@ def end_round(state: dict, events: Events) -> None:
         events.append({"kind": "game_over", "round": state["round"]})
         return
     state["round"] += 1
-    flow.start_round(state)
+    action.start_round(state)
 
 
 # -- after the last round --------------------------------------------------------------------

@@ -6,7 +6,8 @@ from typing import Callable
 
 from pbem.kit.gameapi import Problem, Refused
 
-from . import diplomacy, flow, resolution
+from . import diplomacy
+from .phases import action as action_phase, peace_resolution
 from . import state as st
 from . import victory as vc
 from . import war
@@ -81,13 +82,13 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
                 out.append(_p("not-your-turn", f"it is {active}'s turn: now you may send only STANDING orders "
                               "and DIPLOMACY offers", o))
         return out
-    main = [o for o in given if o.kind in flow.MAIN]
+    main = [o for o in given if o.kind in action_phase.MAIN]
     for o in given:
         if o.kind in ANSWERS:
             out.append(_p("no-open-decision", f"{o.canonical} answers a question, and none is open for you now: "
                           "it was settled when its window closed (the report says which default applied). It is "
                           "your turn: send one action (or PASS)", o))
-        elif o.kind not in flow.MAIN and o.kind != "cta":
+        elif o.kind not in action_phase.MAIN and o.kind != "cta":
             out.append(_p("wrong-phase", f"{o.canonical} is not an action; it belongs to "
                           + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
     declare = main[0] if main and main[0].kind == "declare" else None
@@ -120,7 +121,7 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
             if main[0].kind == "declare":
                 war.check_declare(state, power, main[0].args["targets"], main[0].args["cb"])
             elif main[0].kind != "pass":
-                flow.check_one(state, power, main[0])
+                action_phase.check_one(state, power, main[0])
         except Refused as exc:
             out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
     return out
@@ -167,7 +168,7 @@ def reaction(state: dict, power: str, given: list) -> list[Problem]:
 def peace(state: dict, power: str, given: list) -> list[Problem]:
     """Phase 3 step D, Peace Resolution (10.1): the orders for the realm's wars."""
     out = []
-    if power not in resolution.owes(state):
+    if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]
     for o in given:
@@ -206,7 +207,7 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             try:
                 if not (st.is_human(state, power) and st.is_human(state, enemy)):
                     raise Refused("a negotiated peace needs two human players", "negotiation-term")
-                resolution.read_negotiation(state, power, enemy, o.args["lines"])
+                peace_resolution.read_negotiation(state, power, enemy, o.args["lines"])
             except Refused as exc:
                 out.append(_p(exc.code, str(exc), o))
     return out

@@ -6,14 +6,15 @@ from __future__ import annotations
 from pbem.base import registry
 from pbem.kit.dice import ScriptedDice, SeededDice
 
-from games.eu_tpop import phase3, sequence
+from games.eu_tpop import sequence
+from games.eu_tpop.phases import peace_and_rebels
 
 GAME = registry.get("eu_tpop")
 
 
 def test_the_table_holds_every_phase_the_game_can_be_in_in_the_rules_order():
     assert [p.name for p in sequence.SEQUENCE] == ["action", "reaction", "p3", "over"]
-    assert [(s.letter, s.title) for s in phase3.SEQUENCE] == [
+    assert [(s.letter, s.title) for s in peace_and_rebels.SEQUENCE] == [
         ("A", "Remove Casus Belli and Truces"), ("B", "NPR Invasions"), ("C", "Rebels Siege or Move"),
         ("D", "Peace Resolution"), ("E", "Prestige Penalties"), ("F", "Interregnum"),
         ("G", "Religious Dissent"), ("H", "Gain/Remove Unrest"), ("I", "Roll Rebel Dice")]

@@ -1,4 +1,4 @@
-"""Phase 3, Peace & Rebels (4.3), steps A to I; step D is :mod:`.resolution`.
+"""Phase 3, Peace & Rebels (4.3), steps A to I; step D is :mod:`.peace_resolution`.
 NPR invasions follow 13.4 as summarised in NOTES 3.7, rebels and liberation
 NOTES 3.8."""
 from __future__ import annotations
@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import battle as bt
-from . import combat, resolution
-from . import peace as pc
-from . import state as st
+from .. import battle as bt
+from .. import combat
+from .. import peace as pc
+from .. import state as st
+from . import peace_resolution
 
 
 def fight_now(state: dict, item: dict | None, dice, events: list) -> None:
@@ -210,7 +211,7 @@ def _spared(state: dict, pr: str, realm: str) -> bool:
         return False
     if st.kind(state, realm) != "NPR":
         return True
-    from .war import npr_influence
+    from ..war import npr_influence
     mine = npr_influence(state, pr, realm)
     others = [npr_influence(state, r, realm) for r in state["order"] if r != pr]
     return mine >= 2 and all(mine > o for o in others)
@@ -366,7 +367,7 @@ SEQUENCE: tuple[Step, ...] = (
     Step("A", "Remove Casus Belli and Truces", step_a),
     Step("B", "NPR Invasions", step_b),
     Step("C", "Rebels Siege or Move", step_c),
-    Step("D", "Peace Resolution", resolution.resolve),   # 10.1: the only step that takes orders
+    Step("D", "Peace Resolution", peace_resolution.resolve),   # 10.1: the only step that takes orders
     Step("E", "Prestige Penalties", step_e),
     Step("F", "Interregnum", step_f),
     Step("G", "Religious Dissent", step_g),

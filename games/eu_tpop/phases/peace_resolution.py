@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import gm
-from . import peace as pc
-from .deal_lines import deal_key, read_negotiation_line
-from . import state as st
-from . import victory as vc
+from .. import gm_edits
+from .. import peace as pc
+from ..deal_lines import deal_key, read_negotiation_line
+from .. import state as st
+from .. import victory as vc
 
 
 def wars(state: dict) -> list[tuple[str, str]]:
@@ -128,7 +128,7 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
     for extra in extras:
         if extra[0] == "cut":
             try:
-                from .diplomacy import cut_ties
+                from ..diplomacy import cut_ties
                 cut_ties(state, extra[1], extra[2], events)
             except Refused as exc:
                 events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
@@ -189,7 +189,7 @@ def _remaining(state: dict, orders: dict, events: list) -> None:
     for v in state["order"]:
         for o in _orders_of(orders, v):
             if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
-                events += gm.surrender(state, v, o.args["realm"])
+                events += gm_edits.surrender(state, v, o.args["realm"])
     for v in state["order"]:
         for loser in list(st.enemies(state, v)):
             if not st.at_war(state, v, loser):

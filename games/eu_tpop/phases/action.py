@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import battle as bt
-from . import combat, diplomacy, hre, leaders, moves, sieges
-from . import state as st
-from . import war
-from .deal_lines import deal_key
+from .. import battle as bt
+from .. import combat, diplomacy, hre, leaders, moves, sieges
+from .. import state as st
+from .. import war
+from ..deal_lines import deal_key
 
 MAIN = ("declare", "activate", "naval", "recruit", "siege", "appoint", "forge", "influence", "cut_ties", "subjugate",
         "marriage", "diplomacy", "pass")
