@@ -8,7 +8,6 @@ the same order.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from lark.exceptions import VisitError
@@ -91,12 +90,10 @@ def term_name(word: str) -> str | None:
 # -- the values the grammar's terminals take off the line -----------------------------------
 
 def _realms(r: Reader) -> list[str]:
-    """REALMS: ``<realm>[,<realm>]``, up to a CB; each realm named once."""
-    joined = " ".join(r.words)
-    parts, rest = joined, ""
-    m = re.search(r"\s+CB(\s|$)", joined, re.I)
-    if m:
-        parts, rest = joined[:m.start()], joined[m.start():]
+    """REALMS: ``<realm>[,<realm>]``, up to the keyword CB (not its first word); each realm
+    named once."""
+    at = next((i for i, w in enumerate(r.words) if i and w.upper() == "CB"), len(r.words))
+    parts, rest = " ".join(r.words[:at]), r.words[at:]
     names = []
     for part in parts.split(","):
         if part.strip():
@@ -109,7 +106,7 @@ def _realms(r: Reader) -> list[str]:
             if name in names:
                 raise GMError(f"{name} is named twice; name each realm once", "duplicate-realm")
             names.append(name)
-    r.words = tokens(rest)
+    r.words = rest
     if not names:
         raise GMError("name the realm(s) you declare war on")
     return names
@@ -213,7 +210,7 @@ def parse(state: dict, power: str, lines) -> ParseResult:
         if not stripped:
             continue
         if block is not None:
-            end = re.sub(r"\s+", "", stripped.upper())
+            end = "".join(stripped.upper().split())
             if end in (f"END{block['verb']}", "END"):
                 if len(block["lines"]) > MAX_DEAL_TERMS:
                     # Choice: a deal holds a handful of terms (NOTES 3.4: alliance, marriage,

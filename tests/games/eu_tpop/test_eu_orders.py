@@ -156,3 +156,14 @@ def test_a_bad_negotiated_peace_gets_its_reply(at_war, lines, code, message, sug
     with pytest.raises(Refused) as err:
         resolution.read_negotiation(at_war, "Valmont", "Corvia", lines)
     assert (err.value.code, str(err.value), getattr(err.value, "suggestion", None)) == (code, message, suggestion)
+
+
+@pytest.mark.parametrize("line,targets,cb", [
+    ("DECLARE WAR ON Brenn, Tarvo CB claim", ["Brenn", "Tarvo"], "claim"),
+    ("declare war on brenn,tarvo cb Holy-War", ["Brenn", "Tarvo"], "holy_war"),
+    ("DOW Brenn", ["Brenn"], None),
+])
+def test_a_declaration_names_its_realms_up_to_the_cb(state, line, targets, cb):
+    parsed = GAME.parse_orders(state, "Valmont", [(1, line)])
+    assert not parsed.problems, [p.render() for p in parsed.problems]
+    assert (parsed.orders[0].args["targets"], parsed.orders[0].args["cb"]) == (targets, cb)
