@@ -209,7 +209,7 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
                     raise Refused("a negotiated peace needs two human players", "negotiation-term")
                 peace_resolution.read_negotiation(state, power, enemy, o.args["lines"])
             except Refused as exc:
-                out.append(_p(exc.code, str(exc), o))
+                out.append(_p(exc.code, str(exc), o, getattr(exc, "suggestion", None)))
     return out
 
 

@@ -167,3 +167,12 @@ def test_a_declaration_names_its_realms_up_to_the_cb(state, line, targets, cb):
     parsed = GAME.parse_orders(state, "Valmont", [(1, line)])
     assert not parsed.problems, [p.render() for p in parsed.problems]
     assert (parsed.orders[0].args["targets"], parsed.orders[0].args["cb"]) == (targets, cb)
+
+
+def test_a_misspelt_name_in_a_negotiated_peace_gets_its_suggestion(at_war):
+    from pbem.kit.gameapi import Edit
+    peace, _ = GAME.apply(at_war, Edit("SET STEP D"), ScriptedDice())
+    parsed = GAME.parse_orders(peace, "Valmont", [(2, "NEGOTIATE Corvia"), (3, "kcbs"), (4, "VICTOR Valmnt"),
+                                                  (5, "ENDNEGOTIATE")])
+    problems = GAME.validate(peace, "Valmont", parsed.orders)
+    assert [(p.code, p.suggestion) for p in problems] == [("unknown-realm", "Valmont")]
