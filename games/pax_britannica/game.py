@@ -17,7 +17,7 @@ from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
 from .core import audiences, options as game_options, state as st, treaties, treaty_checks
 from .core.data import load_data
 from .core.mapdata import DataError
-from .report import (board as report_board, compose as report, diplomacy as report_diplomacy, mapdraw,
+from .report import (board as report_board, compose as report, diplomacy as report_diplomacy, mapsheet,
                      mapview, war as report_war)
 
 PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
@@ -218,7 +218,7 @@ class PaxBritannica(Game):
         mine = report.own_powers(state, power) if power else []
         title = f"Pax Britannica, at the start of {state['turn']} {st.label(state['phase'])}" + (
             f": the map for {power}" if power else "")
-        return mapdraw.draw(view, load_data(state), title=title, mine=mine)
+        return mapsheet.draw(view, load_data(state), title=title, mine=mine)
 
     def map_text(self, state: State, power: str | None) -> list[str]:
         return mapview.text_lines(mapview.board_view(state, load_data(state)))
