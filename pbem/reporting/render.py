@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from pbem.base.context import Context
 from pbem.base.deadlines import format_deadline, format_moment
+from pbem.base import phaselabels
 from pbem.base.identity import reply_token
 from pbem.base.resources import resource
 from pbem.kit import templating
@@ -93,7 +94,9 @@ def deadline_text(rec: store.GameRecord, deadline: datetime | None, reader: str 
 
 
 def subject(rec: store.GameRecord, power: str | None, what: str) -> str:
-    label = rec.rules.phase(rec.state).label if rec.state else rec.status
+    """``[game] power what: phase``, the phase by its short label (a subject stays under 60
+    characters: :func:`pbem.mail.compose.fit_subject`)."""
+    label = phaselabels.short(rec.rules.phase(rec.state)) if rec.state else rec.status
     who = f" {power}" if power else ""
     return f"[{rec.name}]{who} {what}: {label}"
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
+from pbem.base import phaselabels
 from pbem.base.context import Context
 from pbem.base.sitepaths import game_url
 from pbem.kit import audience
@@ -155,7 +156,7 @@ def queue_again(ctx: Context, rec: store.GameRecord, snap: dict, power: str, key
     label, text, html, parts = again(ctx, rec, snap, power, key)
     row = store.player(ctx, rec.name, power)
     queue(ctx, key=key, to=store.addresses(row)[:1], game=rec.name, kind="report",
-          subject=f"[{rec.name}] {power} report again: {snap['label']}", text=text, html=html, related=parts)
+          subject=f"[{rec.name}] {power} report again: {phaselabels.short_label(snap['label'])}", text=text, html=html, related=parts)
     return label
 
 
