@@ -172,6 +172,14 @@ class Game:
         """The report for one reader after phases resolved (None: the public)."""
         raise NotImplementedError
 
+    def concerns(self, state: State, events: Sequence[Event], power: str) -> bool:
+        """Whether the phases just resolved, of which ``power`` may see ``events``, are worth a
+        report mail to it now, when the next phase asks nothing of it (``state``: the game
+        after them).  When they are not, the report is held and its phases go out with the
+        power's next report (a digest: nothing is lost).  The default mails each power a
+        report of every phase it may see."""
+        return True
+
     def map_svg(self, state: State, power: str | None) -> str | None:
         """The board as ``power`` may see it (None: the public), drawn as one
         standalone SVG document, or None for a game without a map.  Drawn from

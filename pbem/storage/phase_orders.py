@@ -87,3 +87,10 @@ def history(ctx: Context, name: str) -> list[dict]:
     """The resolved phases (not the inputs between them), oldest first."""
     return list(ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0 and kind = 'phase'", [name],
                                                order_by="seq"))
+
+
+def history_between(ctx: Context, name: str, after: int, before: int) -> list[dict]:
+    """The resolved phases with ``after < seq < before``, oldest first."""
+    return list(ctx.db["snapshots"].rows_where(
+        "game = ? and rolled_back = 0 and kind = 'phase' and seq > ? and seq < ?", [name, after, before],
+        order_by="seq"))

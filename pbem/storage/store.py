@@ -249,6 +249,11 @@ def add_player(ctx: Context, game: str, power: str, address_list: list[str], sec
     return player(ctx, game, power)
 
 
+def mark_told(ctx: Context, game: str, power: str, seq: int) -> None:
+    """``power``'s report has told it of every phase up to ``seq``."""
+    ctx.db.execute("update players set told_seq = ? where game = ? and power = ?", [seq, game, power])
+
+
 def update_player(ctx: Context, row_id: int, **fields: Any) -> None:
     if "addresses" in fields:
         fields["addresses"] = dumps(fields["addresses"])
