@@ -189,6 +189,15 @@ class SetZone(CommandBase):
 
 
 @dataclass(frozen=True)
+class SetMap(CommandBase):
+    choice: str  # one of pbem.commands.values.MAP_CHOICES
+    line: int | None = line_field()
+
+    def canonical(self) -> str:
+        return f"SET MAP {self.choice.upper()}"
+
+
+@dataclass(frozen=True)
 class Join(CommandBase):
     game: str
     power: str

@@ -47,6 +47,12 @@ def reader_zone(ctx: Context, rec: store.GameRecord, power: str | None) -> str |
     return row.get("zone") if row else None
 
 
+def map_view(ctx: Context, rec: store.GameRecord, power: str | None) -> str:
+    """How ``power``'s reports show the map (SET MAP); the GM's and the public's: a PNG."""
+    row = store.player(ctx, rec.name, power) if power else None
+    return (row or {}).get("map_view") or "png"
+
+
 def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
     """The treaties in force ``power`` may see (None: the public ones; ``gm``: the GM's, every
     one), briefly; none when the game's own report lists them."""
@@ -110,7 +116,7 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     token = render.token_for(rec, power) if owes and (ctx.reply_token or store.option_on(rec, "reply_token")) \
         else None
     text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
-    board, parts = render.report_map(ctx, game, state, power, key)
+    board, parts = render.report_map(ctx, game, state, power, key, map_view(ctx, rec, power))
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,
                          map=board, **values)
     return text, html, parts
