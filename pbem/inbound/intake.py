@@ -29,7 +29,8 @@ from pbem.commands.parse import split_lines
 from pbem.handlers import dispatch
 from pbem.handlers.session import Session
 from pbem.inbound import quarantine
-from pbem.mail.normalize import MAX_DEPTH, parse_message
+from pbem.mail.mime_body import MAX_DEPTH
+from pbem.mail.normalize import parse_message
 from pbem.mail.source import RawMail
 from pbem.outbound import batch, bounces, reply_bounds
 from pbem.outbound.outbox import queue
