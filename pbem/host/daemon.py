@@ -47,7 +47,8 @@ from pbem.inbound.sandbox import InProcessHandler
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from pbem.outbound import outbox, sendhold, undelivered
 from pbem.play import scheduler
-from pbem.storage.db import atomic, describe_failure, is_disk_full, parse_iso
+from pbem.storage import inbound_mail
+from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, parse_iso, probe_write
 from pbem.web import archive
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,7 @@ class Daemon:
         ids = intake.pending(self.ctx)
         if ids:
             reached("intake.stored")
-        rows = self._rows_of(batch)
+        rows = inbound_mail.ids_by_source_key(self.ctx, [raw.key for raw in batch])
         fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
         acked: set[str] = set()
         for msg_id in ids:
@@ -170,8 +171,7 @@ class Daemon:
 
     def _log_handled(self, msg_id: int, status: str) -> None:
         """One line per mail: its row, who sent it (a role, never an address), the result."""
-        row = next(self.ctx.db["messages"].rows_where("id = ?", [msg_id],
-                                                      select="game, power, outcome"), None) or {}
+        row = inbound_mail.who_and_outcome(self.ctx, msg_id)
         game, power, outcome = row.get("game"), row.get("power"), row.get("outcome") or ""
         if power:
             role = f"{power}@{game}"
@@ -186,19 +186,9 @@ class Daemon:
         elif status != "quarantined":  # set aside: pbem.inbound.quarantine logs it at ERROR
             log.info("mail %s from %s: %s (%s)", msg_id, role, status, outcome)
 
-    def _rows_of(self, batch) -> dict[str, dict]:
-        keys = [raw.key for raw in batch]
-        rows: dict[str, dict] = {}
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
-            rows.update((r["source_key"], r) for r in self.ctx.db["messages"].rows_where(
-                f"source_key in ({', '.join('?' * len(chunk))})", chunk, select="id, source_key"))
-        return rows
-
     async def _ack(self, raw) -> None:
         """Move one intake copy to Processed or Rejected, once it is handled."""
-        row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key],
-                                                      select="status, raw"), None)
+        row = inbound_mail.status_and_copy(self.ctx, raw.key)
         if row and row["status"] == "new":
             return  # a failed try: tried again on the next pass, and only then moved
         outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
@@ -269,18 +259,14 @@ class Daemon:
                   others, delay, exc_info=exc if trace else None)
 
     def _stop_for_space(self, exc: Exception) -> None:
-        self.disk_full = describe_failure(self.ctx.db.conn.execute("pragma database_list").fetchone()[2]
-                                          or "the database", exc)
+        self.disk_full = describe_failure(file_name(self.ctx.db) or "the database", exc)
         log.error("%s: pbem stops reading mail, running phases and sending until there is space "
                   "(it tries again every %.0fs)", self.disk_full, SPACE_PROBE_SECONDS)
 
     def _space_again(self) -> bool:
         """Whether the database can be written again (a small write, undone)."""
         try:
-            with atomic(self.ctx.db):
-                self.ctx.db.execute("create table if not exists space_probe (data blob)")
-                self.ctx.db.execute("insert into space_probe values (zeroblob(65536))")
-                self.ctx.db.execute("delete from space_probe")
+            probe_write(self.ctx.db)
         except Exception as exc:
             if not is_disk_full(exc):
                 log.error("the database is still not writable: %s", exc)

@@ -228,6 +228,12 @@ def players_at(ctx: Context, address: str) -> list[dict]:
     return [r for r in rows if address in (a.lower() for a in addresses(r))]
 
 
+def gm_address_of(ctx: Context, game: str) -> str:
+    """The GM address of the game of exactly this name; "" when none is set or no such game."""
+    found = next(ctx.db["games"].rows_where("name = ?", [game], select="gm_address"), None)
+    return (found or {}).get("gm_address") or ""
+
+
 def gm_addresses(ctx: Context) -> set[str]:
     """The GM addresses of every game, and the site's admin address."""
     found = {r[0].lower() for r in ctx.db.execute(
