@@ -24,6 +24,12 @@ def store_new(ctx: Context, source_key: str, received: str, raw: bytes) -> int |
     }).last_pk
 
 
+def store_handled_here(ctx: Context, fields: dict) -> int:
+    """Keep a mail made on this host (the GM console's commands) as if it had come in, status
+    "new" until its commands have run; its row id."""
+    return ctx.db["messages"].insert({**fields, "status": "new"}).last_pk
+
+
 def pending_ids(ctx: Context) -> list[int]:
     """The mail still to be handled, oldest first."""
     return [r["id"] for r in ctx.db["messages"].rows_where("status = 'new'", order_by="id", select="id")]
@@ -74,6 +80,12 @@ def ids_by_source_key(ctx: Context, keys: list[str]) -> dict[str, dict]:
 def status_and_copy(ctx: Context, source_key: str) -> dict | None:
     """Status and stored (masked) copy of the mail fetched under ``source_key``, or None."""
     return next(ctx.db["messages"].rows_where("source_key = ?", [source_key], select="status, raw"), None)
+
+
+def counts(ctx: Context) -> tuple[int, int]:
+    """(mail waiting to be handled, mail set aside), for `pbem status`."""
+    count = ctx.db["messages"].count_where
+    return count("status = 'new'"), count("status = 'quarantined'")
 
 
 def quarantined(ctx: Context) -> list[dict]:

@@ -10,6 +10,22 @@ from __future__ import annotations
 from pbem.base.context import Context
 
 
+def by_id(ctx: Context, row_id: int) -> dict | None:
+    return next(ctx.db["outbox"].rows_where("id = ?", [row_id]), None)
+
+
+def listing(ctx: Context, *, with_sent: bool) -> list[dict]:
+    """Every kept mail but those sent (or all, ``with_sent``), for `pbem outbox list`."""
+    return list(ctx.db["outbox"].rows_where("1 = 1" if with_sent else "status != 'sent'", order_by="id", select=(
+        "id, status, attempts, created, next_try, kind, game, recipients, stranger, last_error")))
+
+
+def waiting(ctx: Context, *, with_failed: bool) -> list[dict]:
+    """Mail still queued (and given up, ``with_failed``), oldest first."""
+    return list(ctx.db["outbox"].rows_where(
+        "status = 'queued'" + (" or status = 'failed'" if with_failed else ""), order_by="id"))
+
+
 def has_message_id(ctx: Context, message_id: str) -> bool:
     """Whether a mail with this Message-ID was queued (and is still kept)."""
     return bool(ctx.db["outbox"].count_where("message_id = ?", [message_id]))
@@ -42,6 +58,12 @@ def forget_finished_before(ctx: Context, before: str) -> int:
 
 def queued_count(ctx: Context) -> int:
     return ctx.db["outbox"].count_where("status = 'queued'")
+
+
+def summary(ctx: Context) -> tuple[int, str | None, int]:
+    """(mail queued, when the oldest was queued, mail given up), for `pbem status`."""
+    queued, oldest = ctx.db.execute("select count(*), min(created) from outbox where status = 'queued'").fetchone()
+    return queued, oldest, ctx.db["outbox"].count_where("status = 'failed'")
 
 
 def stranger_replies_since(ctx: Context, since: str, address: str | None = None) -> tuple[int, int]:

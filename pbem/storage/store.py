@@ -157,6 +157,11 @@ def list_games(ctx: Context, status: str | None = None) -> list[GameRecord]:
     return [GameRecord(r) for r in ctx.db["games"].rows_where(where, args, order_by="name")]
 
 
+def games_by_status(ctx: Context) -> dict[str, int]:
+    """How many games there are in each status."""
+    return dict(ctx.db.execute("select status, count(*) from games group by status").fetchall())
+
+
 def update_game(ctx: Context, name: str, **fields: Any) -> None:
     encoded = {k: (dumps(v) if k in ("state", "options", "warnings_sent", "extensions") else v)
                for k, v in fields.items()}
