@@ -21,7 +21,7 @@ from pbem.kit.gameapi import Edit, Refused, Ruling
 from pbem.mail.attachments import toml_files
 from pbem.play import turns
 from pbem.reporting import dossier, render, reports
-from pbem.storage import store
+from pbem.storage import inbound_mail, snapshots, store
 from pbem.storage.db import loads, utcnow_iso
 
 
@@ -85,7 +85,7 @@ def create(session: Session, cmd: m.GmCreate) -> None:
 
 def _data_file(session: Session, name: str) -> dict:
     """The GM's data file, from the mail's attachments or the site's game data folder."""
-    raw = session.ctx.db["messages"].get(session.msg_id)["raw"]
+    raw = inbound_mail.get(session.ctx, session.msg_id)["raw"]
     attached = toml_files(raw)
     if name in attached:
         return gamedata.freeze(name, attached[name])
@@ -235,9 +235,8 @@ def _question_audience(session: Session, question: str) -> audience.Audience:
     for t in rec.rules.treaty_records(rec.state, None, gm=True) if rec.rules.treaties else []:
         if wanted in (str(t.get("key") or t["id"]).lower(), str(t["id"]).lower()):
             return audience.treaty(t.get("key") or t["id"], t.get("parties") or ())
-    for row in session.ctx.db["events"].rows_where("game = ? and kind = 'question'", [rec.name],
-                                                   order_by="id desc", select="data"):
-        event = loads(row["data"], {})
+    for data in snapshots.events_of_kind(session.ctx, rec.name, "question"):
+        event = loads(data, {})
         if str(event.get("id", "")).lower() == wanted:
             return audience.of(event) or audience.gm()
     return audience.gm()

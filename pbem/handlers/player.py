@@ -15,7 +15,7 @@ from pbem.handlers.session import Session
 from pbem.kit import audience, names
 from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
 from pbem.reporting import render, reports
-from pbem.storage import phase_orders, store
+from pbem.storage import phase_orders, press_rows, store
 from pbem.storage.db import dumps, parse_iso, utcnow_iso
 
 #: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
@@ -223,10 +223,10 @@ def press(session: Session, cmd: m.Press) -> None:
     # shows it); press to fewer is its sender's and recipients' alone.
     public = len(everyone) >= 3 and set(everyone) - {session.power} <= set(to)
     seen_by = audience.public() if public else audience.powers([session.power] if session.power else [], to)
-    ctx.db["press"].insert({"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
-                            "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
-                            "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
-                            "audience": dumps(seen_by.to_json())})
+    press_rows.add(ctx, {"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
+                         "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
+                         "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
+                         "audience": dumps(seen_by.to_json())})
     # Grey press shows no time finer than its phase (its Date is the moment the phase opened)
     # and goes out apart from the sender's other mail (with the next batch of grey press).
     dated = {"date": parse_iso(rec.row.get("phase_opened")) or parse_iso(rec.row["created"]),

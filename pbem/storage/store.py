@@ -157,6 +157,11 @@ def list_games(ctx: Context, status: str | None = None) -> list[GameRecord]:
     return [GameRecord(r) for r in ctx.db["games"].rows_where(where, args, order_by="name")]
 
 
+def games_by_status(ctx: Context) -> dict[str, int]:
+    """How many games there are in each status."""
+    return dict(ctx.db.execute("select status, count(*) from games group by status").fetchall())
+
+
 def update_game(ctx: Context, name: str, **fields: Any) -> None:
     encoded = {k: (dumps(v) if k in ("state", "options", "warnings_sent", "extensions") else v)
                for k, v in fields.items()}
@@ -226,6 +231,12 @@ def players_at(ctx: Context, address: str) -> list[dict]:
     address = address.lower()
     rows = ctx.db["players"].rows_where("instr(lower(addresses), ?) > 0", [dumps(address)])
     return [r for r in rows if address in (a.lower() for a in addresses(r))]
+
+
+def gm_address_of(ctx: Context, game: str) -> str:
+    """The GM address of the game of exactly this name; "" when none is set or no such game."""
+    found = next(ctx.db["games"].rows_where("name = ?", [game], select="gm_address"), None)
+    return (found or {}).get("gm_address") or ""
 
 
 def gm_addresses(ctx: Context) -> set[str]:
