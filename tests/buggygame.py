@@ -1,7 +1,8 @@
-"""Beacon with three bugs a rules module might have, for the poison-mail tests:
-an order that never ends (SPIN), one that eats all memory (HOG) and one that
-kills the process outright (DIE, as a crash in C code would).  A test
-fixture, registered with PBEM_EXTRA_GAMES=tests.buggygame:GAME."""
+"""Beacon with the bugs a rules module might have, for the poison-mail tests:
+an order that never ends (SPIN), one that eats all memory (HOG), one that
+kills the process outright (DIE, as a crash in C code would), and a GM edit
+that raises (GM BREAK).  A test fixture, registered with
+PBEM_EXTRA_GAMES=tests.buggygame:GAME."""
 from __future__ import annotations
 
 import os
@@ -27,6 +28,11 @@ class Buggy(Beacon):
             if word == "DIE":
                 os.kill(os.getpid(), signal.SIGKILL)
         return super().parse_orders(state, power, lines)
+
+    def gm_command(self, state, text, dice):
+        if text.strip().upper() == "BREAK":
+            raise ZeroDivisionError("a bug in the game's GM edit")
+        return super().gm_command(state, text, dice)
 
 
 GAME = Buggy()

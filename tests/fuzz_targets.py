@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pbem.base import registry
 from pbem.inbound import intake
-from pbem.commands.parse import parse_mail
+from pbem.handlers.reading import parse_mail
 from pbem.kit.capabilities import supports
 from pbem.kit.dice import SeededDice
 from pbem.kit.gameapi import Problem

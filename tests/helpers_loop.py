@@ -4,22 +4,31 @@ servers: those are the integration tests' business)."""
 from __future__ import annotations
 
 import email
+import re
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.base import registry
-from pbem.inbound import intake
-from pbem.outbound import outbox
-from pbem.play import scheduler
 from pbem.base.clock import FakeClock
 from pbem.base.config import load_config
 from pbem.base.context import Context
-from pbem.storage.db import open_db
 from pbem.base.identity import hash_secret
+from pbem.inbound import intake
 from pbem.mail.source import RawMail
+from pbem.outbound import outbox
+from pbem.play import scheduler
+from pbem.storage.db import open_db
 
 GM_SECRET = "gm-secret-1"
+
+
+def subjects(msg: EmailMessage) -> list[str]:
+    """A mail's subject and those of the parts merged into it, each between two rules."""
+    from pbem.outbound.batch import RULE
+
+    text = msg.get_body(("plain",)).get_content()
+    return [str(msg["Subject"])] + re.findall(rf"^{RULE}\n(.+)\n{RULE}$", text, re.M)
 
 
 def secret_in(text: str) -> str:
@@ -89,6 +98,11 @@ class Loop:
 
     def inbox(self, address: str) -> list[EmailMessage]:
         return [m for to, m in self.sender.sent if address in to]
+
+    def about(self, address: str, words: str) -> list[EmailMessage]:
+        """The mails to ``address`` with ``words`` in their subject or in the subject of a part
+        merged into them (pbem.outbound.batch: a subject names the first part in full)."""
+        return [m for m in self.inbox(address) if any(words in s for s in subjects(m))]
 
     def last_text(self, address: str) -> str:
         return self.inbox(address)[-1].get_body(("plain",)).get_content()

@@ -51,7 +51,7 @@ class PaxTable:
 
     def mails(self, power_or_address: str, subject_part: str = "") -> list:
         to = power_or_address if "@" in power_or_address else address(power_or_address)
-        return [m for m in self.loop.inbox(to) if subject_part in m["Subject"]]
+        return self.loop.about(to, subject_part)
 
     @staticmethod
     def text(msg) -> str:

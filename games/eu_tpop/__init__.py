@@ -2,24 +2,26 @@
 Diplomatic Relations (11) and Phase 3 Peace & Rebels (4.3), moderated by email
 on a scenario map given as data.
 
-The game object only dispatches: the action phase and its queue live in
-:mod:`.flow`, Phase 3 in :mod:`.phase3` and :mod:`.resolution`, the rules of
-war, diplomacy and peace in their own modules.  Card effects the engine
-cannot know (events, ideas, battle actions) come in as GM edits.
+The game object walks the sequence of play, a table in :mod:`.sequence` (the
+Action Phase, its decision windows, Phase 3 Peace & Rebels step by step, the end
+of the round); the rules each phase plays are in :mod:`.phases` (the Action
+Phase and its queue, Phase 3's steps, its Peace Resolution), the rules of war,
+diplomacy and peace in their own modules.  Card effects the engine cannot know
+(events, ideas, battle actions) come in as GM edits.
 """
 from __future__ import annotations
 
 from pbem.kit import treatybook
 from pbem.kit.capabilities import Bots, GMCommands, Guide, Rulings, Scenarios, Treaties
-from pbem.kit.gameapi import DONE_ON_ORDERS, Game, GMError, Order, PhaseInfo, Refused, Report, Roster
+from pbem.kit.gameapi import Game, GMError, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import audiences, bot, flow, gm, gm_edits, moves, orders, phase3, queries, report, resolution, scenario
+from . import audiences, gm, gm_edits, guide, moves, orders, queries, report, scenario, sequence
+from .phases import action, peace_and_rebels
 from . import state as st
 from . import validate as vd
 
 RULES = ("pre-1.2", "1.2")
-DECISIONS = {"cta": "Call to Arms", "retreat": "retreat", "leader": "leader"}
 
 
 def _on(value) -> bool:
@@ -90,104 +92,38 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
                 raise GMError(f"{realm} is not a player realm in this scenario", "unknown-power")
             seated.append(realm)
         state["order"] = seated + [r for r in state["order"] if r not in seated]
-        flow.start_round(state)
+        action.start_round(state)
         return state
 
     def phase(self, state):
-        rnd = state["round"]
-        others = tuple(r for r in state["order"] if st.is_human(state, r))
-        if state.get("over"):
-            return PhaseInfo(f"{rnd}/over", "over", rnd, (), f"Round {rnd}: the game is over")
-        if state["phase"] == "action":
-            active = state["active"]
-            owes = (active,) if active and st.is_human(state, active) else ()
-            return PhaseInfo(f"{rnd}/action/{state['action_no']}", "action", rnd, owes,
-                             f"Round {rnd} action {state['action_no']}: {active}",
-                             may=tuple(r for r in others if r != active), window="action")
-        if state["phase"] == "reaction":
-            p = state["pending"]
-            return PhaseInfo(f"{rnd}/action/{state['action_no']}/{state.get('pending_seq', 0)}", "reaction", rnd,
-                             (p["realm"],), f"Round {rnd} action {state['action_no']}: {p['realm']} decides "
-                             f"({DECISIONS[p['kind']]})",
-                             may=tuple(r for r in others if r != p["realm"]), window="reaction")
-        step = state["step"]
-        owes = tuple(resolution.owes(state)) if step == "D" else ()
-        return PhaseInfo(f"{rnd}/peace_and_rebels/{step}", "peace_and_rebels", rnd, owes,
-                         f"Round {rnd} Peace & Rebels step {step}", window="peace" if owes else "turn",
-                         done=DONE_ON_ORDERS)
+        """Who is asked now: the row of the sequence of play the game is in (sequence.py)."""
+        return sequence.row(state).info(state)
 
     def is_over(self, state):
         return bool(state.get("over"))
 
     # -- orders ------------------------------------------------------------
     def parse_orders(self, state, power, lines):
-        return orders.parse(state, power, lines)
+        return sequence.row(state).parse(state, power, lines)
 
     def validate(self, state, power, given):
-        return vd.validate(state, power, list(given))
+        return sequence.validate(state, power, list(given))
 
     def defaults(self, state, power):
-        if state["phase"] == "action" and power == state["active"]:
-            return [Order(power, "pass", {}, "PASS")]
-        return []
+        return sequence.row(state).defaults(state, power)
 
     def describe_defaults(self, state, power):
-        if state["phase"] == "action":
-            return "PASS"
-        if state["phase"] == "reaction" and state["pending"]["realm"] == power:
-            return state["pending"]["default"]
-        return "your wars continue (a Total Victory enforces keep_current_board_state)"
+        return sequence.row(state).describe(state, power)
 
     def resolve(self, state, given, dice):
+        """One window of the sequence of play (sequence.py): standing orders take effect, the
+        phase's rules play, and ships left at sea without a port are moved."""
         state = copy_state(state)
         events: list = []
         vd.keep_standing(state, given, events)
-        if state["phase"] == "action":
-            active = state["active"]
-            for realm, os in sorted(given.items()):
-                if realm != active:
-                    for o in os:
-                        if o.kind == "diplomacy":
-                            flow.offer(state, realm, o.args["realm"], o.args["lines"], events)
-            mine = list(given.get(active, [])) if st.is_human(state, active) else \
-                [Order(active, "pass", {}, "PASS")]
-            flow.act(state, active, mine, events)
-            self._continue(state, dice, events)
-        elif state["phase"] == "reaction":
-            flow.answer_pending(state, list(given.get(state["pending"]["realm"], [])), events)
-            state["phase"] = "action"
-            self._continue(state, dice, events)
-        else:
-            step = state["step"]
-            phase3.run_step(state, step, given, dice, events)
-            if step == "I":
-                self._end_round(state, events)
-            else:
-                state["step"] = phase3.STEPS[phase3.STEPS.index(step) + 1]
+        sequence.row(state).resolve(state, given, dice, events)
         moves.evict_ships(state, events)
         return state, events
-
-    def _continue(self, state, dice, events):
-        pending = flow.run_queue(state, dice, events)
-        if pending:
-            state["phase"], state["pending"] = "reaction", pending
-            state["pending_seq"] = state.get("pending_seq", 0) + 1
-            events.append({"kind": "decision_needed", "realm": pending["realm"], "decision": pending["kind"],
-                           "default": pending["default"]})
-        else:
-            flow.advance(state, events)
-
-    def _end_round(self, state, events):
-        if state.get("refresh_manpower"):
-            flow.refresh_manpower(state, events)
-        state["history"].append({"round": state["round"], "prestige": {r: state["realms"][r]["prestige"]
-                                                                      for r in state["order"]}})
-        if state["round"] >= state["rounds"]:
-            state["over"], state["phase"] = True, "over"
-            events.append({"kind": "game_over", "round": state["round"]})
-            return
-        state["round"] += 1
-        flow.start_round(state)
 
     # -- typed inputs ------------------------------------------------------
     def gm_command(self, state, text, dice):
@@ -226,7 +162,7 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
     def report(self, state, events, power):
         """The text and HTML mail drawn from the same data (report.py): the sentences of the
         events the reader may see (sentences.py), its sheet, its next steps."""
-        data = report.report_data(state, events, power)
+        data = report.report_data(state, events, power, sequence.row(state).next_steps(state, power))
         data["view"] = self.view(state, power)
         return Report(report.text(data), data, "report.html.j2")
 
@@ -236,7 +172,6 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
 
     def help_text(self, topic=None):
         if topic and topic.strip():
-            from . import guide
             return guide.answer(topic) or ""
         return ("Europa Universalis: The Price of Power. One action a turn, in ORDERS ... ENDORDERS:\n  "
                 + "\n  ".join(orders.FORMS)
@@ -244,14 +179,14 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
                 + "\nStanding orders may be sent at any time; the README lists every form and default.")
 
     def help_topics(self, state):
-        from . import guide
         return guide.topics()
 
     def options_now(self, state, power):
         """The acting realm's actions, a decision's answers, the peace orders of step D, and
         standing orders in others' turns, each choice checked by validate (guide.py)."""
-        from . import guide
-        return guide.options_now(state, power)
+        if power not in state.get("realms", {}):
+            return []
+        return sequence.row(state).options(state, power)
 
     def order_forms(self):
         return list(orders.FORMS)
@@ -266,20 +201,20 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
         if turn is not None:
             state["round"] = turn
         if phase == "action":
-            flow.start_round(state)
+            action.start_round(state)
         elif phase in ("peace_and_rebels", "peace", "p3"):
             state["phase"], state["step"], state["active"] = "p3", "A", None
         else:
             raise GMError(f"unknown phase {phase} (action or peace_and_rebels)")
         if step is not None:
-            if state["phase"] != "p3" or str(step).upper() not in phase3.STEPS:
-                raise GMError(f"STEP {step}: Peace & Rebels has steps {', '.join(phase3.STEPS)}")
+            if state["phase"] != "p3" or str(step).upper() not in peace_and_rebels.STEPS:
+                raise GMError(f"STEP {step}: Peace & Rebels has steps {', '.join(peace_and_rebels.STEPS)}")
             gm_edits.set_step(state, str(step).upper())
         return state
 
     # -- bots --------------------------------------------------------------
     def bot_orders(self, state, power, rng):
-        return bot.orders_for(state, power, rng)
+        return sequence.row(state).bot(state, power, rng)
 
     def turns(self, options):
         """The rounds the option ``rounds`` asks for (a round: the action phase, then Peace & Rebels)."""

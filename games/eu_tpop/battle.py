@@ -1,7 +1,7 @@
 """Battles, land and naval (9.6 Battle Sequence, 9.7 Land Battles, 9.9 Naval
 Battles, NPR defence 13.4 as summarised in NOTES 3.7).
 
-A battle is a work item (:mod:`.flow`) that can stop after any round for a
+A battle is a work item (:mod:`.phases.action`) that can stop after any round for a
 retreat decision asked by mail and go on when it comes.  Dice are read in a
 fixed order each round: the attacker's dice, then the defender's.
 """

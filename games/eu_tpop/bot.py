@@ -10,21 +10,25 @@ from . import state as st
 from . import victory as vc
 
 
-def orders_for(state: dict, realm: str, rng) -> list[str]:
-    phase = state["phase"]
-    if state.get("over"):
+def reaction(state: dict, realm: str, rng) -> list[str]:
+    """The answer to a decision asked of the bot's realm."""
+    p = state["pending"]
+    if p["realm"] != realm:
         return []
-    if phase == "reaction":
-        p = state["pending"]
-        if p["realm"] != realm:
-            return []
-        if p["kind"] == "cta":
-            return ["ACCEPT" if rng.random() < 0.7 else "REFUSE"]
-        if p["kind"] == "leader":
-            return [f"LEADER {rng.choice(p['choices'] + ['BEST', 'NONE'])}"]
-        return ["RETREAT" if rng.random() < 0.5 else "FIGHT"]
-    if phase == "p3":
-        return _peace(state, realm, rng) if state["step"] == "D" else []
+    if p["kind"] == "cta":
+        return ["ACCEPT" if rng.random() < 0.7 else "REFUSE"]
+    if p["kind"] == "leader":
+        return [f"LEADER {rng.choice(p['choices'] + ['BEST', 'NONE'])}"]
+    return ["RETREAT" if rng.random() < 0.5 else "FIGHT"]
+
+
+def peace_and_rebels(state: dict, realm: str, rng) -> list[str]:
+    """Phase 3: peace orders in step D, nothing in the others."""
+    return _peace(state, realm, rng) if state["step"] == "D" else []
+
+
+def action(state: dict, realm: str, rng) -> list[str]:
+    """The bot realm's action when it is its turn (and a standing order or two)."""
     if realm != state["active"]:
         return []
     standing = []

@@ -2,15 +2,11 @@
 end, Vassals and Subjugate, and player-to-player deals (NOTES 3.4)."""
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
-from pbem.kit.gameapi import GMError, Refused
+from pbem.kit.gameapi import Refused
 
 from . import state as st
 from . import war
-from .grammar import Grammar
-from .names import Reader
+from .deal_lines import read_term
 
 MAX_INFLUENCE_AREA = 5      # 11.1
 MAX_INFLUENCE_PER_TURN = 2  # NOTES 3.4
@@ -262,44 +258,6 @@ def annex(state: dict, realm: str, target: str, events: list) -> None:
 
 
 # -- player-to-player deals -------------------------------------------------------------------------
-
-def _one_word(r: Reader) -> str:
-    if not r.words:
-        raise GMError("expected a word")
-    return r.words.pop(0)
-
-
-def _amount(r: Reader) -> int:
-    if not r.words or not re.fullmatch(r"\d+", r.words[0]):
-        raise GMError("expected an amount")
-    return int(r.words.pop(0))
-
-
-def _sold(r: Reader) -> str:
-    """The province sold: the words up to the last ``FOR <n>`` of the line."""
-    if len(r.words) < 3 or r.words[-2].upper() != "FOR" or not re.fullmatch(r"\d+", r.words[-1]):
-        raise GMError("expected <province> FOR <n>")
-    sold, r.words = " ".join(r.words[:-2]), r.words[-2:]
-    return sold
-
-
-DEAL_VALUES = {"PARTY": _one_word, "AMOUNT": _amount, "SOLD": _sold, "REST": lambda r: r.rest()}
-DEAL_GRAMMAR = Grammar(Path(__file__).with_name("deals.lark"), ["term"], DEAL_VALUES)
-
-
-def read_term(state: dict, line: str) -> tuple[str, list]:
-    """A deal line as its form (deals.lark) and values; Refused when it does not read."""
-    try:
-        tree = DEAL_GRAMMAR.read(state, line.split(), "term")
-    except GMError:
-        raise Refused(f"cannot read the deal line {line!r}: ALLIANCE, MARRIAGE, <realm> PAYS <n>, "
-                      "<realm> SELLS <province> FOR <n>", "deal-line") from None
-    return str(tree.data), [c.value for c in tree.children]
-
-
-def deal_key(lines: list[str]) -> str:
-    return "\n".join(" ".join(line.upper().split()) for line in lines)
-
 
 def check_deal(state: dict, a: str, b: str, lines: list[str]) -> list[tuple]:
     """Deal lines: ALLIANCE, MARRIAGE, <realm> PAYS <n>, <realm> SELLS

@@ -131,8 +131,6 @@ def apply(state: dict, text: str) -> list[dict]:
     except VisitError as exc:
         raise exc.orig_exc from None
     events = gm_edits.EDITS[rule](state, *values) or []
-    # A surrender tells itself (its prestige and its "surrenders to" line): no GM line.
-    return events if rule == "surrender" else [{"kind": "gm_edit", "text": text}, *events]
+    # Every edit, a surrender too, is told with its "GM:" line: readers see the GM acted.
+    return [{"kind": "gm_edit", "text": text}, *events]
 
-
-surrender = gm_edits.surrender

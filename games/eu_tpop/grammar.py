@@ -10,7 +10,9 @@ The grammar gives the forms; the line is read word by word as the grammar asks
 * the line may end where the grammar accepts its end; where it ends too soon, the reply
   names the keyword that must come, else the value that must (its reader says how).
 
-A word that fits nowhere gets the reply a player has always had: ``expected TO, found
+Where the grammar accepts several values, they are tried in alphabetical order: a reader
+that finds the line is not its kind raises :class:`Declined` (taking nothing) and the next is
+tried.  A word that fits nowhere gets the reply a player has always had: ``expected TO, found
 x`` where a keyword must come (the keywords listed in :attr:`Grammar.order`, leaving out
 those the form only may have), else ``unexpected 'x' at the end of the line``.
 """
@@ -30,6 +32,10 @@ from pbem.kit.gameapi import GMError
 from .names import Reader
 
 ValueReader = Callable[[Reader], Any]
+
+
+class Declined(Exception):
+    """A value reader's answer when the line is not its kind: the next value is tried."""
 
 
 class Grammar:
@@ -76,10 +82,20 @@ class Grammar:
             elif not r and "$END" in choices and _fits(ip, "$END"):
                 return ip.feed_eof()
             elif (readable := sorted(t for t in choices if t in self.values and _fits(ip, t))) and \
-                    (r or not {t for t in choices if t in keywords and t not in optional and _fits(ip, t)}):
-                ip.feed_token(Token(readable[0], self.values[readable[0]](r)))
+                    (r or not {t for t in choices if t in keywords and t not in optional and _fits(ip, t)}) and \
+                    (token := self._value(readable, r)) is not None:
+                ip.feed_token(token)
             else:
                 raise self._refusal(ip.accepts() - optional, r)
+
+    def _value(self, terminals: list[str], r: Reader) -> Token | None:
+        """The first of ``terminals`` whose reader takes a value off the line (None: all declined)."""
+        for terminal in terminals:
+            try:
+                return Token(terminal, self.values[terminal](r))
+            except Declined:
+                continue
+        return None
 
     def _refusal(self, accepts: set[str], r: Reader) -> GMError:
         keywords = accepts & self._keywords

@@ -14,7 +14,8 @@ import textwrap
 
 from pbem.kit.gameapi import GMError, OrderOption
 
-from . import orders, resolution
+from . import orders
+from .phases import peace_resolution
 from . import state as st
 from . import validate as vd
 from . import victory as vc
@@ -75,28 +76,32 @@ def _note(form: str) -> str:
 
 
 def _legal(state: dict, power: str, text: str) -> bool:
-    """Whether the line would be taken if ``power`` sent it now (warnings allowed)."""
+    """Whether the line would be taken if ``power`` sent it now, as its action (warnings allowed)."""
     try:
         order = orders.parse_line(state, power, text, 1)
     except GMError:
         return False
     if order is None:
         return False
-    return not [p for p in vd.validate(state, power, [order]) if p.kind != "warning"]
+    return not [p for p in vd.validate(state, power, [order], vd.action) if p.kind != "warning"]
 
 
-def options_now(state: dict, power: str) -> list[OrderOption]:
-    if state.get("over") or power not in state.get("realms", {}):
-        return []
-    phase = state["phase"]
-    if phase == "action" and power == state["active"]:
-        return actions(state, power)
-    if phase == "reaction" and power == state["pending"]["realm"]:
-        return reaction(state, power)
-    if phase == "p3" and state.get("step") == "D" and power in resolution.owes(state):
-        return peace(state, power)
-    if phase in ("action", "reaction"):
-        return standing(state, power)
+def action_options(state: dict, power: str) -> list[OrderOption]:
+    """The Action Phase: the acting realm's actions; the others' standing orders and offers."""
+    return actions(state, power) if power == state["active"] else standing(state, power)
+
+
+def reaction_options(state: dict, power: str) -> list[OrderOption]:
+    """A decision: its answers for the realm asked; the others' standing orders and offers."""
+    return reaction(state, power) if power == state["pending"]["realm"] else standing(state, power)
+
+
+def peace_options(state: dict, power: str) -> list[OrderOption]:
+    """Phase 3: the peace orders of step D for a realm with a war to decide."""
+    return peace(state, power) if state.get("step") == "D" and power in peace_resolution.owes(state) else []
+
+
+def no_options(state: dict, power: str) -> list[OrderOption]:
     return []
 
 

@@ -3,11 +3,11 @@ case-insensitively, multi-word names as written (``Far Shore``), quoted, or
 with hyphens (``Far-Shore``)."""
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 
-from pbem.kit.gameapi import GMError
+from pbem.kit import names as kit_names
+from pbem.kit.gameapi import GMError, Problem
 
 KINDS = ("realm", "area", "sea", "province")
 
@@ -42,12 +42,15 @@ def lookup(state: dict, text: str, *kinds: str) -> tuple[str, str] | None:
 
 
 def nearest(state: dict, text: str, *kinds: str) -> str | None:
-    names = [n for kind in kinds for n in table(state, kind).values()]
-    near = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
-    if not near:
-        lowered = {n.lower(): n for n in names}
-        near = [lowered[m] for m in difflib.get_close_matches(text.lower(), list(lowered), n=1, cutoff=0.6)]
-    return near[0] if near else None
+    """The known name of one of ``kinds`` nearest to ``text`` (the platform's
+    :func:`pbem.kit.names.nearest`): a misspelt realm is offered realms only, a
+    misspelt area areas only."""
+    return kit_names.nearest(text, [n for kind in kinds for n in table(state, kind).values()])
+
+
+def article(word: str) -> str:
+    """``a realm``, ``an area``."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 class Reader:
@@ -77,8 +80,10 @@ class Reader:
                 return found[1]
         label = what or " or ".join(kinds)
         if not self.words:
-            raise GMError(f"expected a {label} name")
-        guess = nearest(self.state, self.words[0], *kinds)
+            raise GMError(f"expected {article(label)} name")
+        # The suggestion for a name of several words is found from as many words as it has.
+        guess = next(filter(None, (nearest(self.state, " ".join(self.words[:n]), *kinds)
+                                   for n in range(min(4, len(self.words)), 0, -1))), None)
         raise NameError_(f"there is no {label} called {self.words[0]!r}", guess, kinds[0])
 
     def new_name(self, *stop: str) -> str:
@@ -114,3 +119,7 @@ class NameError_(GMError):
     def __init__(self, message: str, suggestion: str | None, kind: str):
         super().__init__(message, f"unknown-{kind}")
         self.suggestion = suggestion
+
+    def problem(self, line: int | None = None) -> Problem:
+        """The reply's problem, with the suggestion (a GM edit's reply is made from this)."""
+        return Problem(self.code, str(self), line, self.suggestion)

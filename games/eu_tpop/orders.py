@@ -8,12 +8,11 @@ the same order.
 """
 from __future__ import annotations
 
-import difflib
-import re
 from pathlib import Path
 
 from lark.exceptions import VisitError
 
+from pbem.kit import names as kit_names
 from pbem.kit.gameapi import GMError, Order, ParseResult, Problem
 
 from .grammar import Grammar
@@ -91,12 +90,10 @@ def term_name(word: str) -> str | None:
 # -- the values the grammar's terminals take off the line -----------------------------------
 
 def _realms(r: Reader) -> list[str]:
-    """REALMS: ``<realm>[,<realm>]``, up to a CB; each realm named once."""
-    joined = " ".join(r.words)
-    parts, rest = joined, ""
-    m = re.search(r"\s+CB(\s|$)", joined, re.I)
-    if m:
-        parts, rest = joined[:m.start()], joined[m.start():]
+    """REALMS: ``<realm>[,<realm>]``, up to the keyword CB (not its first word); each realm
+    named once."""
+    at = next((i for i, w in enumerate(r.words) if i and w.upper() == "CB"), len(r.words))
+    parts, rest = " ".join(r.words[:at]), r.words[at:]
     names = []
     for part in parts.split(","):
         if part.strip():
@@ -109,7 +106,7 @@ def _realms(r: Reader) -> list[str]:
             if name in names:
                 raise GMError(f"{name} is named twice; name each realm once", "duplicate-realm")
             names.append(name)
-    r.words = tokens(rest)
+    r.words = rest
     if not names:
         raise GMError("name the realm(s) you declare war on")
     return names
@@ -140,8 +137,9 @@ def _term(r: Reader) -> str:
     word = _word(r)
     term = term_name(word)
     if term is None:
-        near = difflib.get_close_matches(word.lower(), TERMS, n=1, cutoff=0.5)
-        raise NameError_(f"unknown peace term {word!r} (one of {', '.join(TERMS)})", near[0] if near else None,
+        # A misspelt alias ("vasalize") is offered the term it stands for.
+        near = kit_names.nearest(word, [*TERMS, *TERM_ALIASES])
+        raise NameError_(f"unknown peace term {word!r} (one of {', '.join(TERMS)})", near and term_name(near),
                          "term")
     return term
 
@@ -212,7 +210,7 @@ def parse(state: dict, power: str, lines) -> ParseResult:
         if not stripped:
             continue
         if block is not None:
-            end = re.sub(r"\s+", "", stripped.upper())
+            end = "".join(stripped.upper().split())
             if end in (f"END{block['verb']}", "END"):
                 if len(block["lines"]) > MAX_DEAL_TERMS:
                     # Choice: a deal holds a handful of terms (NOTES 3.4: alliance, marriage,
@@ -243,9 +241,8 @@ def parse(state: dict, power: str, lines) -> ParseResult:
             result.problems.append(_problem(exc, number))
             continue
         if order is None:
-            near = difflib.get_close_matches(head, VERBS, n=1, cutoff=0.6) if len(head) <= 64 else None
             result.problems.append(Problem("invalid-order", f"cannot read {stripped[:60]!r}; the order forms are "
-                                           "in HELP ORDERS", number, near[0] if near else None, "invalid"))
+                                           "in HELP ORDERS", number, kit_names.nearest(head, VERBS), "invalid"))
         else:
             result.orders.append(order)
     if block is not None:

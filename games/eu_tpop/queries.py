@@ -43,6 +43,9 @@ def answer(state: dict, text: str):
 
 def _realm_value(field):
     def q(state, realm):
+        if realm not in state["realms"]:
+            # The realm names take Rebels (units, wars on them); Rebels keep no figures.
+            raise GMError(f"{realm} is not a realm: it has no {field}")
         return state["realms"][realm][field]
     return q
 

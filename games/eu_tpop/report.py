@@ -16,15 +16,15 @@ STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
 NOTHING = "Nothing happened that concerns you."
 
 
-def report_data(state: dict, events, reader: str | None) -> dict:
+def report_data(state: dict, events, reader: str | None, next_steps: list[str]) -> dict:
     """Everything a report shows ``reader`` (None: the public or the GM), JSON data: the
     sentences of ``events`` (already only those the reader may see), the reader's sheet
-    when it is a realm, and its next steps."""
+    when it is a realm, and its next steps (the phase's, sequence.py)."""
     said = [line for e in events if (line := sentence(e))]
     return {"reader": reader, "round": state["round"], "over": bool(state.get("over")),
             "events": said, "nothing": bool(events) and not said,
             "sheet": sheet(state, reader) if reader in state["realms"] else None,
-            "next_steps": next_steps(state, reader)}
+            "next_steps": next_steps}
 
 
 def text(data: dict) -> str:
@@ -63,32 +63,41 @@ def sheet(state: dict, realm: str) -> dict:
     }
 
 
-def next_steps(state: dict, realm: str | None) -> list[str]:
-    phase = state["phase"]
-    if state.get("over"):
-        return ["The game is over."]
-    if phase == "action":
-        if realm == state["active"]:
-            return ["It is your turn: send ORDERS with one action (or PASS)."]
-        return [f"{state['active']} is acting. You may send STANDING orders at any time."]
-    if phase == "reaction":
-        p = state["pending"]
-        if realm == p["realm"]:
-            if p["kind"] == "cta":
-                return [f"{p['caller']} calls you to arms against {', '.join(p['enemies'])}: send ACCEPT [ACTIVE|INACTIVE] "
-                        f"or REFUSE (no answer: {p['default']})."]
-            if p["kind"] == "leader":
-                side = "you attack" if p["attacker"] else "you defend"
-                where = {ld["name"]: ("with your forces there" if ld.get("at") == p["loc"] else "in hand")
-                         for ld in state["leaders"].get(realm, [])}
-                choices = ", ".join(f"{c} ({where.get(c, 'in hand')})" for c in p["choices"])
-                return [f"Battle in {p['loc']} ({side}): which leader commands? Send LEADER <name>, BEST or NONE; "
-                        f"you may choose {choices}. A leader in hand is appointed now (9.7 step 1: 1 or 2 "
-                        f"military power, a Ruler free). No answer: {p['default']}."]
-            return [f"Battle in {p['loc']} after round {p['round']}: send RETREAT [TO <area>] or FIGHT "
-                    f"(no answer: {p['default']})."]
-        return [f"Waiting for {p['realm']}'s decision."]
-    if phase == "p3" and state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
+def action_steps(state: dict, realm: str | None) -> list[str]:
+    """The Action Phase: whose turn it is."""
+    if realm == state["active"]:
+        return ["It is your turn: send ORDERS with one action (or PASS)."]
+    return [f"{state['active']} is acting. You may send STANDING orders at any time."]
+
+
+def reaction_steps(state: dict, realm: str | None) -> list[str]:
+    """A decision in the middle of an action: what the realm asked may answer."""
+    p = state["pending"]
+    if realm == p["realm"]:
+        if p["kind"] == "cta":
+            return [f"{p['caller']} calls you to arms against {', '.join(p['enemies'])}: send ACCEPT [ACTIVE|INACTIVE] "
+                    f"or REFUSE (no answer: {p['default']})."]
+        if p["kind"] == "leader":
+            side = "you attack" if p["attacker"] else "you defend"
+            where = {ld["name"]: ("with your forces there" if ld.get("at") == p["loc"] else "in hand")
+                     for ld in state["leaders"].get(realm, [])}
+            choices = ", ".join(f"{c} ({where.get(c, 'in hand')})" for c in p["choices"])
+            return [f"Battle in {p['loc']} ({side}): which leader commands? Send LEADER <name>, BEST or NONE; "
+                    f"you may choose {choices}. A leader in hand is appointed now (9.7 step 1: 1 or 2 "
+                    f"military power, a Ruler free). No answer: {p['default']}."]
+        return [f"Battle in {p['loc']} after round {p['round']}: send RETREAT [TO <area>] or FIGHT "
+                f"(no answer: {p['default']})."]
+    return [f"Waiting for {p['realm']}'s decision."]
+
+
+def over_steps(state: dict, realm: str | None) -> list[str]:
+    """After the last round."""
+    return ["The game is over."]
+
+
+def peace_steps(state: dict, realm: str | None) -> list[str]:
+    """Phase 3: in step D, the realm's wars and the terms it may enforce."""
+    if state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]
         for e in st.enemies(state, realm):
             cond = vc.condition(state, realm, e)

@@ -338,7 +338,7 @@ def _loan(e):
 
 @says("bankrupt")
 def _bankrupt(e):
-    """NOTES 3.8: 5 Loans mean bankruptcy (phase3.py applies it)."""
+    """NOTES 3.8: 5 Loans mean bankruptcy (phases/peace_and_rebels.py applies it)."""
     return (f"{e['realm']} goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, "
             "3 Loans cleared.")
 

@@ -2,9 +2,12 @@
 state: every refusal carries a stable code, its line and a reason."""
 from __future__ import annotations
 
+from typing import Callable
+
 from pbem.kit.gameapi import Problem, Refused
 
-from . import diplomacy, flow, resolution
+from . import diplomacy
+from .phases import action as action_phase, peace_resolution
 from . import state as st
 from . import victory as vc
 from . import war
@@ -18,7 +21,11 @@ def _p(code: str, message: str, o, suggestion: str | None = None, kind: str = "i
     return Problem(code, message, o.line, suggestion, kind)
 
 
-def validate(state: dict, power: str, given: list) -> list[Problem]:
+def validate(state: dict, power: str, given: list, by_phase: Callable[[dict, str, list], list[Problem]]) \
+        -> list[Problem]:
+    """What every phase checks (standing orders, the game's end, the orders a turn is owed),
+    then the phase's own check ``by_phase`` (its row of sequence.py), over the orders but
+    the standing ones."""
     problems: list[Problem] = _standing(state, power, given)
     phase = state["phase"]
     rest = [o for o in given if o.kind != "standing"]
@@ -31,16 +38,15 @@ def validate(state: dict, power: str, given: list) -> list[Problem]:
         # (or take the default answer) without the player meaning to.
         what = "your action (or PASS)" if phase == "action" else "your answer"
         return [_p("no-action", f"it is your turn: send {what} together with your standing orders", given[0])]
-    if phase == "action":
-        problems += _action(state, power, rest)
-    elif phase == "reaction":
-        problems += _reaction(state, power, rest)
-    elif phase == "p3" and state["step"] == "D":
-        problems += _peace(state, power, rest)
-    else:
-        problems += [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
-                     for o in rest]
-    return problems
+    return problems + by_phase(state, power, rest)
+
+
+def peace_and_rebels(state: dict, power: str, given: list) -> list[Problem]:
+    """Phase 3 takes orders in step D (Peace Resolution) only."""
+    if state["step"] == "D":
+        return peace(state, power, given)
+    return [_p("wrong-phase", f"{o.canonical}: no orders are taken in Phase 3 step {state['step']}", o)
+            for o in given]
 
 
 def _standing(state: dict, power: str, given: list) -> list[Problem]:
@@ -57,7 +63,8 @@ def _standing(state: dict, power: str, given: list) -> list[Problem]:
     return out
 
 
-def _action(state: dict, power: str, given: list) -> list[Problem]:
+def action(state: dict, power: str, given: list) -> list[Problem]:
+    """The Action Phase: one action of the realm whose turn it is; others send offers."""
     out = []
     active = state["active"]
     if power != active:
@@ -75,13 +82,13 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
                 out.append(_p("not-your-turn", f"it is {active}'s turn: now you may send only STANDING orders "
                               "and DIPLOMACY offers", o))
         return out
-    main = [o for o in given if o.kind in flow.MAIN]
+    main = [o for o in given if o.kind in action_phase.MAIN]
     for o in given:
         if o.kind in ANSWERS:
             out.append(_p("no-open-decision", f"{o.canonical} answers a question, and none is open for you now: "
                           "it was settled when its window closed (the report says which default applied). It is "
                           "your turn: send one action (or PASS)", o))
-        elif o.kind not in flow.MAIN and o.kind != "cta":
+        elif o.kind not in action_phase.MAIN and o.kind != "cta":
             out.append(_p("wrong-phase", f"{o.canonical} is not an action; it belongs to "
                           + ("Peace Resolution" if o.kind in PEACE else "a decision you are asked for"), o))
     declare = main[0] if main and main[0].kind == "declare" else None
@@ -114,7 +121,7 @@ def _action(state: dict, power: str, given: list) -> list[Problem]:
             if main[0].kind == "declare":
                 war.check_declare(state, power, main[0].args["targets"], main[0].args["cb"])
             elif main[0].kind != "pass":
-                flow.check_one(state, power, main[0])
+                action_phase.check_one(state, power, main[0])
         except Refused as exc:
             out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
     return out
@@ -133,7 +140,8 @@ def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
     return out
 
 
-def _reaction(state: dict, power: str, given: list) -> list[Problem]:
+def reaction(state: dict, power: str, given: list) -> list[Problem]:
+    """A decision in the middle of an action: only its answers, from the realm asked."""
     pending = state["pending"]
     allowed = REACTION[pending["kind"]] if power == pending["realm"] else ()
     out = []
@@ -157,9 +165,10 @@ def _reaction(state: dict, power: str, given: list) -> list[Problem]:
     return out
 
 
-def _peace(state: dict, power: str, given: list) -> list[Problem]:
+def peace(state: dict, power: str, given: list) -> list[Problem]:
+    """Phase 3 step D, Peace Resolution (10.1): the orders for the realm's wars."""
     out = []
-    if power not in resolution.owes(state):
+    if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]
     for o in given:
@@ -198,9 +207,9 @@ def _peace(state: dict, power: str, given: list) -> list[Problem]:
             try:
                 if not (st.is_human(state, power) and st.is_human(state, enemy)):
                     raise Refused("a negotiated peace needs two human players", "negotiation-term")
-                resolution.read_negotiation(state, power, enemy, o.args["lines"])
+                peace_resolution.read_negotiation(state, power, enemy, o.args["lines"])
             except Refused as exc:
-                out.append(_p(exc.code, str(exc), o))
+                out.append(_p(exc.code, str(exc), o, getattr(exc, "suggestion", None)))
     return out
 
 

@@ -15,11 +15,11 @@ from pbem.kit.state_copy import copy_state
 from . import gm, guide, helptopics, queries, sequence
 from .gm import play_edits
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
-from .core import audiences, options as game_options, state as st, treaties, treaty_checks
+from .core import audiences, options as game_options, state as st, treaties, treaty_checks, treaty_records
 from .core.data import load_data
 from .core.mapdata import DataError
-from .report import (board as report_board, compose as report, diplomacy as report_diplomacy, mapdraw,
-                     mapview, war as report_war)
+from .report import (board as report_board, compose as report, diplomacy as report_diplomacy,
+                     lines as report_lines, mapsheet, mapview, war as report_war)
 
 PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
 #: Order windows shorter than a turn (Rules: NEGOTIATION; CONGRESS OF EUROPE); each Congress step
@@ -212,6 +212,13 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         data["story"] = report_board.story(state, events, data["events"], power, mine)
         return Report(text=report.report_text(state, events, power, data), data=data, template="report.html.j2")
 
+    def concerns(self, state: State, events: Sequence[Event], power: str) -> bool:
+        """Phases are worth a mail to a power when an event names it (or Austria-Hungary, for
+        the German player) as its report's "What concerned ..." section does; the rest of a
+        war's sub-phases reach a power that has no part in them in its next report."""
+        mine = set(report.own_powers(state, power))
+        return any(report_lines.involves(e, mine) for e in events)
+
     def map_svg(self, state: State, power: str | None) -> str | None:
         """Rules: THE MAP - the board is open, so every reader sees the same
         pieces; a power's own map rings its places (with Austria-Hungary for
@@ -220,7 +227,7 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         mine = report.own_powers(state, power) if power else []
         title = f"Pax Britannica, at the start of {state['turn']} {st.label(state['phase'])}" + (
             f": the map for {power}" if power else "")
-        return mapdraw.draw(view, load_data(state), title=title, mine=mine)
+        return mapsheet.draw(view, load_data(state), title=title, mine=mine)
 
     def map_text(self, state: State, power: str | None) -> list[str]:
         return mapview.text_lines(mapview.board_view(state, load_data(state)))
@@ -322,7 +329,7 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         return [{"kind": "great_war", "blamed": list(war.get("blamed", []))}]
 
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
-        return treaties.records(state, power, gm)
+        return treaty_records.records(state, power, gm)
 
     def query(self, state: State, text: str) -> Any:
         return queries.answer(state, text, load_data(state))

@@ -16,7 +16,7 @@ from typing import Sequence
 from pbem.kit.gameapi import Order, OrderOption
 from pbem.kit.state_copy import copy_state
 
-from .core import board
+from .core import board, mapgraph
 from .core.movement_units import check_move_army, check_move_navy
 from .core.state import merchants_available
 from .phases import movement_rules as rules, movement_steps as steps
@@ -156,7 +156,7 @@ def moving(state: dict, data, power: str) -> list[OrderOption]:
 def merchants(state: dict, data, power: str) -> list[OrderOption]:
     """Rules: MOVEMENT (Merchant Fleets)."""
     out = []
-    fleets = sorted(board.merchant_seas(state, power))
+    fleets = sorted(mapgraph.merchant_seas(state, power))
     free = sorted(s for s in data.seas if s not in fleets)
     new = merchants_available(state, data, power)
     if new > 0 and free:

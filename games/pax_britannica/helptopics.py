@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 from . import gm
-from .core import board, clauses
+from .core import board, clauses, mapgraph
 from .core.state import label
 from .phases import diplomacy_orders, movement_orders, movement_rules as rules
 from .phases.movement_orders import ALIASES, FORMS
@@ -137,7 +137,7 @@ def place_help(state: dict | None, data, place: str) -> str:
         lines += _wrap("Overland to: " + (", ".join(sorted(a.neighbours)) or "none") + ".")
         lines += _wrap("Coasts: " + (", ".join(sorted(a.seas)) or "none (inland)") + ".")
     elif place in data.seas:
-        coast = sorted(board.coastal_index(data).get(place, set()))
+        coast = sorted(mapgraph.coastal_index(data).get(place, set()))
         lines.append(f"{place}: Sea Zone.")
         lines += _wrap("Next to: " + ", ".join(sorted(data.seas[place].adjacent)) + ".")
         lines += _wrap("Coasts: " + ", ".join(coast) + ".")

@@ -12,7 +12,6 @@ from .core.audiences import seen
 from .core.congress_rules import current
 from .core.reading import Tok, tokenize
 from .core.state import merchants_available
-from .gm.args import native_name
 from .war import geo, model
 
 QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCHANT", "UNREST",
@@ -42,30 +41,27 @@ def _names(args: list[Tok], n: int, text: str) -> list[str]:
 
 
 def _power(data, name: str) -> str:
-    if native_name(name):
-        return native_name(name)
-    p = data.resolve_power(name)
+    p = data.resolve_power(name, natives=True)
     if p is None:
-        raise GMError(f"unknown power {name!r}" + _hint(data, name))
+        raise GMError(f"unknown power {name!r}" + _hint(data.suggest(name, "power", "native")))
     return p
 
 
-def _hint(data, name: str) -> str:
-    s = data.suggest(name)
-    return f" (did you mean {s}?)" if s else ""
+def _hint(near: str | None) -> str:
+    return f" (did you mean {near}?)" if near else ""
 
 
 def _place(data, name: str, power: str | None = None) -> str:
     p = data.resolve_place(name, power)
     if p is None:
-        raise GMError(f"unknown place {name!r}" + _hint(data, name))
+        raise GMError(f"unknown place {name!r}" + _hint(data.suggest(name, "place")))
     return p
 
 
 def _area(data, name: str) -> str:
     a = data.resolve_area(name)
     if a is None:
-        raise GMError(f"unknown area {name!r}" + _hint(data, name))
+        raise GMError(f"unknown area {name!r}" + _hint(data.suggest(name, "area")))
     return a
 
 

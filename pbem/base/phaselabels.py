@@ -64,3 +64,15 @@ def listing(rows: Iterable[Mapping], limit: int = 12) -> str:
     shown = labels[-limit:]
     more = f"... ({len(labels) - len(shown)} earlier), " if len(labels) > len(shown) else ""
     return more + ", ".join(shown)
+
+
+def short(phase: PhaseInfo) -> str:
+    """The phase as a subject line names it: the game's own short label, else its label up to
+    the first colon or parenthesis ("1884 War, sequence 1: First Alliance Maneuver (Britain,
+    Germany)" is "1884 War, sequence 1")."""
+    return phase.short or short_label(phase.label or phase.key)
+
+
+def short_label(label: str) -> str:
+    """A phase's label up to its first colon or parenthesis."""
+    return re.split(r":| \(", label, maxsplit=1)[0].strip() or label

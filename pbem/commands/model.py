@@ -1,4 +1,5 @@
-"""What a mail's commands mean: one frozen dataclass per command.
+"""What a mail's commands mean: one frozen dataclass per command (the GM's
+are in :mod:`pbem.commands.gm_model`, and named here too).
 
 Every command has a ``line`` (1-based, in the mail it came from) that takes no
 part in equality: two commands are equal when they mean the same thing.
@@ -8,69 +9,22 @@ equal command); ``echo()`` is the same with secrets masked, for replies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date
 from typing import Union
 
-from pbem.base import deadlines
+from pbem.commands.base import MASK, CommandBase, block, line_field, listed
+from pbem.commands.gm_model import (GmAddPlayer, GmAnnounce, GmBecome, GmCreate, GmEdit, GmExtend,
+                                    GmPause, GmPreview, GmProcess, GmReplace, GmResume, GmRevealSeed,
+                                    GmRollback, GmRule, GmSetDeadline, GmStart)
 from pbem.kit.gameapi import Problem
-
-MASK = "****"
-
-
-def _line() -> int | None:
-    return field(default=None, compare=False)
-
-
-def _block(header: str, body: str, end: str) -> str:
-    return f"{header}\n{body}\n{end}" if body else f"{header}\n{end}"
-
-
-def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(names)
-
-
-class BadValue(ValueError):
-    """A bad date, time, duration, address or option; ``code`` is the Problem code."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
-def parse_duration(text: str) -> timedelta:
-    """``48h``, ``2d``, ``1d12h``, ``90m``, ``45s``, ``1w``: the one duration
-    reader of pbem (:func:`pbem.base.deadlines.parse_duration`), with its error as a
-    :class:`BadValue` for a reply.  A command's duration is never zero."""
-    try:
-        duration = deadlines.parse_duration(text)
-    except ValueError as exc:
-        raise BadValue("bad-duration", str(exc)) from None
-    if not duration:
-        raise BadValue("bad-duration", f"{text!r} is no time at all")
-    return duration
-
-
-format_duration = deadlines.format_duration
-
-
-class _Command:
-    """Commands without secrets echo exactly their canonical form."""
-
-    WORDS = ""  # the whole text of a command without arguments
-
-    def canonical(self) -> str:
-        return self.WORDS
-
-    def echo(self) -> str:
-        return self.canonical()
 
 
 @dataclass(frozen=True)
-class SignOn(_Command):
+class SignOn(CommandBase):
     power: str
     game: str
     secret: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     @property
     def is_gm(self) -> bool:
@@ -84,20 +38,36 @@ class SignOn(_Command):
 
 
 @dataclass(frozen=True)
-class SignOff(_Command):
-    WORDS = "SIGNOFF"
-    line: int | None = _line()
+class SignOnPart(CommandBase):
+    """One of the GAME / POWER / PASSWORD lines that sign on in three lines
+    (the parser makes a :class:`SignOn` of them)."""
+
+    kind: str     # "game", "power" or "password"
+    value: str
+    line: int | None = line_field()
+
+    def canonical(self) -> str:
+        return f"{self.kind.upper()} {self.value}"
+
+    def echo(self) -> str:
+        return f"PASSWORD {MASK}" if self.kind == "password" else self.canonical()
 
 
 @dataclass(frozen=True)
-class Orders(_Command):
+class SignOff(CommandBase):
+    WORDS = "SIGNOFF"
+    line: int | None = line_field()
+
+
+@dataclass(frozen=True)
+class Orders(CommandBase):
     """An orders block; ``implicit`` when the lines were written after the
     sign-on without an ORDERS line (as the classic judges accept): the game
     then decides which of them are orders."""
 
     lines: tuple[tuple[int, str], ...]
     phase: str | None = None
-    line: int | None = _line()
+    line: int | None = line_field()
     implicit: bool = field(default=False, compare=False)
 
     @property
@@ -106,79 +76,79 @@ class Orders(_Command):
 
     def canonical(self) -> str:
         header = f"ORDERS {self.phase}" if self.phase else "ORDERS"
-        return _block(header, "\n".join(self.texts), "ENDORDERS")
+        return block(header, "\n".join(self.texts), "ENDORDERS")
 
 
 @dataclass(frozen=True)
-class Done(_Command):
+class Done(CommandBase):
     WORDS = "DONE"
-    line: int | None = _line()
+    line: int | None = line_field()
 
 
 @dataclass(frozen=True)
-class Clear(_Command):
+class Clear(CommandBase):
     WORDS = "CLEAR"
-    line: int | None = _line()
+    line: int | None = line_field()
 
 
 @dataclass(frozen=True)
-class Press(_Command):
+class Press(CommandBase):
     to: Union[tuple[str, ...], str]  # the powers as written, or "ALL"
     grey: bool
     body: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
-        to = "ALL" if self.to == "ALL" else _names(self.to)
+        to = "ALL" if self.to == "ALL" else listed(self.to)
         grey = " GREY" if self.grey else ""
-        return _block(f"PRESS TO {to}{grey}", self.body, "ENDPRESS")
+        return block(f"PRESS TO {to}{grey}", self.body, "ENDPRESS")
 
 
 @dataclass(frozen=True)
-class Status(_Command):
+class Status(CommandBase):
     WORDS = "STATUS"
-    line: int | None = _line()
+    line: int | None = line_field()
 
 
 @dataclass(frozen=True)
-class Help(_Command):
+class Help(CommandBase):
     topic: str | None = None
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"HELP {self.topic}" if self.topic else "HELP"
 
 
 @dataclass(frozen=True)
-class History(_Command):
+class History(CommandBase):
     WORDS = "HISTORY"
-    line: int | None = _line()
+    line: int | None = line_field()
 
 
 @dataclass(frozen=True)
-class Resend(_Command):
+class Resend(CommandBase):
     phase: str | None = None
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"RESEND {self.phase}" if self.phase else "RESEND"
 
 
 @dataclass(frozen=True)
-class SetAddress(_Command):
+class SetAddress(CommandBase):
     addresses: tuple[str, ...]
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
-        return f"SET ADDRESS {_names(self.addresses)}"
+        return f"SET ADDRESS {listed(self.addresses)}"
 
 
 @dataclass(frozen=True)
-class Confirm(_Command):
+class Confirm(CommandBase):
     """A new address accepting the SET ADDRESS that named it."""
 
     token: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"CONFIRM {self.token}"
@@ -188,9 +158,9 @@ class Confirm(_Command):
 
 
 @dataclass(frozen=True)
-class SetPassword(_Command):
+class SetPassword(CommandBase):
     secret: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"SET PASSWORD {self.secret}"
@@ -200,30 +170,39 @@ class SetPassword(_Command):
 
 
 @dataclass(frozen=True)
-class SetAbsence(_Command):
+class SetAbsence(CommandBase):
     start: date
     end: date
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"SET ABSENCE {self.start.isoformat()} {self.end.isoformat()}"
 
 
 @dataclass(frozen=True)
-class SetZone(_Command):
+class SetZone(CommandBase):
     zone: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"SET ZONE {self.zone}"
 
 
 @dataclass(frozen=True)
-class Join(_Command):
+class SetMap(CommandBase):
+    choice: str  # one of pbem.commands.values.MAP_CHOICES
+    line: int | None = line_field()
+
+    def canonical(self) -> str:
+        return f"SET MAP {self.choice.upper()}"
+
+
+@dataclass(frozen=True)
+class Join(CommandBase):
     game: str
     power: str
     secret: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"JOIN {self.game} {self.power} {self.secret}"
@@ -233,7 +212,7 @@ class Join(_Command):
 
 
 @dataclass(frozen=True)
-class TreatyPropose(_Command):
+class TreatyPropose(CommandBase):
     """A proposal is private to its parties unless written PUBLIC (SECRET,
     the default, may still be written)."""
 
@@ -241,209 +220,65 @@ class TreatyPropose(_Command):
     parties: tuple[str, ...]
     secret: bool
     text: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         secret = "" if self.secret else " PUBLIC"
-        header = f"TREATY PROPOSE {self.id} WITH {_names(self.parties)}{secret}"
-        return _block(header, self.text, "ENDTREATY")
+        header = f"TREATY PROPOSE {self.id} WITH {listed(self.parties)}{secret}"
+        return block(header, self.text, "ENDTREATY")
 
 
 @dataclass(frozen=True)
-class TreatySign(_Command):
+class TreatySign(CommandBase):
     id: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"TREATY SIGN {self.id}"
 
 
 @dataclass(frozen=True)
-class TreatyRefuse(_Command):
+class TreatyRefuse(CommandBase):
     id: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"TREATY REFUSE {self.id}"
 
 
 @dataclass(frozen=True)
-class TreatyWithdraw(_Command):
+class TreatyWithdraw(CommandBase):
     id: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"TREATY WITHDRAW {self.id}"
 
 
 @dataclass(frozen=True)
-class TreatyReveal(_Command):
+class TreatyReveal(CommandBase):
     id: str
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"TREATY REVEAL {self.id}"
 
 
 @dataclass(frozen=True)
-class TreatyBreach(_Command):
+class TreatyBreach(CommandBase):
     id: str
     against: str
     text: str = ""
-    line: int | None = _line()
+    line: int | None = line_field()
 
     def canonical(self) -> str:
         return f"TREATY BREACH {self.id} {self.against}" + (f" {self.text}" if self.text else "")
 
 
 @dataclass(frozen=True)
-class TreatyList(_Command):
+class TreatyList(CommandBase):
     WORDS = "TREATY LIST"
-    line: int | None = _line()
-
-
-@dataclass(frozen=True)
-class GmCreate(_Command):
-    game: str
-    rules: str
-    options: tuple[tuple[str, str], ...] = ()
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        text = f"GM CREATE {self.game} RULES {self.rules}"
-        if self.options:
-            text += " OPTION " + " ".join(f"{k}={v}" for k, v in self.options)
-        return text
-
-
-@dataclass(frozen=True)
-class GmAddPlayer(_Command):
-    power: str
-    email: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM ADD PLAYER {self.power} {self.email}"
-
-
-@dataclass(frozen=True)
-class GmStart(_Command):
-    WORDS = "GM START"
-    line: int | None = _line()
-
-
-@dataclass(frozen=True)
-class GmPause(_Command):
-    WORDS = "GM PAUSE"
-    line: int | None = _line()
-
-
-@dataclass(frozen=True)
-class GmResume(_Command):
-    now: bool = False
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM RESUME NOW" if self.now else "GM RESUME"
-
-
-@dataclass(frozen=True)
-class GmExtend(_Command):
-    duration: timedelta
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM EXTEND {format_duration(self.duration)}"
-
-
-@dataclass(frozen=True)
-class GmSetDeadline(_Command):
-    when: datetime  # naive: the zone is ``zone``, or the game's when None
-    zone: str | None = None
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        zone = f" {self.zone}" if self.zone else ""
-        return f"GM SET DEADLINE {self.when:%Y-%m-%d %H:%M}{zone}"
-
-
-@dataclass(frozen=True)
-class GmProcess(_Command):
-    now: bool = False
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return "GM PROCESS NOW" if self.now else "GM PROCESS"
-
-
-@dataclass(frozen=True)
-class GmPreview(_Command):
-    WORDS = "GM PREVIEW"
-    line: int | None = _line()
-
-
-@dataclass(frozen=True)
-class GmRollback(_Command):
-    phase: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM ROLLBACK {self.phase}"
-
-
-@dataclass(frozen=True)
-class GmReplace(_Command):
-    power: str
-    email: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM REPLACE {self.power} {self.email}"
-
-
-@dataclass(frozen=True)
-class GmBecome(_Command):
-    power: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM BECOME {self.power}"
-
-
-@dataclass(frozen=True)
-class GmRule(_Command):
-    question: str
-    ruling: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM RULE {self.question} {self.ruling}"
-
-
-@dataclass(frozen=True)
-class GmAnnounce(_Command):
-    text: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return _block("GM ANNOUNCE", self.text, "ENDANNOUNCE")
-
-
-@dataclass(frozen=True)
-class GmRevealSeed(_Command):
-    WORDS = "GM REVEAL SEED"
-    line: int | None = _line()
-
-
-@dataclass(frozen=True)
-class GmEdit(_Command):
-    """A game-specific state edit, passed to the game's ``gm_command``."""
-
-    text: str
-    line: int | None = _line()
-
-    def canonical(self) -> str:
-        return f"GM {self.text}"
+    line: int | None = line_field()
 
 
 Command = Union[

@@ -4,7 +4,8 @@ A command that makes mail for others (press, treaty records, breach
 notices, confirmation tokens), costs a slow hash (SET PASSWORD, JOIN), or
 answers with a whole report (STATUS, RESEND) has a cap per mail and, for the
 first kinds, a cap per hour for whoever sends it (the power it acts for, or
-the sender's address when it acts for none).  A command over a cap is not
+the sender's address when it acts for none); a command's kind is declared with it
+(``limit`` in :mod:`.declare`).  A command over a cap is not
 run; the reply says which cap, once per kind and mail, and counts what was
 left undone.  The GM's own commands are capped per mail only.
 
@@ -16,16 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from pbem.commands import model as m
+from pbem.storage import guard_counts
 from pbem.storage.db import utcnow_iso
 
-#: the kind of each capped command (its name in replies)
-KINDS: dict[type, str] = {
-    m.Press: "PRESS", m.TreatyPropose: "TREATY", m.TreatySign: "TREATY", m.TreatyRefuse: "TREATY",
-    m.TreatyWithdraw: "TREATY", m.TreatyReveal: "TREATY", m.TreatyBreach: "TREATY BREACH",
-    m.SetAddress: "SET ADDRESS", m.SetPassword: "SET PASSWORD", m.Confirm: "CONFIRM", m.Join: "JOIN",
-    m.Resend: "RESEND", m.Status: "STATUS", m.History: "HISTORY", m.TreatyList: "TREATY LIST",
-}
 #: kinds whose later lines replace the first (one a mail is all that makes sense)
 ONCE = {"SET ADDRESS", "SET PASSWORD", "JOIN", "STATUS", "HISTORY", "TREATY LIST", "RESEND"}
 #: kinds counted over the hour (those that make mail for others or cost a slow hash)
@@ -57,14 +51,12 @@ def who(session) -> str:
 
 def hourly_count(ctx, key: str, kind: str) -> int:
     since = utcnow_iso(ctx.now() - timedelta(hours=1))
-    row = ctx.db.execute("select count(*) from command_log where who = ? and kind = ? and at >= ?",
-                         [key, kind, since]).fetchone()
-    return row[0]
+    return guard_counts.commands_since(ctx, key, kind, since)
 
 
-def allow(session, cmd, budget: MailBudget) -> bool:
-    """Whether ``cmd`` may run now; when not, the reply says why (once per kind)."""
-    kind = KINDS.get(type(cmd))
+def allow(session, cmd, budget: MailBudget, kind: str | None) -> bool:
+    """Whether ``cmd``, capped as ``kind`` (its declaration's ``limit``), may run
+    now; when not, the reply says why (once per kind)."""
     if kind is None:
         return True
     ctx, limits = session.ctx, session.ctx.limits
@@ -86,7 +78,7 @@ def allow(session, cmd, budget: MailBudget) -> bool:
         return False
     budget.used[kind] = budget.used.get(kind, 0) + 1
     if kind in HOURLY:
-        ctx.db["command_log"].insert({"who": who(session), "kind": kind, "at": utcnow_iso(ctx.now())})
+        guard_counts.count_command(ctx, who(session), kind, utcnow_iso(ctx.now()))
     return True
 
 
@@ -101,4 +93,4 @@ def summary(budget: MailBudget) -> str | None:
 def prune(ctx) -> int:
     """Forget commands counted more than a day ago (only the last hour is read)."""
     before = utcnow_iso(ctx.now() - timedelta(days=1))
-    return ctx.db.execute("delete from command_log where at < ?", [before]).rowcount
+    return guard_counts.forget_commands_before(ctx, before)

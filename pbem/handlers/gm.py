@@ -1,17 +1,20 @@
-"""GM commands by mail.  Every one is written to the GM log; every deadline
-change is announced to all players."""
+"""The GM's commands on the game and its seats: create, add a player, start,
+replace, become a power, rule, announce, reveal the seed, and the game's own
+edits (the clock's commands are in :mod:`.gm_clock`).  Every one is written to
+the GM log."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
-from pbem.base import deadlines, gamedata, phaselabels, registry
+from pbem.base import gamedata, registry
 from pbem.base.deadlines import DeadlineError
 from pbem.base.identity import hash_secret, new_secret, normalize_address
 from pbem.commands import model as m
-from pbem.commands.help import top_keywords
+from pbem.commands import values as v
+from pbem.commands.grammar import top_keywords
+from pbem.handlers.declare import command
+from pbem.handlers.gm_common import announce as _announce, log as _log, need_game as _need_game
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
 from pbem.kit.capabilities import supports
@@ -19,39 +22,20 @@ from pbem.kit.gameapi import Edit, Refused, Ruling
 from pbem.mail.attachments import toml_files
 from pbem.play import turns
 from pbem.reporting import dossier, render, reports
-from pbem.storage import phase_orders, store
-from pbem.storage.db import loads, parse_iso, utcnow_iso
-
-
-def _need_game(session: Session, cmd, *statuses: str) -> bool:
-    rec = session.game
-    if rec is None:
-        session.problem("unknown-game", "sign on as GM@<game> of an existing game", cmd.line)
-        return False
-    if statuses and rec.status not in statuses:
-        session.problem("wrong-game-status", f"{rec.name} is {rec.status}; this needs it "
-                        f"{' or '.join(statuses)}", cmd.line)
-        return False
-    return True
-
-
-def _log(session: Session, action: str, detail: str = "",
-         seen_by: audience.Audience = audience.public()) -> None:
-    """The GM log keeps the GM's role, never an address (the archive shows what is public)."""
-    store.gm_log(session.ctx, session.game_name, "GM", action, detail, seen_by=seen_by)
-
-
-def _announce(session: Session, what: str, text: str,
-              seen_by: audience.Audience = audience.public()) -> None:
-    """Every player the gate lets see it hears of it: one mail for the whole GM mail (see
-    announce.py)."""
-    session.announce(what, text, seen_by)
+from pbem.storage import inbound_mail, snapshots, store
+from pbem.storage.db import loads, utcnow_iso
 
 
 #: a game's name: it is in every subject line, file name and page of the archive
 GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
+@command(m.GmCreate, "GM CREATE", "gm_create", "GM CREATE <game> RULES <rules> [OPTION <key>=<value> ...]",
+         "Create a game played under a rule set, with options.",
+         "gm",
+         build=lambda c: m.GmCreate(str(c[0]), str(c[1]),
+                                    tuple(v.option(str(w)) for opt in c[2:] for w in opt.children)),
+         signon=False)
 def create(session: Session, cmd: m.GmCreate) -> None:
     ctx = session.ctx
     if not GAME_NAME.fullmatch(cmd.game):
@@ -102,13 +86,16 @@ def create(session: Session, cmd: m.GmCreate) -> None:
 
 def _data_file(session: Session, name: str) -> dict:
     """The GM's data file, from the mail's attachments or the site's game data folder."""
-    raw = session.ctx.db["messages"].get(session.msg_id)["raw"]
+    raw = inbound_mail.get(session.ctx, session.msg_id)["raw"]
     attached = toml_files(raw)
     if name in attached:
         return gamedata.freeze(name, attached[name])
     return gamedata.read(Path(session.ctx.game_data_dir), name)
 
 
+@command(m.GmAddPlayer, "GM ADD PLAYER", "gm_add_player", "GM ADD PLAYER <power> <email>",
+         "Seat a player at a power (its name as the reports print it, e.g. United States).",
+         "gm", build=lambda c: m.GmAddPlayer(*v.power_and_address(str(c[0]), "GM ADD PLAYER")))
 def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     if not _need_game(session, cmd, "forming", "active", "paused"):
         return
@@ -133,6 +120,9 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     session.section("Player added:", [f"{power}: {address} (their secret was mailed to them)"])
 
 
+@command(m.GmStart, "GM START", "gm_start", "GM START",
+         "Start the game (publishes the dice seed's hash).",
+         "gm")
 def start(session: Session, cmd: m.GmStart) -> None:
     if not _need_game(session, cmd, "forming"):
         return
@@ -155,161 +145,10 @@ def start(session: Session, cmd: m.GmStart) -> None:
     session.section("Game started.", [f"first phase {phase.label}"])
 
 
-def pause(session: Session, cmd: m.GmPause) -> None:
-    if not _need_game(session, cmd, "active"):
-        return
-    rec = session.game
-    if not deadlines.pause_allowed(rec.policy, rec.row["pauses"]):
-        session.problem("pause-cap", f"this game allows {rec.policy.max_pauses} pauses; all are used", cmd.line)
-        return
-    store.update_game(session.ctx, rec.name, status="paused", paused_at=utcnow_iso(session.ctx.now()),
-                      pauses=rec.row["pauses"] + 1)
-    _log(session, "pause")
-    _announce(session, "the game is paused", "The GM has paused the game. No phase runs until it "
-              "resumes; the time left before the deadline is kept for you.")
-    session.section("Game paused.", [])
-
-
-def resume(session: Session, cmd: m.GmResume) -> None:
-    """The clock restarts with the time that was left when the game paused.
-    A phase whose every owing power is already done then waits for its
-    deadline rather than running at once, unless the GM says RESUME NOW."""
-    if not _need_game(session, cmd, "paused"):
-        return
-    rec, now = session.game, session.ctx.now()
-    deadline = rec.deadline
-    if deadline is not None:
-        # The time the game stood still is given back to the players.
-        deadline = max(deadline + (now - parse_iso(rec.row["paused_at"])), now)
-    store.update_game(session.ctx, rec.name, status="active", paused_at=None,
-                      deadline=utcnow_iso(deadline) if deadline else None,
-                      warnings_sent=_passed_warnings(rec, deadline, now))
-    session.reload()
-    _log(session, "resume now" if cmd.now else "resume", f"deadline {utcnow_iso(deadline) if deadline else '-'}")
-    if cmd.now:
-        steps = turns.run_phase(session.ctx, rec.name, reason="GM RESUME NOW")
-        session.reload()
-        _announce(session, "the game resumes", "The GM has resumed the game and resolved "
-                  + ", ".join(s.phase.label for s in steps) + " at once; your reports follow.")
-        session.section("Game resumed and processed:", [s.phase.label for s in steps])
-        return
-    rec = session.game
-    phase = rec.rules.phase(rec.state)
-    lines = []
-    if phase.owes and not phase_orders.waiting_for(session.ctx, rec):
-        store.update_game(session.ctx, rec.name, hold_early=1)
-        session.reload()
-        lines = [f"Every power that owes orders for {phase.label} is done: the phase runs at the deadline "
-                 f"({render.deadline_text(rec, deadline)}), not at once, so orders may still change. "
-                 "GM PROCESS NOW (or GM RESUME NOW) runs it at once."]
-    _announce(session, "the game resumes", "The GM has resumed the game, with the time that was left "
-              "when it paused.")
-    session.section("Game resumed.", lines)
-
-
-def _passed_warnings(rec, deadline: datetime | None, now: datetime) -> list[str]:
-    """Reminders whose moment lies before ``now`` for this deadline: a deadline
-    the GM just set or moved is announced to everyone, so those are not sent
-    on top of the announcement (the later ones still are)."""
-    if deadline is None:
-        return []
-    policy = rec.policy_for(rec.rules.phase(rec.state)) if rec.state else rec.policy
-    return sorted(deadlines.format_duration(w) for w in policy.warnings if now >= deadline - w)
-
-
-def _set_deadline(session: Session, cmd, new: datetime, what: str, **extra) -> None:
-    rec = session.game
-    store.update_game(session.ctx, rec.name, deadline=utcnow_iso(new),
-                      warnings_sent=_passed_warnings(rec, new, session.ctx.now()), **extra)
-    session.reload()
-    _log(session, what, utcnow_iso(new))
-    _announce(session, "deadline changed", f"The GM {what}.")
-    session.section("Deadline changed:", [render.deadline_text(session.game, new)])
-
-
-def extend(session: Session, cmd: m.GmExtend) -> None:
-    if not _need_game(session, cmd, "active", "paused"):
-        return
-    rec = session.game
-    if rec.deadline is None:
-        session.problem("no-deadline", "the game is not waiting for orders", cmd.line)
-        return
-    done = [timedelta(seconds=s) for s in rec.extensions]
-    try:
-        new = deadlines.extend(rec.deadline, cmd.duration, rec.policy, done)
-    except DeadlineError as exc:
-        session.problem("extension-cap", str(exc), cmd.line)
-        return
-    _set_deadline(session, cmd, new, f"extended the deadline by {deadlines.format_duration(cmd.duration)}",
-                  extensions=[*rec.extensions, cmd.duration.total_seconds()])
-
-
-def set_deadline(session: Session, cmd: m.GmSetDeadline) -> None:
-    if not _need_game(session, cmd, "active", "paused"):
-        return
-    zone = ZoneInfo(cmd.zone or session.game.policy.timezone)
-    when = deadlines.to_instant(cmd.when, zone).astimezone(timezone.utc)
-    if when <= session.ctx.now():
-        session.problem("deadline-past", "the new deadline is in the past", cmd.line)
-        return
-    _set_deadline(session, cmd, when, "set a new deadline")
-
-
-def process(session: Session, cmd: m.GmProcess) -> None:
-    if not _need_game(session, cmd, "active"):
-        return
-    if not cmd.now:
-        # Runs on the daemon's next pass, after this mail (and any orders
-        # arriving with it) is committed; the deadline itself is not moved.
-        store.update_game(session.ctx, session.game.name, process_requested=1)
-        _log(session, "process requested")
-        session.section("Processing requested:", ["the phase runs on the moderator's next pass, "
-                                                  "with the defaults for missing orders"])
-        return
-    steps = turns.run_phase(session.ctx, session.game.name, reason="GM PROCESS NOW")
-    _log(session, "process now", ", ".join(s.phase.label for s in steps))
-    session.section("Processed:", [s.phase.label for s in steps])
-
-
-def preview(session: Session, cmd: m.GmPreview) -> None:
-    if not _need_game(session, cmd, "active", "paused"):
-        return
-    rec = session.game
-    steps = turns.preview(session.ctx, rec.name)
-    events = [e for s in steps for e in s.events]
-    after = steps[-1].after
-    lines = [f"Would resolve: {', '.join(s.phase.label for s in steps)}", ""]
-    lines += rec.rules.report(after, events, None).text.splitlines()
-    _log(session, "preview")
-    session.section("Preview (nothing was stored):", lines)
-
-
-def rollback(session: Session, cmd: m.GmRollback) -> None:
-    """Back to the start of a resolved phase, named as HISTORY prints it; every
-    player is mailed the restored position with what is due."""
-    if not _need_game(session, cmd, "active", "paused", "over"):
-        return
-    rows = phase_orders.history(session.ctx, session.game.name)
-    found = phaselabels.find(cmd.phase, rows)
-    keys = list(dict.fromkeys(r["phase_key"] for r in found))
-    if len(keys) != 1:
-        what = (f"{cmd.phase!r} names {len(keys)} phases: "
-                f"{', '.join(r['label'] for r in found)}; name one" if keys else
-                f"no resolved phase {cmd.phase!r} in {session.game.name}")
-        session.problem("bad-rollback", what + (f". Resolved phases: {phaselabels.listing(rows)}"
-                                                if rows else ""), cmd.line)
-        return
-    rec = turns.rollback(session.ctx, session.game.name, keys[0])
-    session.game = rec
-    label = rec.rules.phase(rec.state).label
-    session.announce_position = True
-    _announce(session, f"the GM rolled the game back to {label}",
-              f"The GM has rolled the game back to the start of {label}. Orders sent for it and for the "
-              "phases after it were withdrawn: send your orders again. The position below is the one "
-              "restored.")
-    session.section("Rolled back:", [label, "every player is mailed the restored position"])
-
-
+@command(m.GmReplace, "GM REPLACE", "gm_replace", "GM REPLACE <power> <email>",
+         "Give a power to a new player; they are mailed their secret and a handover dossier "
+         "(position, treaties, press, pending orders).",
+         "gm", build=lambda c: m.GmReplace(*v.power_and_address(str(c[0]), "GM REPLACE")))
 def replace(session: Session, cmd: m.GmReplace) -> None:
     if not _need_game(session, cmd):
         return
@@ -339,6 +178,9 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
                        if sent else []))
 
 
+@command(m.GmBecome, "GM BECOME", "gm_become", "GM BECOME <power>",
+         "Act as a power (the following commands are that power's).",
+         "gm", build=lambda c: m.GmBecome(" ".join(str(c[0]).split())))
 def become(session: Session, cmd: m.GmBecome) -> None:
     if not _need_game(session, cmd):
         return
@@ -371,6 +213,9 @@ def _apply(session: Session, inp, line) -> list[dict] | None:
     return events
 
 
+@command(m.GmRule, "GM RULE", "gm_rule", "GM RULE <question-id> <ruling...>",
+         "Answer a question the rules engine could not decide.",
+         "gm", build=lambda c: m.GmRule(str(c[0]), v.phrase(c[1])))
 def rule(session: Session, cmd: m.GmRule) -> None:
     if not _need_game(session, cmd, "active", "paused"):
         return
@@ -391,9 +236,8 @@ def _question_audience(session: Session, question: str) -> audience.Audience:
     for t in rec.rules.treaty_records(rec.state, None, gm=True) if supports(rec.rules, "treaties") else []:
         if wanted in (str(t.get("key") or t["id"]).lower(), str(t["id"]).lower()):
             return audience.treaty(t.get("key") or t["id"], t.get("parties") or ())
-    for row in session.ctx.db["events"].rows_where("game = ? and kind = 'question'", [rec.name],
-                                                   order_by="id desc", select="data"):
-        event = loads(row["data"], {})
+    for data in snapshots.events_of_kind(session.ctx, rec.name, "question"):
+        event = loads(data, {})
         if str(event.get("id", "")).lower() == wanted:
             return audience.of(event) or audience.gm()
     return audience.gm()
@@ -403,6 +247,9 @@ def _treaties_changed(session: Session, events: list[dict], line) -> None:
     reports.queue_treaty_records(session.ctx, session.game, render.treaty_keys(events), f"{session.msg_id}:{line}")
 
 
+@command(m.GmAnnounce, "GM ANNOUNCE", "gm_announce", "GM ANNOUNCE ... ENDANNOUNCE",
+         "Send the text up to ENDANNOUNCE to every player.",
+         "gm", build=lambda c: m.GmAnnounce(""), text="text", block="ANNOUNCE")
 def announce(session: Session, cmd: m.GmAnnounce) -> None:
     if not _need_game(session, cmd):
         return
@@ -411,6 +258,9 @@ def announce(session: Session, cmd: m.GmAnnounce) -> None:
     session.section("Announcement sent to every player.", [])
 
 
+@command(m.GmRevealSeed, "GM REVEAL SEED", "gm_reveal_seed", "GM REVEAL SEED",
+         "Publish the dice seed so anyone can verify.",
+         "gm")
 def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
     if not _need_game(session, cmd, "active", "paused", "over"):
         return
@@ -426,6 +276,10 @@ def reveal_seed(session: Session, cmd: m.GmRevealSeed) -> None:
 _NOT_GM = top_keywords() - {"SET", "CLEAR", "GM"}
 
 
+@command(m.GmEdit, "GM", None, "GM <game-command...>",
+         "Any other GM line is a state edit in the game's own vocabulary (e.g. GM SET TREASURY"
+         " France 10).",
+         "gm")
 def edit(session: Session, cmd: m.GmEdit) -> None:
     first = cmd.text.split()[0].upper()
     if first in _NOT_GM:
@@ -442,9 +296,3 @@ def edit(session: Session, cmd: m.GmEdit) -> None:
     _log(session, "state edit", cmd.text, audience.narrowest(audience.of(e) for e in events))
     _treaties_changed(session, events, cmd.line)
     session.section("State edit applied:", [cmd.text])
-
-
-HANDLERS = {m.GmCreate: create, m.GmAddPlayer: add_player, m.GmStart: start, m.GmPause: pause,
-            m.GmResume: resume, m.GmExtend: extend, m.GmSetDeadline: set_deadline, m.GmProcess: process,
-            m.GmPreview: preview, m.GmRollback: rollback, m.GmReplace: replace, m.GmBecome: become,
-            m.GmRule: rule, m.GmAnnounce: announce, m.GmRevealSeed: reveal_seed, m.GmEdit: edit}

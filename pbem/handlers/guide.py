@@ -11,7 +11,7 @@ after every answer.
 """
 from __future__ import annotations
 
-from pbem.commands import help as cmdhelp
+from pbem.handlers import help as cmdhelp
 from pbem.handlers.session import Session
 from pbem.kit.capabilities import supports
 

@@ -1,20 +1,22 @@
-"""Player commands: orders, press, status, help, history, account settings."""
+"""Player commands: orders, press, status, help, history and resending a report
+(a player's account settings are in :mod:`.account`)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
 from pbem.base import phaselabels
 from pbem.base.deadlines import format_moment
-from pbem.base.identity import hash_secret, normalize_secret
 from pbem.commands import model as m
-from pbem.commands.help import top_keywords as help_keywords
-from pbem.handlers import addresses, guide
+from pbem.commands import values as v
+from pbem.commands.grammar import top_keywords as help_keywords
+from pbem.handlers import guide
+from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
 from pbem.reporting import render, reports
-from pbem.storage import phase_orders, store
+from pbem.storage import phase_orders, press_rows, store
 from pbem.storage.db import dumps, parse_iso, utcnow_iso
 
 #: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
@@ -23,8 +25,6 @@ MAX_ORDER_LINES = 200
 #: the longest line of orders a game reads (a game's grammar need not be linear in a line's
 #: length: an unbroken line of a quoted mail must not hold the queue)
 MAX_ORDER_CHARS = 500
-#: the longest absence a player may announce (a longer one is a replacement)
-MAX_ABSENCE_DAYS = 60
 
 
 def _running(session: Session, cmd) -> bool:
@@ -36,6 +36,10 @@ def _running(session: Session, cmd) -> bool:
     return True
 
 
+@command(m.Orders, "ORDERS", "orders", "ORDERS [<phase>] ... ENDORDERS",
+         "Orders for this phase, one a line; the block ends at ENDORDERS, END, END ORDERS, the"
+         " next command or the end of the mail. Replaces orders sent earlier.",
+         "player", build=lambda c: m.Orders((), v.phrase(c[0])), for_power=True)
 def orders(session: Session, cmd: m.Orders) -> None:
     if not _running(session, cmd):
         return
@@ -151,6 +155,10 @@ def _nearest_form(word: str, verbs: dict[str, str]) -> str | None:
     return choices[near] if near else None
 
 
+@command(m.Done, "DONE", "done", "DONE",
+         "Nothing more from you this phase: your orders (if any) stand, and the phase may end "
+         "early once every power it waits for is done.",
+         "player", for_power=True)
 def done(session: Session, cmd: m.Done) -> None:
     if not _running(session, cmd):
         return
@@ -165,6 +173,9 @@ def done(session: Session, cmd: m.Done) -> None:
         "your orders stand: " + "; ".join(o.canonical for o in mine) if mine else "you send no orders this phase"])
 
 
+@command(m.Clear, "CLEAR", "clear", "CLEAR",
+         "Withdraw the orders you sent for this phase.",
+         "player", for_power=True)
 def clear(session: Session, cmd: m.Clear) -> None:
     if not _running(session, cmd):
         return
@@ -176,6 +187,14 @@ def clear(session: Session, cmd: m.Clear) -> None:
     session.section(f"Orders for {phase.label} withdrawn.", lines)
 
 
+@command(m.Press, "PRESS", "press", "PRESS TO <power>[,<power>...] [GREY] ... ENDPRESS",
+         "Send a message to some powers (or TO ALL); GREY hides who sent it. The text is kept "
+         "exactly as written; it ends at ENDPRESS or END PRESS.",
+         "player",
+         build=lambda c: m.Press(v.recipients(c[0]), c[1] is not None, ""),
+         limit="PRESS",
+         text="body",
+         block="PRESS")
 def press(session: Session, cmd: m.Press) -> None:
     rec = session.game
     if rec is None or rec.state is None:
@@ -206,10 +225,10 @@ def press(session: Session, cmd: m.Press) -> None:
     # shows it); press to fewer is its sender's and recipients' alone.
     public = len(everyone) >= 3 and set(everyone) - {session.power} <= set(to)
     seen_by = audience.public() if public else audience.powers([session.power] if session.power else [], to)
-    ctx.db["press"].insert({"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
-                            "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
-                            "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
-                            "audience": dumps(seen_by.to_json())})
+    press_rows.add(ctx, {"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
+                         "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
+                         "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
+                         "audience": dumps(seen_by.to_json())})
     # Grey press shows no time finer than its phase (its Date is the moment the phase opened)
     # and goes out apart from the sender's other mail (with the next batch of grey press).
     dated = {"date": parse_iso(rec.row.get("phase_opened")) or parse_iso(rec.row["created"]),
@@ -241,6 +260,9 @@ def grey_delivery(now: datetime) -> datetime:
     return batch if batch >= earliest else batch + GREY_BATCH
 
 
+@command(m.Status, "STATUS", "status", "STATUS",
+         "Show the game's state, the deadline and who has ordered.",
+         "any", limit="STATUS")
 def status(session: Session, cmd: m.Status) -> None:
     rec = session.game
     if rec is None:
@@ -264,10 +286,16 @@ def status(session: Session, cmd: m.Status) -> None:
     session.section("Status:", lines)
 
 
+@command(m.Help, "HELP", "help", "HELP [<topic>]",
+         "This help, or help on one command or topic.",
+         "any", build=lambda c: m.Help(v.phrase(c[0])), signon=False)
 def help_(session: Session, cmd: m.Help) -> None:
     session.section("Help:", guide.help_answer(session, cmd.topic).splitlines())
 
 
+@command(m.History, "HISTORY", "history", "HISTORY",
+         "List the phases played so far.",
+         "any", limit="HISTORY")
 def history(session: Session, cmd: m.History) -> None:
     rec = session.game
     rows = phase_orders.history(session.ctx, rec.name) if rec else []
@@ -277,6 +305,10 @@ def history(session: Session, cmd: m.History) -> None:
                     or ["none yet"])
 
 
+@command(m.Resend, "RESEND", "resend", "RESEND [<phase>]",
+         "Send the whole turn report again (default: the latest; name a phase as HISTORY "
+         "prints it).",
+         "any", build=lambda c: m.Resend(v.phrase(c[0])), limit="RESEND")
 def resend(session: Session, cmd: m.Resend) -> None:
     rec, ctx = session.game, session.ctx
     rows = phase_orders.history(ctx, rec.name) if rec else []
@@ -290,83 +322,3 @@ def resend(session: Session, cmd: m.Resend) -> None:
     snap = rows[-1]
     reports.queue_again(ctx, rec, snap, session.power, key=f"resend:{session.msg_id}:{snap['seq']}")
     session.section("Report sent again:", [snap["label"]])
-
-
-def long_enough(session: Session, secret: str, line: int | None) -> bool:
-    """A secret a player chooses has at least ``limits.min_secret_length``
-    characters (case, spaces and hyphens aside): a short one is guessed."""
-    least = session.ctx.limits.min_secret_length
-    if len(normalize_secret(secret)) >= least:
-        return True
-    session.problem("secret-too-short", f"a secret needs at least {least} letters or digits "
-                    "(spaces and hyphens are not counted); nothing was changed", line)
-    return False
-
-
-def set_password(session: Session, cmd: m.SetPassword) -> None:
-    if not long_enough(session, cmd.secret, cmd.line):
-        return
-    row = store.player(session.ctx, session.game.name, session.power)
-    store.update_player(session.ctx, row["id"], secret_hash=hash_secret(cmd.secret))
-    session.cc = store.addresses(row)[:1]
-    session.section("Secret changed.", ["Use the new secret from your next mail on."])
-
-
-def set_absence(session: Session, cmd: m.SetAbsence) -> None:
-    if cmd.end < cmd.start:
-        session.problem("bad-absence", "the absence ends before it starts", cmd.line)
-        return
-    today = session.ctx.now().date()
-    if cmd.end < today or (cmd.start - today).days > 365 or (cmd.end - cmd.start).days > MAX_ABSENCE_DAYS:
-        session.problem("bad-absence", f"an absence is at most {MAX_ABSENCE_DAYS} days, starts within "
-                        "a year and has not ended yet; nothing was noted", cmd.line)
-        return
-    row = store.player(session.ctx, session.game.name, session.power)
-    store.update_player(session.ctx, row["id"], absent_from=cmd.start.isoformat(), absent_to=cmd.end.isoformat())
-    store.gm_log(session.ctx, session.game.name, session.power, "absence", f"{cmd.start} to {cmd.end}",
-                 seen_by=audience.powers(session.power))
-    session.section("Absence noted:", [f"{cmd.start} to {cmd.end}: missed deadlines in that time "
-                                       "apply your defaults without counting against you."])
-
-
-def set_zone(session: Session, cmd: m.SetZone) -> None:
-    row = store.player(session.ctx, session.game.name, session.power)
-    store.update_player(session.ctx, row["id"], zone=cmd.zone)
-    rec = session.game
-    shown = render.deadline_text(rec, rec.deadline, cmd.zone) if rec.deadline else None
-    session.section("Time zone set:", [f"deadlines are shown in {cmd.zone} too"]
-                    + ([f"the current deadline: {shown}"] if shown else []))
-
-
-def join(session: Session, cmd: m.Join) -> None:
-    """Ask for a seat: it is held for the sender, who takes it by answering the
-    token mailed to that address (a forged From cannot seat anyone), one seat
-    per address in a game unless the GM allows more (``seats_per_address``)."""
-    ctx = session.ctx
-    rec = store.find_game(ctx, cmd.game)
-    if rec is None:
-        session.problem("unknown-game", f"there is no game called {names.shown(cmd.game)}", cmd.line)
-        return
-    if rec.status != "forming":
-        session.problem("game-not-forming", f"{rec.name} is {rec.status}; it takes no new players", cmd.line)
-        return
-    roster = rec.roster
-    power = roster.resolve(cmd.power)
-    if power is None or power not in roster.powers:
-        session.problem("unknown-power", f"{names.shown(cmd.power)} is not a power of {rec.rules.title}",
-                        cmd.line, ", ".join(roster.powers))
-        return
-    if store.player(ctx, rec.name, power):
-        session.problem("power-taken", f"{power} is already taken in {rec.name}", cmd.line)
-        return
-    if not addresses.seat_free_for(session, rec, session.mail.sender, cmd.line) or \
-            not long_enough(session, cmd.secret, cmd.line):
-        return
-    addresses.ask_to_confirm(session, rec, power, session.mail.sender, hash_secret(cmd.secret))
-    session.section("Seat held:", [f"{power} in {rec.name} is yours once you answer the token just "
-                                   "mailed to this address with CONFIRM <token>."])
-
-
-HANDLERS = {m.Orders: orders, m.Done: done, m.Clear: clear, m.Press: press, m.Status: status, m.Help: help_,
-            m.History: history, m.Resend: resend,
-            m.SetPassword: set_password, m.SetAbsence: set_absence, m.SetZone: set_zone, m.Join: join}

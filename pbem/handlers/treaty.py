@@ -9,6 +9,8 @@ moment it arrived, and mail the record to every player who may see it.
 from __future__ import annotations
 
 from pbem.commands import model as m
+from pbem.commands import values as v
+from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import names
 from pbem.kit.capabilities import supports
@@ -56,6 +58,17 @@ def _action(session: Session, cmd, verb: str, **extra) -> TreatyAction:
     return TreatyAction(verb, session.power, cmd.id, at=utcnow_iso(session.ctx.now()), **extra)
 
 
+@command(m.TreatyPropose, "TREATY PROPOSE", "treaty_propose",
+         "TREATY PROPOSE <id> WITH <power>[,<power>...] [PUBLIC] ... ENDTREATY",
+         "Propose a treaty; the lines up to ENDTREATY are its text. It stays private to its "
+         "parties (until one of them reveals it) unless PUBLIC shows it to every power.",
+         "player",
+         build=lambda c: m.TreatyPropose(str(c[0]), v.names(c[1]),
+                                         c[2] is None or c[2].type == "SECRET", ""),
+         for_power=True,
+         limit="TREATY",
+         text="text",
+         block="TREATY")
 def propose(session: Session, cmd: m.TreatyPropose) -> None:
     if not _running(session, cmd):
         return
@@ -92,12 +105,31 @@ def _simple(verb: str, done: str):
     return handler
 
 
-sign = _simple("sign", "Treaty {id} signed.")
-refuse = _simple("refuse", "Treaty {id} refused.")
-withdraw = _simple("withdraw", "Treaty {id}: your withdrawal is recorded.")
-reveal = _simple("reveal", "Treaty {id} revealed to every power.")
+sign = command(m.TreatySign, "TREATY SIGN", "treaty_sign", "TREATY SIGN <id>",
+               "Sign a treaty proposed to you.", "player",
+               build=lambda c: m.TreatySign(str(c[0])), for_power=True, limit="TREATY",
+               )(_simple("sign", "Treaty {id} signed."))
+refuse = command(m.TreatyRefuse, "TREATY REFUSE", "treaty_refuse", "TREATY REFUSE <id>",
+                 "Refuse a treaty proposed to you.", "player",
+                 build=lambda c: m.TreatyRefuse(str(c[0])), for_power=True, limit="TREATY",
+                 )(_simple("refuse", "Treaty {id} refused."))
+withdraw = command(m.TreatyWithdraw, "TREATY WITHDRAW", "treaty_withdraw", "TREATY WITHDRAW <id>",
+                   "Withdraw a treaty you proposed (or your signature).", "player",
+                   build=lambda c: m.TreatyWithdraw(str(c[0])), for_power=True, limit="TREATY",
+                   )(_simple("withdraw", "Treaty {id}: your withdrawal is recorded."))
+reveal = command(m.TreatyReveal, "TREATY REVEAL", "treaty_reveal", "TREATY REVEAL <id>",
+                 "Make a secret treaty public.", "player",
+                 build=lambda c: m.TreatyReveal(str(c[0])), for_power=True, limit="TREATY",
+                 )(_simple("reveal", "Treaty {id} revealed to every power."))
 
 
+@command(m.TreatyBreach, "TREATY BREACH", "treaty_breach", "TREATY BREACH <id> <power> [<what they did>]",
+         "Claim that another party broke a treaty in force; the GM rules on it.",
+         "player",
+         build=lambda c: m.TreatyBreach(str(c[0]), str(c[1]), v.phrase(c[2]) or ""),
+         for_power=True,
+         limit="TREATY BREACH",
+         text="text")
 def breach(session: Session, cmd: m.TreatyBreach) -> None:
     if not _running(session, cmd):
         return
@@ -112,6 +144,9 @@ def breach(session: Session, cmd: m.TreatyBreach) -> None:
                         ["the GM rules on it; every party has the record"])
 
 
+@command(m.TreatyList, "TREATY LIST", "treaty_list", "TREATY LIST",
+         "List the treaties you can see.",
+         "player", limit="TREATY LIST")
 def list_(session: Session, cmd: m.TreatyList) -> None:
     rec = session.game
     if rec is None or rec.state is None:
@@ -123,8 +158,3 @@ def list_(session: Session, cmd: m.TreatyList) -> None:
              f"{', '.join(t['parties'])}" + (" (private)" if t["secret"] else "")
              for t in rec.rules.treaty_records(rec.state, session.power, gm=session.is_gm and not session.power)]
     session.section("Treaties you may see:", lines or ["none"])
-
-
-HANDLERS = {m.TreatyPropose: propose, m.TreatySign: sign, m.TreatyRefuse: refuse,
-            m.TreatyWithdraw: withdraw, m.TreatyReveal: reveal, m.TreatyBreach: breach,
-            m.TreatyList: list_}

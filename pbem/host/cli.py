@@ -66,7 +66,7 @@ def cmd_serve(args) -> int:
     from pbem.base.config import ConfigError
     from pbem.base.configcheck import problems, warnings
     from pbem.host import heartbeat
-    from pbem.host.daemon import build
+    from pbem.host.wiring import build
     from pbem.host.sitelock import SiteLock
     from pbem.mail.smtp_listener import ListenerUnavailable
     from pbem.storage.backup import migrate_with_backup

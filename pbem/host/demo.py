@@ -29,7 +29,7 @@ from pbem.base import registry
 from pbem.base.config import load_config
 from pbem.base.identity import hash_secret, new_secret
 from pbem.base.resources import resource
-from pbem.host.daemon import build
+from pbem.host.wiring import build
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import DONE_EXPLICIT, Game
 from pbem.storage import store

@@ -162,6 +162,14 @@ class Game:
         archive shows its plain values at a glance.  The default shows nothing."""
         return {}
 
+    def concerns(self, state: State, events: Sequence[Event], power: str) -> bool:
+        """Whether the phases just resolved, of which ``power`` may see ``events``, are worth a
+        report mail to it now, when the next phase asks nothing of it (``state``: the game
+        after them).  When they are not, the report is held and its phases go out with the
+        power's next report (a digest: nothing is lost).  The default mails each power a
+        report of every phase it may see."""
+        return True
+
     def as_written(self, orders: Sequence[Order], power: str) -> list[str]:
         """A power's stored orders as lines its player could send again (the reply to
         orders and the handover dossier show them): each order's canonical form unless

@@ -107,6 +107,7 @@ class PhaseInfo:
     done: str = DONE_ON_ORDERS
     early: bool = True
     audience: tuple[str, ...] | None = None
+    short: str = ""     # the label in a subject line, e.g. "1884 War 1" (default: the label to its first colon)
 
     @property
     def open(self) -> bool:

@@ -6,7 +6,10 @@ word's length ("Frnce" -> France, "Orange Rivr Free State" -> Orange River
 Free State), never a name that merely shares letters ("Bosnia" is not
 "Abyssinia").  Callers pass only names of the kind the place asks for (areas
 where an area is wanted, powers where a power is), so a power is never
-offered for a misspelt area.
+offered for a misspelt area; they may also pass the names of every other kind
+(``others``), so that a word which is, or is nearer to, a name of another kind
+gets no suggestion ("Spain" asked for as a player's power, where Spain is a
+power nobody plays, is not a typo of "Japan").
 """
 from __future__ import annotations
 
@@ -35,10 +38,10 @@ def distance(a: str, b: str) -> int:
 
 def tolerance(length: int) -> int:
     """How many edits a word of this length may be off and still be that name."""
-    if length <= 3:
-        return 0
+    if length <= 2:
+        return 0  # "uk", "us": too short to tell a typo from another word
     if length <= 4:
-        return 1
+        return 1  # "Hom" -> Holm, "Frnc" -> ...: one letter out
     if length <= 8:
         return 2
     return max(3, length // 5)
@@ -58,16 +61,28 @@ def shown(text: str, limit: int = ECHO) -> str:
     return repr(text if len(text) <= limit else text[:limit - 3] + "...")
 
 
-def nearest(text: str, names: Iterable[str], normalise: Callable[[str], str] = key) -> str | None:
+def nearest(text: str, names: Iterable[str], normalise: Callable[[str], str] = key, *,
+            others: Iterable[str] = ()) -> str | None:
     """The name closest to ``text`` within the tolerance of its length (ties: the
-    first in alphabetical order), or None.  Only words of a plausible length
-    are compared, and only with names whose length is within the tolerance,
-    so the cost stays linear in what was written."""
+    first in alphabetical order), or None.  ``others``: names of the kinds not
+    asked for; when one of them is at least as close as the best of ``names``,
+    the word more likely means that one and nothing is suggested.  Only words of
+    a plausible length are compared, and only with names whose length is within
+    the tolerance, so the cost stays linear in what was written."""
     if len(text) > 4 * LONGEST:
         return None
     wanted = normalise(text)
     if not wanted or len(wanted) > LONGEST:
         return None
+    best = _closest(wanted, names, normalise)
+    if best is None:
+        return None
+    rival = _closest(wanted, set(others) - set(names), normalise)
+    return None if rival is not None and rival[0] <= best[0] else best[1]
+
+
+def _closest(wanted: str, names: Iterable[str], normalise: Callable[[str], str]) -> tuple[int, str] | None:
+    """(edits, name) of the name nearest ``wanted`` within its tolerance, or None."""
     best: tuple[int, str] | None = None
     allowed = tolerance(len(wanted))
     for name in sorted(set(names)):
@@ -75,9 +90,9 @@ def nearest(text: str, names: Iterable[str], normalise: Callable[[str], str] = k
         if abs(len(other) - len(wanted)) > allowed:
             continue  # at least that many edits apart
         d = distance(wanted, other)
-        if d <= tolerance(len(wanted)) and (best is None or d < best[0]):
+        if d <= allowed and (best is None or d < best[0]):
             best = (d, name)
-    return best[1] if best else None
+    return best
 
 
 def join_words(words: Iterable[str], resolve: Callable[[str], str], known: Iterable[str]) -> list[str]:

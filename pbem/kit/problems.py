@@ -113,6 +113,7 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
          "close it with its END line (ENDORDERS, ENDPRESS...)"),
     Code("unexpected-end", "a closing line (END..., ENDPROPOSE) closes nothing that is open"),
     Code("bad-date", "a date (or a span of dates) is not one", "write dates as 2026-01-31"),
+    Code("bad-map-choice", "SET MAP takes PNG, SVG, LINK or NONE", "write e.g. SET MAP PNG"),
     Code("bad-time", "a time or a time zone is not one", "write e.g. 2026-01-31 18:00 Europe/London"),
     Code("bad-duration", "a length of time is not one", "write e.g. 48h, 2d or 1d12h"),
     Code("bad-address", "the email address is not one"),

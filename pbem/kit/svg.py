@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 NS = "http://www.w3.org/2000/svg"
@@ -88,3 +88,25 @@ def document(width: float, height: float, body: Iterable[str], *, label: str, de
     return (f'<svg xmlns="{NS}" viewBox="0 0 {num(width)} {num(height)}" width="{num(width)}" '
             f'height="{num(height)}" role="img" aria-labelledby="{labelled}">'
             + "".join(head) + "".join(body) + "</svg>\n")
+
+
+# -- one drawing for many readers ----------------------------------------------------------
+# A map most of whose pieces every reader sees alike is drawn once and kept with slots where
+# each reader's own layer goes (a title, the rings around the reader's places); filling the
+# slots for a reader is one pass over the text.  A slot is delimited by NUL characters, which
+# never occur in what these functions write (XML 1.0 forbids them), so it cannot be confused
+# with the drawing.
+
+_SLOT = re.compile("\x00([^\x00]*)\x00([^\x00]*)\x00")
+
+
+def slot(name: str, markup: str = "") -> str:
+    """A place in a shared drawing named ``name``, holding ``markup`` that some readers see."""
+    if "\x00" in name + markup:
+        raise ValueError("a slot cannot hold another slot")
+    return f"\x00{name}\x00{markup}\x00"
+
+
+def fill_slots(shared: str, fill: Callable[[str, str], str]) -> str:
+    """The drawing for one reader: each slot replaced by ``fill(name, markup)``."""
+    return _SLOT.sub(lambda m: fill(m.group(1), m.group(2)), shared)

@@ -29,6 +29,23 @@ _OWN_HEADERS = {
 }
 
 
+#: a subject this long or longer is shortened: mail clients show about this much in a list,
+#: and a header line of "Subject: " and at most 59 characters is never folded (RFC 5322's 78).
+SUBJECT_LIMIT = 60
+
+
+def fit_subject(subject: str, limit: int = SUBJECT_LIMIT) -> str:
+    """``subject`` on one line and shorter than ``limit``: cut at a word and marked "..."
+    when it is too long."""
+    subject = " ".join(subject.split())
+    if len(subject) < limit:
+        return subject
+    cut = subject[:limit - 4]
+    if subject[limit - 4] != " " and " " in cut[limit // 2:]:
+        cut = cut.rsplit(" ", 1)[0]  # not in the middle of a word
+    return cut.rstrip(" ,:;-(") + "..."
+
+
 def make_message_id(domain: str, key: str) -> str:
     """A Message-ID derived from ``key``, so a resent reply keeps its Message-ID."""
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
@@ -48,7 +65,8 @@ def build_message(*, from_addr: str, from_name: str = "", to: list[str], subject
     and they go together in a multipart/related part, so the plain text stays first and complete.
 
     Header values with line breaks raise ValueError (header injection); the subject, which often
-    echoes a player's own subject line, is flattened to one line instead.
+    echoes a player's own subject line, is flattened to one line instead, and shortened to fewer
+    than 60 characters (:func:`fit_subject`).
     """
     msg = EmailMessage(policy=default_policy)
     # A display name ("pbem <pbem@example.org>") reads better in a mail client's list.
@@ -57,7 +75,7 @@ def build_message(*, from_addr: str, from_name: str = "", to: list[str], subject
     cc = list(cc)
     if cc:
         msg["Cc"] = ", ".join(cc)
-    msg["Subject"] = " ".join(subject.split())
+    msg["Subject"] = fit_subject(subject)
     msg["Date"] = format_datetime(_aware(date or datetime.now(timezone.utc)))
     msg["Message-ID"] = message_id
     if in_reply_to:

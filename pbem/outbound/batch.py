@@ -151,8 +151,17 @@ def merge(parts: list[dict]) -> dict:
 
 
 def _subject(first: str, second: str, more: int) -> str:
-    """The first part's subject, naming the second (without its game tag)."""
-    second = re.sub(r"^\[[^\]]*\]\s*", "", " ".join(second.split()))
+    """The first part's subject, naming the second without its game tag and without the
+    words both begin with (the power): "[g1] North received: Round 3 (with: report again:
+    Round 1)".  The mail's header is cut to under 60 characters
+    (:func:`pbem.mail.compose.fit_subject`); each part's whole subject heads its text."""
+    tag = re.compile(r"^\[[^\]]*\]\s*")
+    second = tag.sub("", " ".join(second.split()))
+    mine, theirs = tag.sub("", " ".join(first.split())).split(), second.split()
+    same = 0
+    while same < min(len(mine), len(theirs)) - 1 and mine[same] == theirs[same]:
+        same += 1
+    second = " ".join(theirs[same:])
     if len(second) > SUBJECT:
         second = second[:SUBJECT - 3].rstrip() + "..."
     return f"{first} (with: {second}" + (f", and {more - 1} more)" if more > 1 else ")")

@@ -154,4 +154,7 @@ def queue_dossier(ctx: Context, rec: store.GameRecord, power: str, address: str,
     text, html, parts = build(ctx, rec, power, key)
     queue(ctx, key=key, to=[address], game=rec.name, kind="report",
           subject=f"[{rec.name}] {power}: handover dossier", text=text, html=html, related=parts)
+    # The dossier tells the new player the position now: reports held for the seat before
+    # it are of a board the dossier already shows.
+    store.mark_told(ctx, rec.name, power, rec.row["seq"])
     return True

@@ -6,32 +6,31 @@ from __future__ import annotations
 import sys
 import textwrap
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 
-import jinja2
 from markupsafe import Markup
 
 from pbem.base.context import Context
 from pbem.base.deadlines import format_deadline, format_moment
+from pbem.base import phaselabels
 from pbem.base.identity import reply_token
 from pbem.base.resources import resource
+from pbem.kit import templating
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game, Report
 from pbem.mail.compose import Inline, content_id
+from pbem.reporting import raster
 from pbem.storage import store
 
 TEMPLATES = resource("templates")
 
-_env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                          undefined=jinja2.StrictUndefined, autoescape=jinja2.select_autoescape(["html", "html.j2"]),
-                          keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+templating.add_folder("mail", TEMPLATES / "mail")
 
 
 #: treaty statuses in words (the records keep the life cycle's codes)
 TREATY_STATUS = {"proposed": "proposed, waiting for signatures", "in_force": "in force",
                  "refused": "refused", "withdrawn": "withdrawn", "lapsed": "lapsed", "broken": "broken"}
-_env.filters["when"] = lambda at, zone="UTC": format_moment(at, zone) if at else ""
+templating.filter("when", lambda at, zone="UTC": format_moment(at, zone) if at else "")
 
 
 def wrap_list(items, indent: str = "      ") -> str:
@@ -45,8 +44,8 @@ def wrap_text(text: str, first: str = "  ", rest: str = "      ") -> str:
                                    break_on_hyphens=False))
 
 
-_env.filters["wrap_list"] = wrap_list
-_env.filters["wrap_text"] = wrap_text
+templating.filter("wrap_list", wrap_list)
+templating.filter("wrap_text", wrap_text)
 
 
 def status_words(status) -> str:
@@ -54,11 +53,11 @@ def status_words(status) -> str:
     return TREATY_STATUS.get(status, str(status).replace("_", " "))
 
 
-_env.filters["status_words"] = status_words
+templating.filter("status_words", status_words)
 
 
 def render(name: str, **values) -> str:
-    return _env.get_template(f"mail/{name}").render(**values)
+    return templating.render(f"mail/{name}", **values)
 
 
 def game_templates(game: Game) -> Path:
@@ -71,17 +70,18 @@ def game_templates(game: Game) -> Path:
     return next((f for f in folders if f.is_dir()), folders[0])
 
 
-@lru_cache(maxsize=None)
-def _game_env(folder: str) -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True)
+def game_folder(game: Game) -> str:
+    """The name under which the game's templates are found (its folder's parent: the game's package)."""
+    folder = game_templates(game)
+    templating.add_folder(folder.parent.name, folder)
+    return folder.parent.name
 
 
 def report_html(game: Game, report: Report) -> Markup:
     """The HTML body of a report: the game's own template drawn from the
     structured record, or the plain text when the game has none."""
     if report.template:
-        html = _game_env(str(game_templates(game))).get_template(report.template).render(data=report.data)
+        html = templating.render(f"{game_folder(game)}/{report.template}", data=report.data)
         return Markup(html)
     return Markup('<pre style="background: #f6f3ea; padding: 1em; white-space: pre-wrap;">{}</pre>').format(
         report.text)
@@ -96,7 +96,9 @@ def deadline_text(rec: store.GameRecord, deadline: datetime | None, reader: str 
 
 
 def subject(rec: store.GameRecord, power: str | None, what: str) -> str:
-    label = rec.rules.phase(rec.state).label if rec.state else rec.status
+    """``[game] power what: phase``, the phase by its short label (a subject stays under 60
+    characters: :func:`pbem.mail.compose.fit_subject`)."""
+    label = phaselabels.short(rec.rules.phase(rec.state)) if rec.state else rec.status
     who = f" {power}" if power else ""
     return f"[{rec.name}]{who} {what}: {label}"
 
@@ -113,15 +115,24 @@ def treaty_keys(events) -> list[str]:
                               if e.get("kind") == "treaty" and (e.get("key") or e.get("id"))))
 
 
-def report_map(ctx: Context, game: Game, state: dict, power: str | None,
-               key: str) -> tuple[dict | None, list[Inline]]:
-    """The reader's map as an inline image of the HTML report (``None`` and no
-    part for a game without a map), with its text equivalent for the page."""
-    drawing = game.map_svg(state, power) if supports(game, "maps") else None
+def report_map(ctx: Context, game: Game, state: dict, power: str | None, key: str,
+               view: str = "png") -> tuple[dict | None, list[Inline]]:
+    """The map in a reader's HTML report as the reader chose (SET MAP): ``png``, the public map
+    as an image every mail client shows (:mod:`pbem.reporting.raster`); ``svg``, the reader's
+    own drawing; ``link``, only the link to the archive (the report's ``archive_url``);
+    ``none``.  Returns what the page shows (``None`` for no map, or a game without one) and
+    the inline parts."""
+    if view == "none":
+        return None, []
+    drawing = game.map_svg(state, power if view == "svg" else None) if supports(game, "maps") else None
     if drawing is None:
         return None, []
-    cid = content_id(ctx.domain, f"{key}:map")
     label = game.phase(state).label
-    board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
-             "lines": game.map_text(state, power)}
-    return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
+    board = {"cid": None, "lines": game.map_text(state, power),
+             "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power and view == "svg" else "")}
+    if view == "link":
+        return (board if ctx.base_url else None), []
+    board["cid"] = cid = content_id(ctx.domain, f"{key}:map")
+    if view == "svg":
+        return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
+    return board, [Inline(cid, "image/png", raster.png(drawing), "map.png")]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
+from pbem.base import phaselabels
 from pbem.base.context import Context
 from pbem.base.sitepaths import game_url
 from pbem.kit import audience
@@ -45,6 +46,12 @@ class Told:
 def reader_zone(ctx: Context, rec: store.GameRecord, power: str | None) -> str | None:
     row = store.player(ctx, rec.name, power) if power else None
     return row.get("zone") if row else None
+
+
+def map_view(ctx: Context, rec: store.GameRecord, power: str | None) -> str:
+    """How ``power``'s reports show the map (SET MAP); the GM's and the public's: a PNG."""
+    row = store.player(ctx, rec.name, power) if power else None
+    return (row or {}).get("map_view") or "png"
 
 
 def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
@@ -110,7 +117,7 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     token = render.token_for(rec, power) if owes and (ctx.reply_token or store.option_on(rec, "reply_token")) \
         else None
     text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
-    board, parts = render.report_map(ctx, game, state, power, key)
+    board, parts = render.report_map(ctx, game, state, power, key, map_view(ctx, rec, power))
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,
                          map=board, **values)
     return text, html, parts
@@ -156,7 +163,7 @@ def queue_again(ctx: Context, rec: store.GameRecord, snap: dict, power: str, key
     label, text, html, parts = again(ctx, rec, snap, power, key)
     row = store.player(ctx, rec.name, power)
     queue(ctx, key=key, to=store.addresses(row)[:1], game=rec.name, kind="report",
-          subject=f"[{rec.name}] {power} report again: {snap['label']}", text=text, html=html, related=parts)
+          subject=f"[{rec.name}] {power} report again: {phaselabels.short_label(snap['label'])}", text=text, html=html, related=parts)
     return label
 
 
@@ -173,38 +180,60 @@ def position(ctx: Context, rec: store.GameRecord, power: str | None, notes: Sequ
 
 def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadline: datetime | None,
                   missed: dict[str, str] | None = None) -> None:
-    """Each player's report of the phases just resolved — only of the phases
-    whose audience includes the player; a player told of none of them still
-    gets the report when the new phase asks something of them — and the GM's
-    report (everything the GM may see); then the record of every treaty those
-    phases changed, to its readers.  ``missed``: the powers that sent nothing
-    for the first phase, with the default that applied (each is told)."""
+    """Each player's report of the phases just resolved — only of the phases whose audience
+    includes the player — and the GM's report (everything the GM may see); then the record of
+    every treaty those phases changed, to its readers.  ``missed``: the powers that sent
+    nothing for the first phase, with the default that applied (each is told).
+
+    A power is mailed when the new phase owes its orders, when the game is over, when
+    it missed the phase, or when the game finds what it may see of the phases worth a mail
+    (:meth:`Game.concerns`: an event about it, say);
+    otherwise its report is held, and the phases it covers go into its next report (a
+    digest), so a war's sub-phases do not each mail a power that has no part in them."""
     game, state = rec.rules, rec.state
     over = game.is_over(state)
     seq = rec.row["seq"]
     phase = game.phase(state)
     first = steps[0].phase.label
-
-    def told(chosen: list[Step], power: str | None) -> Told:
-        notes = []
-        if power and power in (missed or {}):
-            notes.append(f"You sent no orders for {first}: the default applied ({missed[power]}).")
-        return Told([s.phase.label for s in chosen], [e for s in chosen for e in s.events], notes)
+    first_seq = seq - len(steps) + 1
+    book = audience.game_book(game, state)
 
     for row in store.players(ctx, rec.name):
         power = row["power"]
         chosen = [s for s in steps if s.phase.told(power)]
         if not chosen and not (phase.takes_orders_from(power) and not over):
             continue
+        events = [e for s in chosen for e in s.events]
+        seen = audience.shown(events, audience.reader_for(power, False), book)
+        owes = power in phase.owes and not over
+        if not (owes or over or power in (missed or {}) or game.concerns(state, seen, power)):
+            continue  # held: these phases reach the power in its next report
+        notes = [f"You sent no orders for {first}: the default applied ({missed[power]})."] \
+            if power in (missed or {}) else []
+        held = _held(ctx, rec, power, row.get("told_seq") or 0, first_seq)
+        told = Told([r["label"] for r in held] + [s.phase.label for s in chosen],
+                    [e for r in held for e in loads(r["events"], [])] + events, notes)
         key = f"report:{rec.name}:{seq}:{power}"
-        text, html, parts = compose(ctx, rec, state, power, told(chosen, power), deadline, key=key)
+        text, html, parts = compose(ctx, rec, state, power, told, deadline, key=key)
         queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
               subject=render.subject(rec, power, "turn report"), text=text, html=html, related=parts)
+        store.mark_told(ctx, rec.name, power, seq)
     key = f"report:{rec.name}:{seq}:public"
-    text, html, parts = compose(ctx, rec, state, None, told(steps, None), deadline, key=key, gm=True)
+    told = Told([s.phase.label for s in steps], [e for s in steps for e in s.events])
+    text, html, parts = compose(ctx, rec, state, None, told, deadline, key=key, gm=True)
     queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
           subject=render.subject(rec, None, "GM report"), text=text, html=html, related=parts)
     queue_treaty_records(ctx, rec, render.treaty_keys([e for s in steps for e in s.events]), f"report:{seq}")
+
+
+def _held(ctx: Context, rec: store.GameRecord, power: str, told_seq: int, before: int) -> list[dict]:
+    """The resolved phases after the last one ``power`` was told of and before ``before``
+    that it may be told of: the reports held for it (rolled-back phases are not history)."""
+    if told_seq + 1 >= before:
+        return []
+    game = rec.rules
+    return [r for r in phase_orders.history_between(ctx, rec.name, told_seq, before)
+            if game.phase(loads(r["before"])).told(power)]
 
 
 def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: str) -> None:

@@ -157,6 +157,11 @@ def list_games(ctx: Context, status: str | None = None) -> list[GameRecord]:
     return [GameRecord(r) for r in ctx.db["games"].rows_where(where, args, order_by="name")]
 
 
+def games_by_status(ctx: Context) -> dict[str, int]:
+    """How many games there are in each status."""
+    return dict(ctx.db.execute("select status, count(*) from games group by status").fetchall())
+
+
 def update_game(ctx: Context, name: str, **fields: Any) -> None:
     encoded = {k: (dumps(v) if k in ("state", "options", "warnings_sent", "extensions") else v)
                for k, v in fields.items()}
@@ -228,6 +233,12 @@ def players_at(ctx: Context, address: str) -> list[dict]:
     return [r for r in rows if address in (a.lower() for a in addresses(r))]
 
 
+def gm_address_of(ctx: Context, game: str) -> str:
+    """The GM address of the game of exactly this name; "" when none is set or no such game."""
+    found = next(ctx.db["games"].rows_where("name = ?", [game], select="gm_address"), None)
+    return (found or {}).get("gm_address") or ""
+
+
 def gm_addresses(ctx: Context) -> set[str]:
     """The GM addresses of every game, and the site's admin address."""
     found = {r[0].lower() for r in ctx.db.execute(
@@ -247,6 +258,11 @@ def add_player(ctx: Context, game: str, power: str, address_list: list[str], sec
         "joined": utcnow_iso(ctx.now()),
     })
     return player(ctx, game, power)
+
+
+def mark_told(ctx: Context, game: str, power: str, seq: int) -> None:
+    """``power``'s report has told it of every phase up to ``seq``."""
+    ctx.db.execute("update players set told_seq = ? where game = ? and power = ?", [seq, game, power])
 
 
 def update_player(ctx: Context, row_id: int, **fields: Any) -> None:

@@ -24,13 +24,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from pbem.base.context import Context
 from pbem.base.private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from pbem.base.resources import resource
 from pbem.base.sitepaths import game_dir, slug  # noqa: F401  (part of this module's interface)
-from pbem.kit import audience
+from pbem.kit import audience, templating
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game
 from pbem.storage import store
@@ -59,18 +57,16 @@ def _scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-def _when(text: str | None) -> str:
+def _utc(text: str | None) -> str:
     """ISO-8601 UTC as people read it: 2026-03-01 12:00:00 UTC."""
     if not text:
         return ""
     return text.replace("T", " ").replace("+00:00", " UTC")
 
 
-_env = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-    undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-_env.filters["field"] = _field
-_env.filters["when"] = _when
+templating.add_folder("archive", TEMPLATES)
+templating.filter("field", _field)
+templating.filter("utc", _utc)
 
 
 # -- what the pages show ---------------------------------------------------
@@ -180,7 +176,7 @@ def game_page(ctx: Context, rec: store.GameRecord) -> dict:
 # -- writing the site ------------------------------------------------------
 
 def render(template: str, **values: Any) -> str:
-    return _env.get_template(template).render(**values)
+    return templating.render(f"archive/{template}", **values)
 
 
 def _mkdir(folder: Path) -> None:

@@ -16,7 +16,7 @@ def pbem(tmp_path):
     config.write_text('[server]\ndatabase = "pbem.sqlite"\naddress = "mod@example.test"\n', encoding="utf-8")
 
     def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
-        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME"}
+        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME,tests.buggygame:GAME"}
         env.pop("PBEM_CONFIG", None)
         proc = subprocess.run([sys.executable, "-m", "pbem", "-c", str(config), *args], cwd=ROOT,
                               capture_output=True, text=True, env=env, timeout=60)
@@ -63,3 +63,25 @@ def test_preview_of_a_game_not_started_says_so(pbem):
     pbem("game", "new", "g1", "--rules", "beacon", "--gm", "gm@example.test")
     proc = pbem("game", "preview", "g1", ok=False)
     assert proc.stderr.strip() == "pbem: error: g1 is forming: there is no phase to preview"
+
+
+def test_pbem_gm_keeps_a_command_when_the_next_one_fails(pbem, tmp_path):
+    """``pbem gm`` runs its commands through the mail's dispatcher, each under its own
+    savepoint: the second command raising (a bug in the game's GM edit) is undone alone
+    and said, and the first one stands, as in a GM mail."""
+    import sqlite3
+
+    pbem("game", "new", "g1", "--rules", "buggygame", "--gm", "gm@example.test")
+    pbem("game", "add-player", "g1", "North", "north@example.test")
+    pbem("game", "add-player", "g1", "South", "south@example.test")
+    pbem("game", "start", "g1")
+    db = tmp_path / "pbem.sqlite"
+    before = sqlite3.connect(db).execute("select deadline from games where name = 'g1'").fetchone()[0]
+    proc = pbem("gm", "g1", "EXTEND 24h", "BREAK", ok=False)
+    assert "line 2: [internal-error]" in proc.stdout and "ZeroDivisionError" in proc.stdout
+    with sqlite3.connect(db) as con:
+        after = con.execute("select deadline from games where name = 'g1'").fetchone()[0]
+        extended = con.execute("select count(*) from gm_log where game = 'g1' and "
+                               "action like 'extended the deadline%'").fetchone()[0]
+    assert after != before and extended == 1
+

@@ -4,16 +4,18 @@ from datetime import date, datetime, timedelta
 
 from hypothesis import given, settings, strategies as st
 
-from pbem.commands import help as cmdhelp
+from pbem.commands import grammar, values
 from pbem.commands import model as m
 from pbem.base.identity import normalize_secret
-from pbem.commands.parse import parse_mail
+from pbem.handlers.catalogue import COMMANDS
+from pbem.handlers.parse import GROUPS
+from pbem.handlers.reading import parse_mail
 
 # Words the grammar reads as keywords in some position: never generated as names.
-RESERVED = {w for c in cmdhelp.COMMANDS for w in c.keyword.split()} | {
+RESERVED = {w for c in COMMANDS for w in c.keyword.split()} | {
     "ALL", "GREY", "GRAY", "SECRET", "NOW", "OPTION", "WITH", "RULES", "TO", "PLAYER",
     "DEADLINE", "SEED", "END", "ENDORDERS", "ENDPRESS", "ENDTREATY", "ENDANNOUNCE"}
-GM_SUBWORDS = {k.split()[0] for k in cmdhelp.subcommands("GM")}
+GM_SUBWORDS = {k.split()[0] for k in GROUPS["GM"]}
 CODES = {"unknown-command", "missing-argument", "extra-argument", "bad-syntax", "bad-duration",
          "bad-time", "bad-date", "bad-address", "bad-option", "unterminated-block", "no-signon",
          "duplicate-signon", "incomplete-signon", "unexpected-end", "no-commands"}
@@ -142,7 +144,7 @@ def test_comments_change_nothing(mail, note):
 
 
 prose = st.lists(st.from_regex(r"[a-z,.!']{1,8}", fullmatch=True), min_size=1, max_size=6).map(
-    " ".join).filter(lambda s: s.split()[0].upper() not in cmdhelp.top_keywords() | RESERVED)
+    " ".join).filter(lambda s: s.split()[0].upper() not in grammar.top_keywords() | RESERVED)
 
 
 @given(mails, st.lists(prose | st.just(""), max_size=4))
@@ -200,6 +202,6 @@ def test_junk_never_raises(text):
 @given(st.integers(1, 10**6))
 def test_durations_written_back_read_the_same(n):
     duration = timedelta(minutes=n)
-    text = m.format_duration(duration)
-    assert m.parse_duration(text) == duration
-    assert m.parse_duration(text.upper()) == duration
+    text = values.format_duration(duration)
+    assert values.parse_duration(text) == duration
+    assert values.parse_duration(text.upper()) == duration

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from pbem.host.cli import build_parser
-from pbem.commands.help import COMMANDS, commands_markdown
+from pbem.handlers.catalogue import COMMANDS
+from pbem.handlers.help import commands_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -99,6 +99,6 @@ def test_a_game_without_a_map_sends_no_map_part(tmp_path):
     ctx = context.Context(db=db.open_db(tmp_path / "db.sqlite"), clock=clock.FakeClock())
     assert render.report_map(ctx, game, state, "North", "report:g:1:North") == (None, [])
     board, parts = render.report_map(ctx, Beacon(), state, "North", "report:g:1:North")
-    assert board["cid"] == parts[0].cid and parts[0].mime_type == "image/svg+xml"
+    assert board["cid"] == parts[0].cid and parts[0].mime_type == "image/png"  # the default view (SET MAP)
     assert board["lines"] == ["North: 0 beacons", "South: 0 beacons"]
     ctx.db.conn.close()

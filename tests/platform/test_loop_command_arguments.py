@@ -5,6 +5,7 @@ one reply, and a command that does fail is undone alone while the rest of
 the mail stands."""
 from __future__ import annotations
 
+import dataclasses
 import email
 import re
 from email import policy
@@ -14,9 +15,10 @@ import pytest
 from helpers_loop import GM_SECRET, Loop
 from pbem.inbound import intake
 from pbem.storage import phase_orders
-from pbem.commands.help import COMMANDS
+from pbem.handlers.catalogue import COMMANDS
 from pbem.storage.db import loads
-from pbem.handlers import dispatch
+from pbem.commands import model as m
+from pbem.handlers import catalogue
 from pbem.mail.source import RawMail
 
 ODD = ["", "x" * 5000, "\u202eNorth", "'; DROP TABLE players;--", "../../../etc/passwd", "<>", "@@",
@@ -81,6 +83,12 @@ def test_every_command_with_odd_arguments_is_answered_without_an_internal_error(
         assert "[internal-error]" not in reply, reply
 
 
+def break_handler(monkeypatch, cls, handler) -> None:
+    """Give the command ``cls`` another handler, as its declaration would."""
+    declared = catalogue.BY_CLASS[cls]
+    monkeypatch.setitem(catalogue.BY_CLASS, cls, dataclasses.replace(declared, handler=handler))
+
+
 def test_a_command_that_raises_is_undone_alone_and_the_rest_of_the_mail_stands(tmp_path, monkeypatch):
     loop = Loop(tmp_path)
     loop.start_beacon()
@@ -90,7 +98,7 @@ def test_a_command_that_raises_is_undone_alone_and_the_rest_of_the_mail_stands(t
         loop.db["gm_log"].insert({"game": "g1", "actor": "x", "action": "half", "detail": ""})
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setitem(dispatch.HANDLERS, type(dispatch.m.Status()), broken)
+    break_handler(monkeypatch, m.Status, broken)
     status, reply = _deliver(loop, "north@example.test", f"SIGNON North@g1 {loop.secrets['North']}\n"
                              "ORDERS\nBID 4\nENDORDERS\nSTATUS\nDONE\n")
     assert status == "done"
@@ -114,7 +122,7 @@ def test_a_gm_command_that_raises_on_the_command_line_is_undone_alone(tmp_path, 
         loop.db["gm_log"].insert({"game": "g1", "actor": "x", "action": "half", "detail": ""})
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setitem(dispatch.HANDLERS, dispatch.m.GmPause, broken)
+    break_handler(monkeypatch, m.GmPause, broken)
     deadline = loop.db["games"].get("g1")["deadline"]
     reply, accepted = gm_console.run(loop.ctx, "g1", ["EXTEND 24h", "PAUSE", "EXTEND 2h"])
     assert not accepted and "[internal-error]" in reply and "ZeroDivisionError" in reply

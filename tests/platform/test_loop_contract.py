@@ -126,7 +126,7 @@ def test_a_treaty_clause_warns_before_and_breaks_when_the_bids_open(tmp_path):
     say(lp, "North", "TREATY PROPOSE calm WITH South", "We keep bids low.", "NO BID ABOVE 2", "ENDTREATY")
     say(lp, "South", "TREATY SIGN calm")
     lp.flush()
-    record = [m for m in lp.inbox("south@example.test") if "treaty calm: in force" in m["Subject"]][-1]
+    record = lp.about("south@example.test", "treaty calm: in force")[-1]
     assert "NO BID ABOVE 2" in record.get_body(("plain",)).get_content()
     say(lp, "South", "ORDERS", "BID 3")
     lp.flush()

@@ -87,7 +87,7 @@ def test_the_gm_names_a_power_of_several_words_as_the_reports_print_it(pax):
     had to know to write United-States.  The name as reports print it works."""
     reply = pax.gm("GM REPLACE United States newus@example.test")
     assert "United States: now newus@example.test" in reply
-    assert [m for m in pax.loop.inbox("newus@example.test") if "handover dossier" in m["Subject"]]
+    assert pax.loop.about("newus@example.test", "handover dossier")
     assert "needs a power and an email address" in pax.gm("GM REPLACE newus@example.test")
 
 

@@ -34,7 +34,7 @@ def actions(loop) -> list[str]:
 
 
 def texts(loop, address: str, subject_part: str) -> list[str]:
-    return [m.get_body(("plain",)).get_content() for m in loop.inbox(address) if subject_part in m["Subject"]]
+    return [m.get_body(("plain",)).get_content() for m in loop.about(address, subject_part)]
 
 
 def test_every_deadline_change_in_one_mail_is_announced_in_one_mail(loop):

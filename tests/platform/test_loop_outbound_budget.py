@@ -171,11 +171,11 @@ def test_the_game_option_reply_token_prints_the_token_it_asks_for(tmp_path):
 # -- no mail holds the queue --------------------------------------------------------------
 
 def test_a_thousand_set_password_lines_cost_one_slow_hash(lp, monkeypatch):
-    from pbem.handlers import player
+    from pbem.handlers import account
 
     calls = []
-    real = player.hash_secret
-    monkeypatch.setattr(player, "hash_secret", lambda s: calls.append(s) or real(s))
+    real = account.hash_secret
+    monkeypatch.setattr(account, "hash_secret", lambda s: calls.append(s) or real(s))
     lp.mail("north@example.test", signon(lp, "North") + "".join(f"SET PASSWORD new-secret-{i}\n"
                                                                  for i in range(1000)))
     assert len(calls) == 1

@@ -17,7 +17,7 @@ from helpers_site import site_config
 from pbem.outbound import outbox, sendhold
 from pbem.host.cli import main
 from pbem.base.config import load_config
-from pbem.host.daemon import build
+from pbem.host.wiring import build
 
 pytestmark = pytest.mark.mail
 

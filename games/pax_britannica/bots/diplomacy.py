@@ -9,6 +9,7 @@ from pbem.kit.gameapi import TreatyAction
 from ..core import board, congress_rules as cr, disputes
 from ..core.data import load_data
 from .accepted import only_accepted
+from ..core.state import by_rules_order
 
 ATTEND_CHANCE = 0.5
 
@@ -76,7 +77,7 @@ def settlement(state: dict, c: dict, power: str) -> list[str]:
     for area in cr.areas(c):
         pairs = disputes.rival_pairs(state, area)
         if pairs:
-            members = disputes.by_rules_order({p for pair in pairs for p in pair})
+            members = by_rules_order({p for pair in pairs for p in pair})
             clauses.append(f"CODOMINION {area} WITH {', '.join(members)}")
             continue
         for p, _why in sorted(disputes.illegal_markers(state, area).items()):

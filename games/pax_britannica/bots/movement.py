@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.kit.state_copy import copy_state
 
-from ..core import board
+from ..core import board, mapgraph
 from ..core.data import load_data
 from ..phases import movement_rules as rules
 from .accepted import only_accepted
@@ -54,7 +54,7 @@ def _expand(sim: dict, data, power: str, money: int, lines: list[str], rng) -> i
     for base in board.areas_of(sim, power, board.CONTROL):
         if not board.has_control(sim, power, base) or board.in_unrest(sim, base):
             continue
-        for target in sorted(board.land_neighbours(data, base)):
+        for target in sorted(mapgraph.land_neighbours(data, base)):
             info = data.areas.get(target)
             if info is None or info.kind != "unorganized":
                 continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..core import board, combat_table
+from ..core import board, combat_table, mapgraph
 from ..core.data import load_data
 from ..war import declare, model, moves, natives, resolution, sequence
 from .accepted import only_accepted
@@ -85,7 +85,7 @@ def graph_steps(data, place: str) -> set[str]:
     if place in data.seas or place in data.capes:
         near = set(data.sea_neighbours(place, war=True, canal=True))
         return near | set(data.coastal_places(place)) if place in data.seas else near
-    return set(board.land_neighbours(data, place)) | set(board.seas_of(data, place))
+    return set(mapgraph.land_neighbours(data, place)) | set(mapgraph.seas_of(data, place))
 
 
 def distances(data, targets: set[str]) -> dict[str, int]:

@@ -82,7 +82,7 @@ def _name(data, role: str, text: str, line: int | None) -> str:
     if found is None:
         code = "unknown-power" if role == "power" else "unknown-area"
         raise ValueError(Problem(code, f"{text!r} is not a known {'power' if role == 'power' else 'Area'}",
-                                 line, data.suggest(text), "invalid"))
+                                 line, data.suggest(text, "power" if role == "power" else "area"), "invalid"))
     return found
 
 
@@ -151,7 +151,7 @@ def parse_line(text: str, data, line: int | None = None) -> tuple[dict | None, P
         subject = data.resolve_power(found.group(1))
         if subject is None:
             return None, Problem("unknown-power", f"{found.group(1)!r} before ':' is not a power",
-                                 line, data.suggest(found.group(1)), "invalid")
+                                 line, data.suggest(found.group(1), "power"), "invalid")
         body = found.group(2)
     if not is_attempt(body):
         return None, None

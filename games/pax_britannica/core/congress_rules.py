@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.kit.state_copy import copy_state
 
 from . import board, disputes, treaties
+from .state import by_rules_order
 
 #: Rules: CONGRESS OF EUROPE - "All other European players (Great Britain, France, Germany,
 #: Italy, and Russia) may attend"; the United States and Japan only as the rules allow.
@@ -41,7 +42,7 @@ def speaker(state: dict, power: str) -> str | None:
 
 
 def speakers(state: dict, powers) -> list[str]:
-    return disputes.by_rules_order({s for s in (speaker(state, p) for p in powers) if s})
+    return by_rules_order({s for s in (speaker(state, p) for p in powers) if s})
 
 
 def europeans(state: dict) -> list[str]:
@@ -62,7 +63,7 @@ def valid_sites(state: dict, parties: set[str]) -> list[str]:
         return ["Germany"]
     homes = list(players) + (["Austria-Hungary"] if "Germany" in players else [])
     out = []
-    for site in disputes.by_rules_order(homes):
+    for site in by_rules_order(homes):
         if site in parties:
             continue
         if site in OVERSEAS and not set(europeans(state)) <= parties:
@@ -98,10 +99,10 @@ def new_congress(state: dict, caller: str, site: str) -> dict:
         if claim.get("turn") == state.get("turn") and claim.get("defenders"):
             defenders[claim["area"]] = {"minor": claim["minor"], "placer": claim["placer"],
                                         "defenders": list(claim["defenders"])}
-    members = disputes.by_rules_order(parties | {site})
+    members = by_rules_order(parties | {site})
     return {"turn": state["turn"], "called_by": caller, "site": site, "step": "attend", "round": 1,
             "disputes": disputes.group(cbs), "cbs": [cb["id"] for cb in cbs],
-            "parties": disputes.by_rules_order(parties), "defended": defenders,
+            "parties": by_rules_order(parties), "defended": defenders,
             "members": members, "attending": [], "declined": [], "invites": {},
             "proposals": [], "adopted": None, "signatures": {}, "refusals": [],
             "outcome": None, "unresolved": []}

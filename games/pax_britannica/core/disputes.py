@@ -17,14 +17,10 @@ grievance only (its holder may still call a Congress or declare War this turn).
 from __future__ import annotations
 
 from . import board, summaries
-from .state import power_order
+from .state import by_rules_order, power_order
 
 POSSESSION_LIKE = ("possession", "dominion", "state")
 ROUND = ("interest", "influence")
-
-
-def by_rules_order(powers) -> list[str]:
-    return sorted(set(powers), key=lambda p: (power_order(p), p))
 
 
 # -- the register ---------------------------------------------------------------------

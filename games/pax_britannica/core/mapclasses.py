@@ -7,11 +7,10 @@ Rules: THE MAP, and the tables the rules refer to.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from pbem.kit.names import nearest
+from pbem.kit.names import key, nearest
 
 AREA_KINDS = ("unorganized", "chinese_vassal", "chinese_empire", "ottoman", "independent")
 STATUSES = ("interest", "influence", "protectorate", "possession", "dominion", "state")
@@ -223,49 +222,57 @@ class Data:
         found |= {h.name for h in self.homes.values() if sea in h.seas}
         return frozenset(found)
 
-    # -- names -----------------------------------------------------------------------------
+    # -- names ---------------------------------------------------------------------------
     def resolve_area(self, text: str) -> str | None:
-        name = self._names.places.get(name_key(text))
+        name = self._names.places.get(key(text))
         return name if name in self.areas else None
 
     def resolve_place(self, text: str, home_power: str | None = None) -> str | None:
         """An Area, Home Country, Sea Zone or Cape Zone name; "HOME" is ``home_power``'s home."""
-        if name_key(text) == "home":
+        if key(text) == "home":
             return self.homes[home_power].name if home_power in self.homes else None
-        return self._names.places.get(name_key(text))
+        return self._names.places.get(key(text))
 
-    def resolve_power(self, text: str) -> str | None:
-        return self._names.powers.get(name_key(text))
+    def resolve_power(self, text: str, natives: bool = False) -> str | None:
+        """One of the twelve powers; with ``natives``, China or the Ottoman Empire too (where
+        a war's orders or a GM command may name their armies)."""
+        found = self._names.powers.get(key(text))
+        return found if found or not natives else self._names.natives.get(key(text))
 
-    def names_of(self, kind: str | None = None) -> list[str]:
-        """The names of one kind: ``area``, ``sea`` (Sea and Cape Zones), ``place``
-        (Areas, Home Countries, Sea Zones), ``power``; None: every place and power."""
+    def names_of(self, *kinds: str) -> list[str]:
+        """The names of the kinds asked for: ``area``, ``sea`` (Sea and Cape Zones), ``place``
+        (Areas, Home Countries, Sea Zones), ``power`` (the twelve), ``native`` (China, the
+        Ottoman Empire); none asked: every one."""
         homes = [h.name for h in self.homes.values()]
-        kinds = {"area": list(self.areas), "sea": [*self.seas, *self.capes],
+        table = {"area": list(self.areas), "sea": [*self.seas, *self.capes],
                  "place": [*self.areas, *homes, *self.seas, *self.capes],
-                 "power": list(self.powers)}
-        if kind is None:
-            return kinds["place"] + kinds["power"]
-        return kinds[kind]
+                 "power": list(self.powers), "native": sorted(set(self._names.natives.values()))}
+        return [name for kind in (kinds or ("place", "power", "native")) for name in table[kind]]
 
-    def suggest(self, text: str, kind: str | None = None) -> str | None:
-        """The name of that kind a misspelling most likely means (by edit
-        distance, aliases included), or None if none is close enough."""
-        wanted = set(self.names_of(kind))
-        pool = {**self._names.places, **self._names.powers}
-        near = nearest(text, [k for k, name in pool.items() if name in wanted], normalise=name_key)
-        return pool[near] if near else None
+    def suggest(self, text: str, *kinds: str) -> str | None:
+        """The name of the kinds asked for (none: any) a misspelling most likely means, by
+        edit distance, aliases included; None when none is close enough, or when the word is
+        (or is nearer to) a name of another kind ("Turkey" where a power is asked for is the
+        Ottoman Empire's, or Anatolia's, never a typo of a power)."""
+        wanted = set(self.names_of(*kinds))
+        mine: dict[str, str] = {}
+        theirs: set[str] = set()
+        for table in (self._names.places, self._names.powers, self._names.natives):
+            for written, name in table.items():
+                if name in wanted:
+                    mine.setdefault(written, name)
+                else:
+                    theirs.add(written)
+        near = nearest(text, mine, others=theirs - set(mine))
+        return mine[near] if near else None
 
 
 _CANAL_SEAS = frozenset({"Caribbean Sea", "South Pacific Ocean"})
 
 
-def name_key(text: str) -> str:
-    """Names compare without case, spaces, apostrophes, hyphens or dots."""
-    return re.sub(r"[^0-9a-z]", "", str(text).lower().replace("&", "and"))
-
-
 @dataclass(frozen=True)
 class NameIndex:
+    """Every way of writing a name (its ``pbem.kit.names.key``) -> the canonical name."""
     places: Mapping[str, str]
     powers: Mapping[str, str]
+    natives: Mapping[str, str] = field(default_factory=dict)

@@ -16,9 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from pbem.kit.names import key
+
 from .mapclasses import (AREA_KINDS, Area, CRT_COLUMNS, CRT_RESULTS, Cape, Data, DataError, Home, MarkerType,
-                         MinorTable, NameIndex, PowerInfo, RandomEvent, STATUSES, Sea, TurnTrack, UnrestTable,
-                         name_key)
+                         MinorTable, NameIndex, PowerInfo, RandomEvent, STATUSES, Sea, TurnTrack, UnrestTable)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,11 +34,11 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     """``over`` merged onto ``base``: tables merge key by key, any other value replaces."""
     out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = deep_merge(out[key], value)
+    for name, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(name), Mapping):
+            out[name] = deep_merge(out[name], value)
         else:
-            out[key] = value
+            out[name] = value
     return out
 
 
@@ -162,10 +163,10 @@ def _event(roll: str, t: Mapping[str, Any]) -> RandomEvent:
 def _assumptions(doc: Mapping[str, Any], path: str = "") -> list[str]:
     """Plain-words notes of every table marked ``assumed = true`` (its ``reason``)."""
     found: list[str] = []
-    for key, value in doc.items():
+    for name, value in doc.items():
         if not isinstance(value, Mapping):
             continue
-        where = f"{path}.{key}" if path else key
+        where = f"{path}.{name}" if path else name
         if value.get("assumed"):
             found.append(f"{where}: {value.get('reason', 'assumed value')}")
         found.extend(_assumptions(value, where))
@@ -175,21 +176,25 @@ def _assumptions(doc: Mapping[str, Any], path: str = "") -> list[str]:
 def _name_index(doc, areas, homes, seas, capes, powers) -> NameIndex:
     places: dict[str, str] = {}
     for name in [*areas, *seas, *capes, *(h.name for h in homes.values())]:
-        places[name_key(name)] = name
+        places[key(name)] = name
     for sea in [*seas, *capes]:  # "North Atlantic", "Caribbean", "Horn"
         short = re.sub(r"^(cape of|cape)\s+|\s+(ocean|sea)$", "", sea.lower())
-        places.setdefault(name_key(short), sea)
+        places.setdefault(key(short), sea)
     canonical = set(places.values())
     for alias, name in doc.get("aliases", {}).items():
         if alias != "source":
             if name not in canonical:
                 raise DataError(f"alias {alias!r}: unknown place {name!r}")
-            places.setdefault(name_key(alias), name)
+            places.setdefault(key(alias), name)
     names: dict[str, str] = {}
     for p in powers.values():
         for text in (p.name, p.adjective, *p.aliases):
-            names.setdefault(name_key(text), p.name)
-    return NameIndex(places, names)
+            names.setdefault(key(text), p.name)
+    natives: dict[str, str] = {}
+    for name, table in _tables(doc.get("natives", {})).items():
+        for text in (name, *table.get("aliases", ())):
+            natives.setdefault(key(text), name)
+    return NameIndex(places, names, natives)
 
 
 def _check(data: Data) -> None:

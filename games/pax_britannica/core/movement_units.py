@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from . import board
+from . import board, mapgraph
 
 Fail = tuple[str, str] | None
 
@@ -63,7 +63,7 @@ def _shortest(state: dict, data, power: str, src: str, dst: str) -> list[str] | 
     todo = deque([src])
     while todo:
         here = todo.popleft()
-        for nxt in sorted(board.steps_from(state, data, here)):
+        for nxt in sorted(mapgraph.steps_from(state, data, here)):
             if nxt in prev:
                 continue
             if nxt == dst:
@@ -126,7 +126,7 @@ def _within(data, centre: list[str], steps: int) -> set[str]:
     seen = set(centre)
     frontier = set(centre)
     for _ in range(steps):
-        frontier = {n for p in frontier for n in board.land_neighbours(data, p)} - seen
+        frontier = {n for p in frontier for n in mapgraph.land_neighbours(data, p)} - seen
         seen |= frontier
     return seen
 

@@ -30,14 +30,10 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-#: Rules: PLAYING PIECES - China and the Ottoman Empire field armies but are no powers.
-NATIVE_NAMES = {"china", "chinese", "ottoman", "ottomans", "ottoman empire"}
-
-
 def _known(data, text: str, home_power: str | None) -> bool:
-    if text.lower() in ("home", *NATIVE_NAMES):
+    if text.lower() == "home":
         return True
-    return bool(data.resolve_place(text, home_power) or data.resolve_power(text))
+    return bool(data.resolve_place(text, home_power) or data.resolve_power(text, natives=True))
 
 
 def tokenize(text: str, data, keywords: set[str], home_power: str | None = None) -> list[Tok]:

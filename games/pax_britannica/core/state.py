@@ -5,7 +5,7 @@ Rules: GAME TURN SEQUENCE, SETTING UP THE GAME.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from . import board
 
@@ -13,6 +13,10 @@ from . import board
 POWERS = ("Britain", "France", "Germany", "Austria-Hungary", "United States", "Japan",
           "Russia", "Italy", "Netherlands", "Belgium", "Spain", "Portugal")
 ALWAYS_GREAT = ("Britain", "France", "Germany", "United States")
+#: Rules: PLAYING PIECES - "Additionally, there are six pieces used to represent Chinese or
+#: Ottoman armies": the two native powers, in the order the rules name them.
+CHINA, OTTOMANS = "China", "Ottoman Empire"
+NATIVES = (CHINA, OTTOMANS)
 FIRST_TURN, LAST_TURN, TURN_LENGTH = 1880, 1916, 4
 
 #: the phases' names as the rules print them (Rules: GAME TURN SEQUENCE; THE WAR SEQUENCE)
@@ -36,8 +40,20 @@ def label(phase: str) -> str:
 
 
 def power_order(power: str) -> int:
-    """A power's place in the rules' order of the powers (Rules: PLAYING PIECES)."""
-    return POWERS.index(power) if power in POWERS else len(POWERS)
+    """A power's place in the rules' order of the powers (Rules: PLAYING PIECES): the twelve
+    sets as the rules list them, then the Chinese and the Ottoman armies, then any other (a
+    Minor Power's Area in a war), all of those last ranked alike."""
+    if power in POWERS:
+        return POWERS.index(power)
+    if power in NATIVES:
+        return len(POWERS) + NATIVES.index(power)
+    return len(POWERS) + len(NATIVES)
+
+
+def by_rules_order(powers: Iterable[str]) -> list[str]:
+    """``powers`` once each, in the rules' order of the powers (ties, by name): the order every
+    list of powers is settled, reported and asked in."""
+    return sorted(set(powers), key=lambda p: (power_order(p), p))
 
 
 def great_set(players: Sequence[str]) -> set[str]:

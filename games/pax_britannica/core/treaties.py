@@ -1,4 +1,5 @@
-"""Pax Britannica's meaning on top of the shared treaty life cycle (pbem.kit.treatybook).
+"""Pax Britannica's meaning on top of the shared treaty life cycle (pbem.kit.treatybook): what a
+treaty's clauses do (a treaty's record and a breach are treaty_records.py).
 
 Rules: TREATIES; Treaties and Casus Belli; DECLARATIONS OF WAR ("When any Power declares War
 on another power, all Treaties between the two powers are immediately ended");
@@ -18,12 +19,8 @@ from pbem.kit.gameapi import Refused, Ruling, TreatyAction
 
 from ..core.data import load_data
 from . import board, clauses, disputes
-
-BREACH_ETI = 5  # Rules: EUROPEAN TENSION INCREASES (ETI-12)
-
-
-def in_force(state: dict) -> list[dict]:
-    return [t for _, t in sorted(state.get("treaties", {}).items()) if t.get("status") == "in_force"]
+from .state import by_rules_order, power_order
+from .treaty_records import board_reason, break_treaty, grant_pending, in_force, treaty_event
 
 
 # -- reading and checking the terms --------------------------------------------------------
@@ -79,7 +76,7 @@ def binds(c: dict, parties: list[str], state: dict | None = None) -> list[str]:
         return [c["power"]]
     if t == "codominion":
         ctrl = board.controllers(state, c["area"]) if state else []
-        return disputes.by_rules_order(set(ctrl) | set(c["members"]))
+        return by_rules_order(set(ctrl) | set(c["members"]))
     if t in ("cb_attacked", "cb_gains"):
         return [p for p in parties if p != c["party"]]
     return list(parties)
@@ -90,7 +87,7 @@ def transfer_holder(state: dict, c: dict, parties: list[str]) -> str | None:
     that marker in the Area.  Choice: with none, the first other party in the rules' order."""
     if c.get("subject"):
         return c["subject"]
-    others = [p for p in disputes.by_rules_order(parties) if p != c["to"]]
+    others = [p for p in by_rules_order(parties) if p != c["to"]]
     holding = [p for p in others if board.status_of(state, c["area"], p) == c["status"]]
     return (holding or others or [None])[0]
 
@@ -129,17 +126,6 @@ def act(state: dict, data, action: TreatyAction) -> list[dict]:
                     + (f": {claim['text']}" if claim["text"] else "")
                     + f". Rule with GM RULE {key} UPHELD or GM RULE {key} DISMISSED."}, audience.gm()))
     return events
-
-
-def treaty_event(record: dict, action: str) -> dict:
-    """A change to a treaty's record: seen by whoever may see the treaty."""
-    return treatybook.event(record, action, broken_by=record.get("broken_by"))
-
-
-def board_reason(record: dict) -> str:
-    """A treaty as the cause of a change on the open board: by its id when it is public; a
-    secret one is not named (Choice: its consequences are public, its existence is not)."""
-    return "by agreement" if record.get("secret") else f"treaty {record['id']}"
 
 
 # -- coming into force: the one-off clauses ----------------------------------------------------
@@ -211,7 +197,7 @@ def codominion(state: dict, data, c: dict, reason: str, free: bool, record: dict
     Rules: CHINESE RESENTMENT (clarification) - granting a Codominion raises no Resentment."""
     area = c["area"]
     ctrl = board.controllers(state, area)
-    members = disputes.by_rules_order(set(ctrl) | set(c["members"]))
+    members = by_rules_order(set(ctrl) | set(c["members"]))
     events: list[dict] = []
     for power in members:
         if power in ctrl:
@@ -247,51 +233,6 @@ def held_marker_price(data, state: dict, area: str, power: str) -> int:
     Protectorate in a Codominion."""
     status = board.status_of(state, area, power)
     return data.markers[status].buy if status in data.markers else 0
-
-
-# -- breaches ----------------------------------------------------------------------------------
-def break_treaty(state: dict, record: dict, breaker: str, why: str) -> list[dict]:
-    """Rules: Treaties and Casus Belli ("all other signatories to the Treaty automatically have
-    a Casus Belli against that player"); EUROPEAN TENSION INCREASES (+5).  Rules: TREATIES -
-    "If a secret Treaty is broken, however, a signer who wishes to use that fact to obtain a
-    Casus Belli must make the Treaty public": the Casus Belli wait for TREATY REVEAL."""
-    if record.get("status") != treatybook.IN_FORCE:
-        return []
-    record["status"] = "broken"
-    record["broken_by"] = breaker
-    turn = str(state.get("turn"))
-    record.setdefault("breaches", []).append({"at": turn, "by": "moderator", "against": breaker,
-                                              "text": why, "ruled": "broken"})
-    record.setdefault("history", []).append({"at": turn, "who": breaker, "action": "broke"})
-    eti = board.add_eti(state, BREACH_ETI, f"{breaker} broke treaty {record['id']}", breaker)
-    if record.get("secret"):
-        # Choice (choices/diplomacy.md): the Index is on the board, so its rise is public;
-        # which treaty was broken, and by whom, stays with the parties until it is revealed.
-        eti.update(reason="a treaty was broken", blame=None)
-    events = [treaty_event(record, "broken"), eti]
-    others = [p for p in record["parties"] if p != breaker]
-    if record.get("secret"):
-        record["pending_cbs"] = [{"holder": p, "against": breaker, "turn": state.get("turn")}
-                                 for p in others]
-        return events
-    for p in others:
-        events.append(board.add_cb(state, p, breaker, None, f"{breaker} broke treaty {record['id']}",
-                                   cause="treaty_breach", rule="CB-05"))
-    return [e for e in events if e]
-
-
-def grant_pending(state: dict, record: dict) -> list[dict]:
-    """A broken secret treaty made public: its signers now have their Casus Belli (this
-    turn only: a Casus Belli lasts the turn it arose in).  Revealing breaks nothing
-    (Rules: TREATIES, clarification: no tension, no Casus Belli for revealing)."""
-    events = []
-    for p in record.pop("pending_cbs", []):
-        if p.get("turn") == state.get("turn"):
-            events.append(board.add_cb(state, p["holder"], p["against"], None,
-                                       f"{p['against']} broke treaty {record['id']}",
-                                       cause="treaty_breach", rule="CB-05",
-                                       audience=treatybook.audience_of(record)))
-    return [e for e in events if e]
 
 
 def rule(state: dict, ruling: Ruling) -> list[dict] | None:
@@ -385,17 +326,7 @@ def end_of_turn(state: dict) -> list[dict]:
     for record in in_force(state):
         asked = record.get("withdrawals") or {}
         if asked:
-            first = sorted(asked.items(), key=lambda kv: (kv[1], disputes.power_order(kv[0])))[0][0]
+            first = sorted(asked.items(), key=lambda kv: (kv[1], power_order(kv[0])))[0][0]
             events += break_treaty(state, record, first, "withdrew without every party's agreement")
     state["obligations"] = [o for o in state.get("obligations", []) if o.get("turn") == state.get("turn")]
     return events
-
-
-def records(state: dict, power: str | None, gm: bool = False) -> list[dict]:
-    out = []
-    for r in treatybook.visible(state, power, gm):
-        r.pop("terms", None)
-        r.pop("pending_cbs", None)
-        r.setdefault("clauses", [])
-        out.append(r)
-    return out

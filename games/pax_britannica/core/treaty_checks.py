@@ -10,7 +10,8 @@ from __future__ import annotations
 from pbem.kit.gameapi import Order, Problem
 
 from . import board
-from .treaties import binds, break_treaty, in_force, pay
+from .treaties import binds, pay
+from .treaty_records import break_treaty, in_force
 
 WATCHED_AFTER = {"movement": ("no_markers", "no_units", "max_navy", "max_army"),
                  "negotiation": ("no_markers",), "congress": ("no_markers",)}

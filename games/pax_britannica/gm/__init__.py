@@ -8,10 +8,10 @@ human understands.  The words are read by ``args.py``; the edits of the board ar
 """
 from __future__ import annotations
 
-import difflib
 import re
 
 from pbem.kit.gameapi import GMError
+from pbem.kit.names import nearest
 
 from ..core.reading import tokenize
 from .args import Args, KEYWORDS
@@ -46,9 +46,10 @@ def apply(state: dict, text: str, dice, data) -> list[dict]:
     whats = sorted(w for v, w in _HANDLERS if v == verb)
     if not a.peek_kw(*whats):
         word = a.toks[a.i].text if a.more() else ""
-        near = difflib.get_close_matches(f"{verb} {word.upper()}", COMMANDS, n=1, cutoff=0.6)
+        # A word another verb takes ("SET BLAME") is no typo of this verb's words: nothing offered.
+        near = nearest(word, whats, others={w for _, w in _HANDLERS})
         raise GMError(f"unknown GM command {verb} {word}".rstrip() + f": {verb} is followed by one of "
-                      f"{', '.join(whats)}" + (f" (did you mean {near[0]}?)" if near and word else ""))
+                      f"{', '.join(whats)}" + (f" (did you mean {verb} {near}?)" if near else ""))
     what = a.kw(*whats)
     handler = _HANDLERS.get((verb, what))
     if handler is None:

@@ -21,14 +21,6 @@ KEYWORDS = {"SET", "REMOVE", "CLEAR", "TREASURY", "VP", "MARKER", "UNESTABLISHED
 TREATY_ACTIONS = ("SIGN", "REFUSE", "WITHDRAW", "REVEAL", "BREACH")
 UNIT_STRENGTHS = (1, 3, 10)
 NATIVE_STRENGTH = 5  # Rules: PLAYING PIECES - Chinese and Ottoman armies are 5s
-NATIVE_ARMIES = ("China", "Ottoman Empire")
-#: the names players and GMs use for the native armies' powers
-NATIVE_ALIASES = {"china": "China", "chinese": "China", "ottoman empire": "Ottoman Empire",
-                  "ottoman": "Ottoman Empire", "ottomans": "Ottoman Empire"}
-
-
-def native_name(text: str) -> str | None:
-    return NATIVE_ALIASES.get(text.lower())
 
 
 class Args:
@@ -70,11 +62,9 @@ class Args:
 
     def power(self, natives: bool = False) -> str:
         text = self.name()
-        if natives and native_name(text):
-            return native_name(text)
-        power = self.data.resolve_power(text)
+        power = self.data.resolve_power(text, natives=natives)
         if power is None:
-            hint = self.data.suggest(text, "power")
+            hint = self.data.suggest(text, *(("power", "native") if natives else ("power",)))
             raise GMError(f"unknown power {text!r}" + (f" (did you mean {hint}?)" if hint else ""))
         return power
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pbem.kit.gameapi import GMError
 
 from ..core import board
-from .args import NATIVE_ARMIES, NATIVE_STRENGTH, STATUS_WORDS, UNIT_STRENGTHS, home_aware, private_edit
+from ..core.state import NATIVES
+from .args import NATIVE_STRENGTH, STATUS_WORDS, UNIT_STRENGTHS, home_aware, private_edit
 
 def set_treasury(state, a, data):
     p, n = a.power(), a.num()
@@ -50,10 +51,10 @@ def set_unit(kind):
     def handler(state, a, data):
         p = a.power(natives=(kind == "army"))
         strength = a.num()
-        allowed = (NATIVE_STRENGTH,) if p in NATIVE_ARMIES else UNIT_STRENGTHS
+        allowed = (NATIVE_STRENGTH,) if p in NATIVES else UNIT_STRENGTHS
         if strength not in allowed:
             raise GMError(f"strength must be one of {allowed}, not {strength}")
-        if p in NATIVE_ARMIES:
+        if p in NATIVES:
             where, sea = a.place("area"), None
         elif kind == "army":
             home_aware(a, p)
@@ -81,7 +82,7 @@ def remove_unit(kind):
     def handler(state, a, data):
         p = a.power(natives=(kind == "army"))
         strength = a.num()
-        if p in NATIVE_ARMIES:
+        if p in NATIVES:
             where = a.place("area")
         elif kind == "army":
             home_aware(a, p)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..core import board
+from ..core import board, mapgraph
 from ..core.movement_units import navy_unit
 
 #: Record lines holding (count line, EV line, income line, maintenance line) per status group.
@@ -100,7 +100,7 @@ def linked_markers(state: dict, data, power: str) -> list[tuple[str, str, bool]]
     for area in board.areas_of(state, power):
         if area not in data.areas:
             continue  # a marker on a Home Country (set-up bookkeeping) earns nothing
-        if not board.comm_link(state, data, power, area):
+        if not mapgraph.comm_link(state, data, power, area):
             continue
         m = board.markers_in(state, area)[power]
         out.append((area, m["status"], bool(m.get("established"))))
@@ -297,7 +297,7 @@ def _drop_units(state, data, power, units, reason) -> tuple[int, list[dict]]:
 
 def _downgrade(state, data, power, area, to, reason) -> tuple[int, list[dict]]:
     before = board.status_of(state, area, power)
-    charged = board.comm_link(state, data, power, area)
+    charged = mapgraph.comm_link(state, data, power, area)
     saved = data.markers[before].maint - (data.markers[to].maint if to != "none" else 0)
     if to == "none":
         ev = board.remove_marker(state, power, area, reason)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from ..core import board, combat_table
+from ..core import board, combat_table, mapgraph
 from ..core.combat_table import cheapest_cover
 from ..core.state import power_order
 
@@ -311,7 +311,7 @@ def _lost(state: dict, data, powers: list[str], area: str, purpose: str,
 def retreat_place(state: dict, data, power: str, area: str) -> str | None:
     """Rules: COLONIAL COMBAT RESOLUTION (AR).  Choice: the Home Country when it can be
     reached (always legal, no maintenance), else the nearest Controlled Area, by name."""
-    places = board.retreat_destinations(state, data, power, area)
+    places = mapgraph.retreat_destinations(state, data, power, area)
     home = board.home_name(data, power)
     if home in places:
         return home
@@ -347,5 +347,5 @@ def _home_sea(data, power: str, origin: str) -> str | None:
     home = data.homes.get(power)
     if home is None or not home.seas:
         return None
-    near = sorted(set(home.seas) & set(board.seas_of(data, origin)))
+    near = sorted(set(home.seas) & set(mapgraph.seas_of(data, origin)))
     return near[0] if near else sorted(home.seas)[0]

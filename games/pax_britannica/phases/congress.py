@@ -23,6 +23,7 @@ from ..core import congress_rules as cr, disputes
 from . import negotiation
 from .congress_end import adopt, decide, fail, sign, step_to
 from .negotiation import each_order
+from ..core.state import by_rules_order
 
 ALLOWED = {"attend": ("attend", "decline", "invite"), "propose": ("propose",), "vote": ("vote",),
            "sign": ("sign", "refuse"), "decide": ()}
@@ -48,7 +49,7 @@ def asked(state: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
     else:
         owes = deciders(state, c)
     owes = list(owes)
-    may = [p for p in disputes.by_rules_order(set(voices) | holders_speaking(state)) if p not in owes]
+    may = [p for p in by_rules_order(set(voices) | holders_speaking(state)) if p not in owes]
     return tuple(owes), tuple(may) if owes else ()
 
 
@@ -215,7 +216,7 @@ def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
             continue
         answered.add(who)
         if o.kind == "attend":
-            c["members"] = disputes.by_rules_order(set(c["members"]) | {who})
+            c["members"] = by_rules_order(set(c["members"]) | {who})
             c["attending"].append(who)
         else:
             c["declined"].append(who)
@@ -230,7 +231,7 @@ def attend(state: dict, data, c: dict, orders: dict) -> list[dict]:
             inviters.append(who)
     for guest, inviters in sorted(c["invites"].items()):
         if guest in cr.invitable(state, c) and set(cr.europeans(state)) <= set(inviters):
-            c["members"] = disputes.by_rules_order(set(c["members"]) | {guest})
+            c["members"] = by_rules_order(set(c["members"]) | {guest})
             events.append({"kind": "congress_attendance", "power": guest, "attends": True,
                            "invited": True})
     events.append(step_to(c, "propose", 1))

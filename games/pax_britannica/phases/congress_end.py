@@ -8,9 +8,10 @@ from __future__ import annotations
 from pbem.kit import treatybook
 from pbem.kit.state_copy import copy_state
 
-from ..core import board, congress_rules as cr, declarations, disputes, treaties
+from ..core import board, congress_rules as cr, declarations, disputes, treaties, treaty_records
 from ..core.clauses import named_powers
 from .negotiation import each_order
+from ..core.state import by_rules_order
 
 MINOR_SUPPORT_VP, MINOR_SUPPORT_ETI = -5, 3  # Rules: MINOR POWER/GREAT POWER STATUS CONFLICTS
 
@@ -31,7 +32,7 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
     for clause in proposal["terms"]:
         asked |= set(cr.speakers(state, treaties.binds(clause, parties, state)))
         asked |= set(cr.speakers(state, [p for p in _named(clause)]))
-    signers = disputes.by_rules_order(asked)
+    signers = by_rules_order(asked)
     at = f"{state['turn']} Congress"
     text = "\n".join([t["text"] for t in proposal["terms"]] + ([proposal["text"]] if proposal["text"] else []))
     record = treatybook.new_record(proposal["id"], proposal["by"], signers, text, False, at,
@@ -45,7 +46,7 @@ def adopt(state: dict, c: dict, proposal: dict) -> list[dict]:
     # the id everyone reads, and the key the treaty is kept under (its own, should a secret
     # treaty have that id)
     c["adopted"], c["adopted_key"], c["signers"] = proposal["id"], treatybook.key_of(record), signers
-    return [treaties.treaty_event(record, "passed by the Congress"), step_to(c, "sign")]
+    return [treaty_records.treaty_event(record, "passed by the Congress"), step_to(c, "sign")]
 
 
 def _named(clause: dict) -> list[str]:
@@ -75,7 +76,7 @@ def sign(state: dict, data, c: dict, orders: dict) -> list[dict]:
     c["refusals"] = refusers
     if refusers:
         record["status"] = "refused"
-        events.append(treaties.treaty_event(record, "refused"))
+        events.append(treaty_records.treaty_event(record, "refused"))
         _status(c, record["id"], "refused")
         return events + fail(state, data, c, f"{', '.join(refusers)} refused to sign", refusers, refusers)
     return events + succeed(state, data, c, record)
@@ -97,7 +98,7 @@ def succeed(state: dict, data, c: dict, record: dict) -> list[dict]:
                  if any(s not in disputants and s not in record["signatures"]
                         for s in cr.speakers(state, treaties.binds(clause, record["parties"], state))))
     before = copy_state(state)
-    events = [treaties.treaty_event(record, "in force")]
+    events = [treaty_records.treaty_event(record, "in force")]
     events += treaties.come_into_force(state, data, record, free_codominions=True, skip=skip)
     for i in skip:
         events.append({"kind": "clause_void", "id": record["id"], "clause": record["terms"][i]["text"],
@@ -149,7 +150,7 @@ def fail(state: dict, data, c: dict, why: str, refusers: list[str], blamed: list
     if unresolved:
         events.append(board.add_eti(state, 3 * len(unresolved),
                                     f"the Congress failed: {len(unresolved)} Casus Belli unresolved",
-                                    disputes.by_rules_order(blamed) or None))
+                                    by_rules_order(blamed) or None))
     for p in refusers:
         events.append(board.add_eti(state, 2, f"{p} defied the Congress by refusing to sign", p))
         for member in c["members"]:

@@ -75,14 +75,14 @@ def _resolve(data, role: str | None, text: str, line: int | None) -> str:
     if role is None:
         return text
     if role == "area":
-        found, what, code = data.resolve_area(text), "Area", "unknown-area"
+        found, what, code, kind = data.resolve_area(text), "Area", "unknown-area", "area"
     elif role == "site":
         found = data.resolve_power(text) or data.home_of(data.resolve_place(text) or "")
-        what, code = "Home Country", "unknown-power"
+        what, code, kind = "Home Country", "unknown-power", "power"
     else:
-        found, what, code = data.resolve_power(text), "power", "unknown-power"
+        found, what, code, kind = data.resolve_power(text), "power", "unknown-power", "power"
     if found is None:
-        raise ValueError(Problem(code, f"{text!r} is not a known {what}", line, data.suggest(text),
+        raise ValueError(Problem(code, f"{text!r} is not a known {what}", line, data.suggest(text, kind),
                                  "invalid"))
     return found
 

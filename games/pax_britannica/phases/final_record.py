@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..core import board, summaries
+from ..core import board, mapgraph, summaries
 from ..core.state import last_turn
 from .administrative import marker_income
 from .victory_points import divide
@@ -136,7 +136,7 @@ def africa_path(state: dict, data, power: str, ends_a, ends_b) -> bool:
         here = todo.popleft()
         if here in goals:
             return True
-        for nxt in board.land_neighbours(data, here):
+        for nxt in mapgraph.land_neighbours(data, here):
             if nxt in controlled and nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)

@@ -22,7 +22,7 @@ The steps, in the order the phase lists them:
 """
 from __future__ import annotations
 
-from ..core import board, disputes, summaries
+from ..core import board, disputes, mapgraph, summaries
 from . import colonial_combat as cc
 
 CONTROL = board.CONTROL
@@ -227,7 +227,7 @@ def _special_garrison(state: dict, data, power: str, area: str) -> bool:
         india = set(regions.get("india", ()))
         near = set(india)
         for _ in range(2):  # "within two Areas of India, by Overland Routes"
-            near |= {n for a in near for n in board.land_neighbours(data, a)}
+            near |= {n for a in near for n in mapgraph.land_neighbours(data, a)}
         return area in near
     if power == "Russia":
         return area in set(regions.get("western_garrison", ()))

@@ -12,7 +12,7 @@ once.  Then the power reacts to Unrest in the Areas it Controls (minor_unrest.py
 """
 from __future__ import annotations
 
-from ..core import board, summaries
+from ..core import board, mapgraph, summaries
 from . import minor_unrest
 
 #: Rules: DETERMINING MINOR POWER ACTIVITY (Protectorate) - where a Protectorate may go.
@@ -72,7 +72,7 @@ def activity(state: dict, data, dice, power: str, placed: dict, fought: set) -> 
 def plan(state: dict, data, power: str, area: str, placed: dict) -> tuple[str, dict | None] | None:
     """The marker the schedule gives ``power`` in ``area`` and where its army comes from
     (None: the Area is not eligible).  Rules: DETERMINING MINOR POWER ACTIVITY."""
-    if area not in data.areas or not board.comm_link(state, data, power, area):
+    if area not in data.areas or not mapgraph.comm_link(state, data, power, area):
         return None  # every step of the schedule needs a Communication Link
     mine = board.status_of(state, area, power)
     if mine == "protectorate" and board.units_of(state, power, area, "army"):
@@ -141,7 +141,7 @@ def army_source(state: dict, data, power: str, area: str) -> dict | None:
             groups.setdefault(u["where"], []).append(u)
     crowded = [w for w, us in groups.items() if len(us) >= 2]
     if crowded:
-        dist = board.distances(state, data, [area])
+        dist = mapgraph.distances(state, data, [area])
         crowded.sort(key=lambda w: (dist.get(w, 10**6), w))
         return {"unit": _smallest(groups[crowded[0]])["id"], "from": crowded[0]}
     for strength in (1, 3, 10):

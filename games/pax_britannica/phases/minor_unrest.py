@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..core import board
+from ..core import board, mapgraph
 from . import colonial_combat
 
 
@@ -106,7 +106,7 @@ def can_reach(state: dict, data, power: str, start: str, target: str) -> bool:
     Areas not in Unrest, its Merchant Fleet seas and its Home Country, ending in
     ``target``."""
     home = board.home_name(data, power)
-    fleets = board.merchant_seas(state, power)
+    fleets = mapgraph.merchant_seas(state, power)
 
     def passable(place: str) -> bool:
         if place in data.seas:
@@ -130,8 +130,8 @@ def can_reach(state: dict, data, power: str, start: str, target: str) -> bool:
 def steps(state, data, place: str) -> set[str]:
     """Places one step away: Overland Routes and coasts, or a sea's neighbours and shores."""
     if place in data.seas:
-        return board.sea_neighbours(state, data, place) | board.coastal_index(data).get(place, set())
-    return set(board.land_neighbours(data, place)) | set(board.seas_of(data, place))
+        return mapgraph.sea_neighbours(state, data, place) | mapgraph.coastal_index(data).get(place, set())
+    return set(mapgraph.land_neighbours(data, place)) | set(mapgraph.seas_of(data, place))
 
 
 def fight(state: dict, data, dice, power: str, area: str, upgrade: bool = False) -> list[dict]:
@@ -154,11 +154,11 @@ def retreat_place(state: dict, data, power: str, area: str) -> str | None:
     the power if possible, else to its Home Area, else the units are eliminated (None).
     Choice: the Home Area is reachable when the Area has a Communication Link; among
     adjacent Areas the first by name."""
-    options = sorted(n for n in board.land_neighbours(data, area)
+    options = sorted(n for n in mapgraph.land_neighbours(data, area)
                      if n in data.areas and board.has_control(state, power, n)
                      and not board.in_unrest(state, n))
     if options:
         return options[0]
-    if board.comm_link(state, data, power, area):
+    if mapgraph.comm_link(state, data, power, area):
         return board.home_name(data, power)
     return None

@@ -7,7 +7,7 @@ BUILDING CARIBBEAN-SOUTH PACIFIC CANALS, TRANSFERRING MONEY, AUSTRIA-HUNGARY.
 """
 from __future__ import annotations
 
-from ..core import board
+from ..core import board, mapgraph
 from ..core.state import merchants_available
 from ..core.movement_units import (army_path, check_move_army, check_move_navy,  # noqa: F401
                                    garrison_rules, navy_target, navy_unit)
@@ -110,7 +110,7 @@ def check_buy(state: dict, data, power: str, a: dict) -> Fail:
             return "not-eligible", f"{area} cannot become a {status.title()}"
         if old != "possession" or not board.is_established(state, area, power):
             return "needs-possession", f"a {status.title()} needs an established Possession in {area}"
-    if not board.comm_link(state, data, power, area):
+    if not mapgraph.comm_link(state, data, power, area):
         return "no-communication-link", f"{power} has no Communication Link to {area}"
     rivals = others(state, area, power)
     # Choice (simultaneous between powers): another power's upgrade of this phase counts

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pbem.kit.gameapi import Order, Problem
 
 from ..core import board, congress_rules as cr, declarations, disputes, treaties
-from ..core.state import label
+from ..core.state import by_rules_order, label
 
 ALLOWED = ("downgrade", "transfer", "accept", "give", "accept_money", "codominion",
            "call_congress", "declare_war", "defend", "done")
@@ -176,7 +176,7 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
 
 def each_order(orders: dict, kinds: tuple[str, ...]):
     """(power, order) for every order of these kinds, the powers in the rules' order."""
-    for power in disputes.by_rules_order(orders):
+    for power in by_rules_order(orders):
         for o in orders[power]:
             if o.kind in kinds:
                 yield o.power or power, o
@@ -357,7 +357,7 @@ def call(state: dict, orders: dict) -> list[dict]:
     defenders = [p for c in claims(state) for p in c.get("defenders", [])]
     if chosen is None and defenders:
         if sites:
-            chosen = (disputes.by_rules_order(defenders)[0], sites[0])
+            chosen = (by_rules_order(defenders)[0], sites[0])
     if chosen is None or state.get("great_war") or not (cr.congress_cbs(state) or defenders):
         return events
     caller, site = chosen

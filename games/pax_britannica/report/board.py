@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core import board
+from ..core import board, mapgraph
 from . import events as say, phases as report_phases
 from .lines import column, combined, group_sentence, involves, merge_established
 
@@ -26,8 +26,8 @@ def distances(state: dict, data, powers: Sequence[str]) -> dict[str, int]:
             start.add(home)
         start |= set(board.areas_of(state, p))
         start |= {u["where"] for u in board.units_of(state, p)}
-        start |= board.merchant_seas(state, p)
-    return board.distances(state, data, start)
+        start |= mapgraph.merchant_seas(state, p)
+    return mapgraph.distances(state, data, start)
 
 
 def holdings(state: dict, data, place: str) -> list[str]:

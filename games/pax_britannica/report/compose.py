@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core import board
+from ..core import board, mapgraph
 from ..core.audiences import seen
 from ..core.data import load_data
 from ..core.state import label
@@ -41,7 +41,7 @@ def power_sheet(state: dict, events: Sequence[dict], power: str, reader: str | N
                                                ("colonial_office", "markers", "maintenance", "net")},
         "markers": markers,
         "units": units,
-        "merchants": sorted(board.merchant_seas(state, power)),
+        "merchants": sorted(mapgraph.merchant_seas(state, power)),
         "merchant_pool": state.get("merchant_pool", {}).get(power, 0),
         "cb_held": seen(state, [c for c in state.get("cb", []) if c["holder"] == power], reader or power),
         "cb_against": seen(state, [c for c in state.get("cb", []) if c["against"] == power], reader or power),

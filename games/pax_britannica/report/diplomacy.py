@@ -14,7 +14,7 @@ from pbem.kit.gameapi import OrderOption
 from .. import sequence as play
 from ..core import board, congress_rules as cr, disputes
 from ..core.audiences import seen
-from ..core.treaties import records
+from ..core.treaty_records import records
 from ..phases.negotiation import claims
 from .congress import names
 

@@ -19,7 +19,7 @@ from typing import Iterable
 from pbem.kit import svg
 
 from ..core.board import CONTROL
-from .mapview import ABBREVIATIONS, area_line, sea_line, text_lines
+from .mapview import ABBREVIATIONS, area_line, sea_line
 
 # Projection (data/places.toml "projection"): equirectangular, the map's edge at 170 W.
 WEST, NORTH, SOUTH = -170.0, 72.0, -58.0
@@ -100,7 +100,7 @@ def sea_boxes(data) -> dict[str, tuple[float, float]]:
 
 
 @lru_cache(maxsize=4)
-def _layout(data) -> dict[str, tuple[float, float, str]]:
+def layout(data) -> dict[str, tuple[float, float, str]]:
     """Name label position (x, y, anchor) of every place: the side of its dot
     (right, left, above, below) that overlaps least with dots and labels
     placed before it.  Depends on the data only."""
@@ -202,12 +202,12 @@ def marker_tags(info: dict) -> list[tuple[str, str | None, str]]:
     return items
 
 
-def _area(name: str, info: dict, at: tuple[float, float], label: tuple[float, float, str],
-          mine: set[str]) -> str:
+def area(name: str, info: dict, at: tuple[float, float], label: tuple[float, float, str]) -> str:
     x, y = at
     body = [svg.title(area_line(name, info))]
-    if any(m["power"] in mine for m in info["markers"]) or set(info["armies"]) & mine:
-        body.append(svg.el("circle", cx=x, cy=y, r=DOT + 3, fill=YOU))
+    present = {m["power"] for m in info["markers"]} | set(info["armies"])
+    if present:
+        body.append(slot(svg.el("circle", cx=x, cy=y, r=DOT + 3, fill=YOU), present))
     if info["controllers"]:
         body += _wedges(x, y, DOT, info["controllers"])
         body.append(svg.el("circle", cx=x, cy=y, r=DOT, fill="none", stroke="#1d1d1d", stroke_width=1))
@@ -221,13 +221,12 @@ def _area(name: str, info: dict, at: tuple[float, float], label: tuple[float, fl
     return svg.el("g", body, class_="area")
 
 
-def _home(power: str, info: dict, at: tuple[float, float], label: tuple[float, float, str],
-          mine: set[str]) -> str:
+def home(power: str, info: dict, at: tuple[float, float], label: tuple[float, float, str]) -> str:
     x, y = at
     fill, _ = colour(power)
     body = [svg.title(f"{info['name']} (Home Country of {power})")]
-    if power in mine:
-        body.append(svg.el("rect", x=x - DOT - 3, y=y - DOT - 3, width=2 * DOT + 6, height=2 * DOT + 6, fill=YOU))
+    body.append(slot(svg.el("rect", x=x - DOT - 3, y=y - DOT - 3, width=2 * DOT + 6, height=2 * DOT + 6,
+                             fill=YOU), {power}))
     body.append(svg.el("rect", x=x - DOT, y=y - DOT, width=2 * DOT, height=2 * DOT, fill=fill,
                        stroke="#1d1d1d", stroke_width=1))
     lx, ly, anchor = label
@@ -238,7 +237,7 @@ def _home(power: str, info: dict, at: tuple[float, float], label: tuple[float, f
     return svg.el("g", body, class_="home")
 
 
-def _sea(name: str, info: dict, spots: list[tuple[float, float]], box: tuple[float, float]) -> str:
+def sea(name: str, info: dict, spots: list[tuple[float, float]], box: tuple[float, float]) -> str:
     """The zone's name where it lies, and its box (merchant fleets, navies) in
     open water nearby, joined by a thin line when the two are apart."""
     body = [svg.title(sea_line(name, info))]
@@ -272,7 +271,7 @@ def _wrap(items: list[tuple[str, str | None, str]], head: str, per_row: int = 6)
     return rows
 
 
-def _land(data, pts: dict[str, tuple[float, float]]) -> list[str]:
+def land(data, pts: dict[str, tuple[float, float]]) -> list[str]:
     """A pale land shape: a blob under every land place and thick strokes along
     the Overland Routes, so continents read as land without coastline data."""
     out = []
@@ -296,7 +295,7 @@ def _land(data, pts: dict[str, tuple[float, float]]) -> list[str]:
     return out
 
 
-def _canals(view: dict, pts: dict[str, tuple[float, float]]) -> list[str]:
+def canals(view: dict, pts: dict[str, tuple[float, float]]) -> list[str]:
     out = []
     for canal in view["canals"]:
         if canal["kind"] == "straits" or not canal["open"] or canal["area"] not in pts:
@@ -313,7 +312,8 @@ def _canals(view: dict, pts: dict[str, tuple[float, float]]) -> list[str]:
 
 # -- the whole map ------------------------------------------------------------------
 
-def legend(view: dict, powers: Iterable[str], mine: set[str]) -> list[str]:
+def legend(view: dict, powers: Iterable[str]) -> list[str]:
+    """The key to the map; the line about gold rings is the reader's own (:func:`mine_line`)."""
     top = MAP_HEIGHT + 8
     out = [svg.el("rect", x=0, y=MAP_HEIGHT, width=WIDTH, height=LEGEND_HEIGHT, fill="#ffffff"),
            svg.el("line", x1=0, y1=MAP_HEIGHT, x2=WIDTH, y2=MAP_HEIGHT, stroke="#1d1d1d")]
@@ -355,42 +355,26 @@ def legend(view: dict, powers: Iterable[str], mine: set[str]) -> list[str]:
     x += 90
     out.append(svg.el("rect", x=x, y=y - 10, width=12, height=12, fill="#3b3b3b"))
     out.append(svg.text(x + 16, y, "a Home Country", class_="small"))
-    x += 120
-    if mine:
-        out.append(svg.el("circle", cx=x + 6, cy=y - 4, r=DOT + 3, fill=YOU))
-        out.append(svg.el("circle", cx=x + 6, cy=y - 4, r=DOT, fill="#ffffff", stroke="#1d1d1d"))
-        verb = "have" if len(mine) > 1 else "has"
-        out.append(svg.text(x + 20, y, f"ringed in gold: where {' and '.join(sorted(mine))} "
-                            f"{verb} a marker or an army", class_="small"))
+    out.append(svg.slot(MINE_SLOT.format(x=x + 120, y=y)))
     out.append(svg.text(10, y + 22, "Lines join Areas linked by Overland Routes. Hover over a place for "
                         "its details; the text beside the map says the same in words.", class_="small"))
     return out
 
 
-def draw(view: dict, data, *, title: str, mine: Iterable[str] = ()) -> str:
-    """The map of one board view.  ``mine``: the powers whose places are ringed."""
-    mine = set(mine)
-    pts = points(data)
-    layout = _layout(data)
-    body = [svg.el("rect", x=0, y=0, width=WIDTH, height=MAP_HEIGHT, fill=WATER)]
-    body += _land(data, pts)
-    body.append(svg.text(10, 26, title, class_="head"))
-    body.append(svg.text(WIDTH - 10, 26, f"European Tensions {view['eti']} · Chinese Resentment "
-                         f"{view['cri']}", class_="head", text_anchor="end"))
-    seas = sea_points(data)
-    boxes = sea_boxes(data)
-    body += [_sea(name, info, seas[name], boxes[name]) for name, info in view["seas"].items()]
-    for power, info in view["homes"].items():
-        body.append(_home(power, info, pts[info["name"]], layout[info["name"]], mine))
-    for name, info in view["areas"].items():
-        body.append(_area(name, info, pts[name], layout[name], mine))
-    body += _canals(view, pts)
-    powers = [p for p in COLOURS if p in view["homes"]]
-    body += legend(view, powers, mine)
-    held = sum(1 for a in view["areas"].values() if a["controllers"])
-    description = (f"A world map of the {len(view['areas'])} Areas, {len(view['homes'])} Home Countries "
-                   f"and {len(view['seas'])} Sea Zones; {held} Areas are controlled by a power. "
-                   + " ".join(text_lines(view)))
-    return svg.document(WIDTH, HEIGHT, body, label=title, description=description, id_="pb-map",
-                        style=STYLE)
+def slot(markup: str, powers: set[str]) -> str:
+    """A ring that only the readers of ``powers`` see (filled per reader by :mod:`.mapsheet`)."""
+    return svg.slot("|".join(sorted(powers)), markup)
 
+
+MINE_SLOT = "mine:{x}:{y}"
+TITLE_SLOT = "title"
+
+
+def mine_line(x: float, y: float, mine: set[str]) -> str:
+    if not mine:
+        return ""
+    verb = "have" if len(mine) > 1 else "has"
+    return "".join([svg.el("circle", cx=x + 6, cy=y - 4, r=DOT + 3, fill=YOU),
+                    svg.el("circle", cx=x + 6, cy=y - 4, r=DOT, fill="#ffffff", stroke="#1d1d1d"),
+                    svg.text(x + 20, y, f"ringed in gold: where {' and '.join(sorted(mine))} "
+                             f"{verb} a marker or an army", class_="small")])

@@ -12,7 +12,7 @@ from pbem.kit import treatybook
 from pbem.kit.gameapi import OrderOption
 
 from .. import sequence as play
-from ..core import board, combat_table
+from ..core import board, combat_table, mapgraph
 from ..war import declare, model, moves, natives, resolution, sequence
 from .congress import names
 
@@ -365,7 +365,7 @@ def anytime(state: dict, data, power: str) -> list[str]:
             what = "STRAITS" if area == "Anatolia" else "CANAL"
             out.append(f"DENY {what} {area} TO <power> (a power at War)")
     if model.fighting(state) and war is None and any(
-            board.has_control(state, power, a) and board.seas_of(data, a) for a in state.get("markers", {})):
+            board.has_control(state, power, a) and mapgraph.seas_of(data, a) for a in state.get("markers", {})):
         out.append("GRANT COALING <area> TO <power> (one of your coastal Areas, for the whole War)")
     return out
 

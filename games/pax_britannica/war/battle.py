@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ..core import board, combat_table
 from ..core.combat_table import cheapest_cover
 from . import model, moves, natives
+from ..core.state import by_rules_order
 
 
 @dataclass
@@ -29,7 +30,7 @@ class Side:
 
     @property
     def powers(self) -> list[str]:
-        return model.by_rules_order(u["power"] for u in self.units + self.joined)
+        return by_rules_order(u["power"] for u in self.units + self.joined)
 
     def all(self) -> list[dict]:
         return self.units + self.joined

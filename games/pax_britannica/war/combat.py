@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..core import board
 from . import battle, model, natives, orders_of
+from ..core.state import by_rules_order
 
 KINDS = ("army", "navy")
 
@@ -46,7 +47,7 @@ def planned(state: dict, data, war: dict, orders: dict, phasing: list[str]) -> l
     every combat the power can fight there (army combat first, then naval), ``ATTACK ARMY|NAVY
     <place>`` only that one."""
     wanted: dict[tuple[str, str], list[str]] = {}
-    for power in model.by_rules_order(phasing):
+    for power in by_rules_order(phasing):
         if model.engine_moved(state, war, power):
             continue
         for o in orders_of.chosen(state, war, power, orders):
@@ -66,7 +67,7 @@ def planned(state: dict, data, war: dict, orders: dict, phasing: list[str]) -> l
                                and not model.is_native(p) and units(state, p, place, kind)]
         elif great_here:
             powers = []  # a Minor Power beside a Great Power ally attacks only with it
-        out.append((place, kind, model.by_rules_order(powers)))
+        out.append((place, kind, by_rules_order(powers)))
     out.sort(key=lambda x: KINDS.index(x[1]))  # army combat before naval, order kept otherwise
     return [x for x in out if x[2]]
 
@@ -179,9 +180,9 @@ def conquests(state: dict, data, war: dict) -> list[dict]:
             if enemy_ctrl and held != sorted(side):
                 war["conquered"][area] = sorted(side)
                 events.append({"kind": "conquered", "war": war["id"], "area": area,
-                               "by": model.by_rules_order(side), "from": enemy_ctrl})
+                               "by": by_rules_order(side), "from": enemy_ctrl})
             elif held and not enemy_ctrl and set(ctrl) & set(side) and not set(held) & set(side):
                 war["conquered"].pop(area)
                 events.append({"kind": "conquered", "war": war["id"], "area": area,
-                               "by": model.by_rules_order(side), "from": held, "retaken": True})
+                               "by": by_rules_order(side), "from": held, "retaken": True})
     return events

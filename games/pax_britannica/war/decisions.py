@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Order
 
-from ..core import board
+from ..core import board, mapgraph
 from . import declare, model
 from .moves import mark_immediate
+from ..core.state import by_rules_order
 
 Fail = tuple[str, str] | None
 
 
 def apply(state: dict, data, orders: dict, phase: str) -> list[dict]:
     events: list[dict] = []
-    for power in model.by_rules_order(orders):
+    for power in by_rules_order(orders):
         for o in orders[power]:
             o = o if isinstance(o, Order) else Order.from_json(o)
             who = o.power or power
@@ -116,7 +117,7 @@ def check_grant(state: dict, data, who: str, a: dict) -> Fail:
     area = a["area"]
     if not board.has_control(state, who, area):
         return "no-control", f"{who} may volunteer only an Area it Controls ({area} is not one)"
-    if not board.seas_of(data, area):
+    if not mapgraph.seas_of(data, area):
         return "not-coastal", f"{area} is not a Coastal Area"
     for t in a["to"]:
         war = model.war_of(state, t)

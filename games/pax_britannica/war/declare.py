@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from pbem.kit import audience, treatybook
 
-from ..core import board, declarations, disputes, treaties
+from ..core import board, declarations, disputes, treaty_records
 from . import greatwar, model
+from ..core.state import by_rules_order, power_order
 
 Fail = tuple[str, str] | None
 #: the duty Austria-Hungary and Germany owe each other (a "kind" of treaty duty)
@@ -165,7 +166,7 @@ def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
         events += austria_duty(state, who, enemy)
     kept = duty is not None and duty.get("kind") in ("defensive", "offensive")
     joined = {"kind": "war_joined", "war": war["id"], "power": who, "ally": ally,
-              "against": model.by_rules_order(enemies)}
+              "against": by_rules_order(enemies)}
     events.append(audience.tag(joined if kept else {**joined, "how": how}, audience.public()))
     if kept:
         record = treatybook.find(state, duty.get("treaty", ""))
@@ -196,7 +197,7 @@ def answer(state: dict, duty: dict, joins: bool, phase: str) -> list[dict]:
         events.append(board.add_eti(state, 5, f"{who} broke the German-Austrian treaty", who))
         return events
     if record is not None:
-        events += treaties.break_treaty(state, record, who, f"refused to join {ally}'s War")
+        events += treaty_records.break_treaty(state, record, who, f"refused to join {ally}'s War")
     return events
 
 
@@ -214,7 +215,7 @@ def decide(state: dict, orders: dict, phase: str) -> list[dict]:
     if model.current_group(state) != "war":
         return []
     events = set_aside(state)
-    for duty in sorted(pending(state), key=lambda o: model.power_order(o["power"])):
+    for duty in sorted(pending(state), key=lambda o: power_order(o["power"])):
         if duty.get("status") != "pending":
             continue
         joins = said.get((duty["power"], duty["ally"]), duty.get("kind") == "austria")
@@ -241,7 +242,7 @@ def helpers(state: dict, orders: dict, phase: str) -> list[dict]:
     WAR WITH THE OTTOMANS - "any player can announce that he is coming to the Empire's aid";
     WAR AGAINST MINOR POWERS - "When ... some player allies with that Minor Power")."""
     events: list[dict] = []
-    for power in model.by_rules_order(orders):
+    for power in by_rules_order(orders):
         for o in orders[power]:
             who = o.power or power
             if o.kind == "support":

@@ -16,6 +16,7 @@ from pbem.kit import treatybook
 
 from ..core import board
 from . import geo, model, natives, supply
+from ..core.state import by_rules_order
 
 STALEMATE = 3
 DELAY_ROUNDS = 2
@@ -65,7 +66,7 @@ def finish(state: dict, data, war: dict, result: dict) -> list[dict]:
             events += spoils(state, data, war, [i], [j for j in live if j != i])
     return events + [{"kind": "war_end", "war": war["id"], "how": result["how"],
                       "sides": [list(side) for side in war["sides"]],
-                      "victors": model.by_rules_order(victors), "defeated": model.by_rules_order(losers),
+                      "victors": by_rules_order(victors), "defeated": by_rules_order(losers),
                       "sequences": war.get("round", 0), "conquered": sorted(war["conquered"])}]
 
 
@@ -106,13 +107,13 @@ def separate_peace(state: dict, war: dict) -> list[dict]:
     if not pairs or all(agreed(state, war, a, b) for a, b in pairs):
         return []
     events = []
-    for p in model.by_rules_order(talkers):
+    for p in by_rules_order(talkers):
         foes = [q for q in talkers if model.enemies_in(war, p, q)]
         if foes and all(agreed(state, war, p, q) for q in foes):
             index = model.side_index(war, p)
             model.leave(war, p)
             events.append({"kind": "separate_peace", "war": war["id"], "power": p,
-                           "with": model.by_rules_order(foes)})
+                           "with": by_rules_order(foes)})
             events.append(board.add_eti(state, 5, f"{p} made a separate peace", p))
             side = war["sides"][index]
             if not any(board.is_great(state, q) for q in side):
@@ -202,8 +203,8 @@ def spoils(state: dict, data, war: dict, victors: list[int], losers: list[int]) 
                 if area in reach and not defended and war["conquered"].get(area) != sorted(war["sides"][i]):
                     war["conquered"][area] = sorted(war["sides"][i])
                     events.append({"kind": "conquered", "war": war["id"], "area": area,
-                                   "by": model.by_rules_order(war["sides"][i]),
-                                   "from": model.by_rules_order(owners), "at_end": True})
+                                   "by": by_rules_order(war["sides"][i]),
+                                   "from": by_rules_order(owners), "at_end": True})
     return events
 
 

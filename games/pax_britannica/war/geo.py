@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..core import board
+from ..core import board, mapgraph
 from . import model
 from .natives import native_reach
 
@@ -88,7 +88,7 @@ def blocked_coasts(state: dict, data, power: str) -> set[tuple[str, str]]:
 
 def blockaded_anywhere(state: dict, data, power: str, area: str, blocked: set | None = None) -> bool:
     blocked = blocked_coasts(state, data, power) if blocked is None else blocked
-    return any((area, s) in blocked for s in board.seas_of(data, area))
+    return any((area, s) in blocked for s in mapgraph.seas_of(data, area))
 
 
 # -- coaling rights ----------------------------------------------------------------------------
@@ -100,7 +100,7 @@ def coaling_seas(state: dict, data, power: str) -> set[str]:
     war = model.war_of(state, power)
     alliance = model.allies_of(state, power)
     home = board.home_name(data, power)
-    out = set(board.seas_of(data, home)) if home else set()
+    out = set(mapgraph.seas_of(data, home)) if home else set()
     granted = {g["area"] for g in (war or {}).get("grants", []) if g["to"] == power
                and board.has_control(state, g["by"], g["area"])}
     conquered = {a for a, who in (war or {}).get("conquered", {}).items() if power in who}
@@ -127,7 +127,7 @@ def has_coaling(state: dict, data, power: str, unit: dict, seas: set[str] | None
         return where in seas
     if where == board.home_name(data, power):
         return True
-    coasts = [unit["sea"]] if unit.get("sea") else list(board.seas_of(data, where))
+    coasts = [unit["sea"]] if unit.get("sea") else list(mapgraph.seas_of(data, where))
     return any(s in seas for s in coasts)
 
 
@@ -159,7 +159,7 @@ def supply_nodes(state: dict, data, power: str, blocked: set) -> tuple[set[str],
     for area, who in (war or {}).get("conquered", {}).items():
         if power in who:
             passable.add(area)
-    passable |= board.merchant_seas(state, power)
+    passable |= mapgraph.merchant_seas(state, power)
     return sources, passable
 
 
@@ -186,10 +186,10 @@ class Lines:
         if place in data.seas:
             if place not in self.seas:
                 self.seas[place] = sea_steps(self.state, data, self.power, place, war_time=False)
-            return self.seas[place] | {p for p in board.coastal_index(data).get(place, set())
+            return self.seas[place] | {p for p in mapgraph.coastal_index(data).get(place, set())
                                        if (p, place) not in self.blocked}
-        return set(board.land_neighbours(data, place)) | {
-            s for s in board.seas_of(data, place) if (place, s) not in self.blocked}
+        return set(mapgraph.land_neighbours(data, place)) | {
+            s for s in mapgraph.seas_of(data, place) if (place, s) not in self.blocked}
 
     def __contains__(self, place: str) -> bool:
         """Rules: SUPPLY - in supply in the Home Country, an unblockaded own Dominion or State, or
@@ -241,15 +241,15 @@ def army_reach(state: dict, data, war: dict, index: int) -> set[str]:
             reach |= native_reach(state, data, war, power)
             continue
         start = {u["where"] for u in board.units_of(state, power, type="army")}
-        fleets = board.merchant_seas(state, power)
+        fleets = mapgraph.merchant_seas(state, power)
         home = board.home_name(data, power)
         seen, todo = set(start), deque(start)
         while todo:
             here = todo.popleft()
             if here in data.seas or here in data.capes:
-                nxt = sea_steps(state, data, power, here) | board.coastal_index(data).get(here, set())
+                nxt = sea_steps(state, data, power, here) | mapgraph.coastal_index(data).get(here, set())
             else:
-                nxt = set(board.land_neighbours(data, here)) | set(board.seas_of(data, here))
+                nxt = set(mapgraph.land_neighbours(data, here)) | set(mapgraph.seas_of(data, here))
             for p in nxt:
                 if p in seen:
                     continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..core import board
 from . import model
+from ..core.state import by_rules_order
 
 SIX = ("Britain", "France", "Germany", "Austria-Hungary", "Italy", "Russia")
 FOUR_PLAYER_CORE = {"Britain", "France", "Germany"}
@@ -62,7 +63,7 @@ def check(state: dict) -> list[dict]:
             state["great_war"] = {"blamed": blamed, "turn": state.get("turn"), "cause": "war",
                                   "wars": ids, "announced": True}
             return [{"kind": "great_war", "blamed": blamed, "cause": "war",
-                     "powers": model.by_rules_order(powers & set(SIX)), "wars": ids}]
+                     "powers": by_rules_order(powers & set(SIX)), "wars": ids}]
     return []
 
 

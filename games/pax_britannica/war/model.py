@@ -24,26 +24,13 @@ being fought count (``fighting``): the others wait their turn.
 """
 from __future__ import annotations
 
-from typing import Iterable
-
 from ..core import board
-from ..core.state import POWERS
+from ..core.state import CHINA, NATIVES, OTTOMANS, by_rules_order
 
-CHINA, OTTOMANS = "China", "Ottoman Empire"
-NATIVES = (CHINA, OTTOMANS)
 #: Rules: THE WAR SEQUENCE - the order in which wars are fought.
 GROUPS = ("rebellion", "ottoman", "war")
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
 OPEN = ("active", "ended")
-
-
-def power_order(power: str) -> int:
-    return POWERS.index(power) if power in POWERS else len(POWERS) + NATIVES.index(power) \
-        if power in NATIVES else len(POWERS) + 2
-
-
-def by_rules_order(powers: Iterable[str]) -> list[str]:
-    return sorted(set(powers), key=lambda p: (power_order(p), p))
 
 
 def is_native(power: str) -> bool:

@@ -10,7 +10,7 @@ countries are at War").
 """
 from __future__ import annotations
 
-from ..core import board
+from ..core import board, mapgraph
 from ..core.movement_units import garrison_rules
 from . import geo, model
 
@@ -43,15 +43,15 @@ def steps(state: dict, data, power: str, unit: dict) -> set[str]:
     canal = any(a in state.get("canals", []) for a in board.CANAL_AREAS)
     if is_sea(data, src):
         out = set(data.sea_neighbours(src, war=True, canal=canal))
-        out |= set(board.coastal_index(data).get(src, set()))
+        out |= set(mapgraph.coastal_index(data).get(src, set()))
         return out
     if src == board.home_name(data, power):
         seas = port_seas(data, power, unit.get("sea")) if unit["type"] == "navy" \
-            else set(board.seas_of(data, src))
-        return seas | (set(board.land_neighbours(data, src)) if unit["type"] == "army" else set())
+            else set(mapgraph.seas_of(data, src))
+        return seas | (set(mapgraph.land_neighbours(data, src)) if unit["type"] == "army" else set())
     if unit["type"] == "navy":
-        return {unit["sea"]} if unit.get("sea") else set(board.seas_of(data, src))
-    return set(board.land_neighbours(data, src)) | set(board.seas_of(data, src))
+        return {unit["sea"]} if unit.get("sea") else set(mapgraph.seas_of(data, src))
+    return set(mapgraph.land_neighbours(data, src)) | set(mapgraph.seas_of(data, src))
 
 
 def enemy_units(state: dict, power: str, place: str, kind: str | None = None) -> list[dict]:
@@ -111,7 +111,7 @@ def check_army(state: dict, data, power: str, war: dict, unit: dict, dst: str) -
     """Rules: Army Unit Movement; Restrictions on Army Unit Movement; Cape Zones."""
     src = unit["where"]
     home = board.home_name(data, power)
-    fleets = board.merchant_seas(state, power)
+    fleets = mapgraph.merchant_seas(state, power)
     if is_sea(data, dst):
         if dst in data.capes:
             if not fleets & set(data.capes[dst].between):
@@ -165,7 +165,7 @@ def apply(state: dict, data, power: str, unit: dict, dst: str) -> list[dict]:
     unit["where"] = dst
     if unit["type"] == "navy" and dst == board.home_name(data, power):
         unit["sea"] = src
-    elif unit["type"] == "navy" and not is_sea(data, dst) and len(board.seas_of(data, dst)) > 1:
+    elif unit["type"] == "navy" and not is_sea(data, dst) and len(mapgraph.seas_of(data, dst)) > 1:
         # Rules: Naval Unit Movement (Important Note) - it lies on the side it came from.
         unit["sea"] = src
     else:

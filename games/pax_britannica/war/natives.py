@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..core import board
+from ..core import board, mapgraph
 from . import model
 
 CHINESE = ("chinese_empire", "chinese_vassal")
@@ -80,7 +80,7 @@ def native_reach(state: dict, data, war: dict, power: str) -> set[str]:
     seen, todo = set(start), deque(start)
     while todo:
         here = todo.popleft()
-        for n in board.land_neighbours(data, here):
+        for n in mapgraph.land_neighbours(data, here):
             if n in allowed and n not in seen:
                 seen.add(n)
                 todo.append(n)
@@ -103,7 +103,7 @@ def distances(data, start: str, allowed: set[str]) -> dict[str, int]:
     dist, todo = {start: 0}, deque([start])
     while todo:
         here = todo.popleft()
-        for n in sorted(board.land_neighbours(data, here)):
+        for n in sorted(mapgraph.land_neighbours(data, here)):
             if n in allowed and n not in dist:
                 dist[n] = dist[here] + 1
                 todo.append(n)
@@ -129,7 +129,7 @@ def move_all(state: dict, data, dice, war: dict, power: str) -> list[dict]:
         goal = pick(dice, sorted(a for a, d in reachable.items() if d == nearest),
                     f"{power} army {unit['id']} in {here}: which Area it marches on")
         back = distances(data, goal, allowed | {here})
-        step = sorted(n for n in board.land_neighbours(data, here)
+        step = sorted(n for n in mapgraph.land_neighbours(data, here)
                       if n in allowed and back.get(n) == back[here] - 1)[0]
         unit["where"] = step
         events.append({"kind": "war_move", "war": war["id"], "power": power, "type": "army",
@@ -145,7 +145,7 @@ def retreat_place(state: dict, data, war: dict, unit: dict, place: str, dice=Non
     first by name (the die of "a random method" is rolled by the caller when it has dice)."""
     allowed = native_areas(state, data, war, unit["power"])
     best: dict[int, list[str]] = {}
-    for n in sorted(board.land_neighbours(data, place)):
+    for n in sorted(mapgraph.land_neighbours(data, place)):
         if n not in allowed:
             continue
         if any(model.enemies_in(war, unit["power"], u["power"]) for u in board.units_of(state, where=n)):

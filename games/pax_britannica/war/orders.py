@@ -63,27 +63,25 @@ class _Shape(ShapeBase):
 
 
 def resolve_power(data, text: str) -> str | None:
-    key = text.strip().lower()
-    if key in ("china", "chinese"):
-        return model.CHINA
-    if key in ("ottoman", "ottomans", "ottoman empire", "turkey", "turks"):
-        return model.OTTOMANS
-    return data.resolve_power(text)
+    """A power a war's orders name: China and the Ottoman Empire fight in wars too."""
+    return data.resolve_power(text, natives=True)
 
 
 def _name(data, role: str, text: str, line: int | None) -> str:
     if role == "power":
-        found, what, code = resolve_power(data, text), "power", "unknown-power"
+        found, what, code, kinds = resolve_power(data, text), "power", "unknown-power", ("power", "native")
     elif role == "passage":
         found = PASSAGE_NAMES.get(" ".join(text.lower().split())) or data.resolve_area(text)
-        what, code = "canal or straits Area", "unknown-area"
+        what, code, kinds = "canal or straits Area", "unknown-area", ("area",)
     elif role == "area":
-        found, what, code = data.resolve_area(text), "Area", "unknown-area"
+        found, what, code, kinds = data.resolve_area(text), "Area", "unknown-area", ("area",)
     else:
         found = data.resolve_place(text)
-        what, code = "Area, Sea Zone or Home Country", "unknown-area"
+        what, code, kinds = "Area, Sea Zone or Home Country", "unknown-area", ("place",)
     if found is None:
-        raise ValueError(Problem(code, f"{text!r} is not a known {what}", line, data.suggest(text), "invalid"))
+        # Only names of the kind the slot takes are offered: an Area for a misspelt power never.
+        raise ValueError(Problem(code, f"{text!r} is not a known {what}", line, data.suggest(text, *kinds),
+                                 "invalid"))
     return found
 
 
@@ -182,7 +180,7 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
             target = resolve_power(data, head[1]) if len(head) > 1 else None
             if target is None:
                 result.problems.append(Problem("unknown-power", f"FOR names no power: {text!r}",
-                                               number, data.suggest(head[-1]), "invalid"))
+                                               number, data.suggest(head[-1], "power", "native"), "invalid"))
             else:
                 current = target
             continue

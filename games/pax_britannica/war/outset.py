@@ -18,6 +18,7 @@ from pbem.kit.gameapi import Order
 from ..core import board
 from . import declare, greatwar, model, natives
 from .resolution import remember_ottoman_control
+from ..core.state import by_rules_order
 
 
 def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
@@ -25,7 +26,7 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     state["war_window"] = 0
     state.pop("war_resume", None)
     events: list[dict] = []
-    for power in model.by_rules_order(orders):
+    for power in by_rules_order(orders):
         for o in orders[power]:
             o = o if isinstance(o, Order) else Order.from_json(o)
             if o.kind != "declare_war":
@@ -53,7 +54,7 @@ def rebellion(state: dict, data, dice) -> list[dict]:
     if any(w.get("kind") == "rebellion" for w in model.open_wars(state)):
         return []
     chinese = {a for a, info in data.areas.items() if info.kind in natives.CHINESE}
-    colonial = model.by_rules_order(
+    colonial = by_rules_order(
         p for a in chinese for p, m in board.markers_in(state, a).items()
         if m["status"] != "interest" and p in state.get("powers", {}))
     war = model.new_war(state, [[model.CHINA], colonial], "rebellion")
@@ -71,7 +72,7 @@ def ottoman_war(state: dict, data) -> list[dict]:
     remember_ottoman_control(state, data)
     if not fresh or any(w.get("kind") == "ottoman" for w in model.open_wars(state)):
         return []
-    placers = model.by_rules_order(p for p, _ in fresh)
+    placers = by_rules_order(p for p, _ in fresh)
     first = placers[0]
     area = next(a for p, a in fresh if p == first)
     war = model.new_war(state, [[model.OTTOMANS], placers], "ottoman", firsts=[first],

@@ -14,10 +14,11 @@ WAR WITH THE OTTOMANS (its endings).
 """
 from __future__ import annotations
 
-from ..core import board, disputes, summaries
+from ..core import board, disputes, mapgraph, summaries
 from . import model, natives
 from .minors import minor_victory
 from .orders_of import chosen
+from ..core.state import by_rules_order
 
 PLACEABLE = ("interest", "influence", "protectorate", "possession")
 HEAVY = ("possession", "dominion", "state")
@@ -67,7 +68,7 @@ def demanders(state: dict, data, war: dict) -> list[str]:
         return []
     found = {u["power"] for u in board.units_of(state, type="army") if u["where"] in data.areas
              and data.areas[u["where"]].kind in natives.CHINESE and not model.is_native(u["power"])}
-    great = model.by_rules_order(p for p in found if board.is_great(state, p))
+    great = by_rules_order(p for p in found if board.is_great(state, p))
     minors = [p for p in ("Russia", "Japan") if p in found and p not in great]
     return great + minors
 
@@ -123,7 +124,7 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
 
 def orders_for(state: dict, war: dict, orders: dict, kinds: tuple[str, ...]) -> list:
     out = []
-    for power in model.by_rules_order(orders):
+    for power in by_rules_order(orders):
         if model.side_index(war, power) is None:
             continue
         out += [(power, o) for o in chosen(state, war, power, orders) if o.kind in kinds]
@@ -148,7 +149,7 @@ def place(state: dict, data, war: dict, orders: dict) -> list[dict]:
         clash = (controls and "influence" in statuses) or (
             "possession" in statuses and any(s == "interest" and p not in controls for p, s in items))
         if clash:
-            squabblers = model.by_rules_order(p for p, _ in items)
+            squabblers = by_rules_order(p for p, _ in items)
             events.append({"kind": "spoils_squabble", "war": war["id"], "area": area, "powers": squabblers})
             for a in squabblers:
                 for b in squabblers:
@@ -332,5 +333,5 @@ def home_box(data, power: str, origin: str) -> str | None:
     home = data.homes.get(power)
     if home is None or not home.seas:
         return None
-    near = sorted(set(home.seas) & ({origin} | set(board.seas_of(data, origin))))
+    near = sorted(set(home.seas) & ({origin} | set(mapgraph.seas_of(data, origin))))
     return near[0] if near else sorted(home.seas)[0]

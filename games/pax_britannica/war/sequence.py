@@ -19,7 +19,7 @@ from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
 
 from ..core import board
 from ..core.data import load_data
-from ..core.state import label
+from ..core.state import by_rules_order, label, power_order
 from . import (combat, decisions, declare, ending, greatwar, minors, model, moves, natives, orders_of, outset,
                resolution, supply)
 
@@ -52,7 +52,7 @@ def title(state: dict) -> str:
     if found:
         step, i = found
         powers = sorted({p for w in model.fighting(state) if i < len(w["sides"]) for p in w["sides"][i]},
-                        key=model.power_order)
+                        key=power_order)
         rnd = max([w.get("round", 0) for w in model.fighting(state)] or [0])
         return (f"{what}, sequence {rnd}: {model.ORDINALS[i].title()} Alliance {step.title()}"
                 + (f" ({', '.join(powers)})" if powers else ""))
@@ -77,14 +77,14 @@ def cb_holders(state: dict) -> list[str]:
         speaker = model.speaker(state, cb["holder"])
         if speaker and declare.check_declare(state, cb["holder"], cb["against"]) is None:
             out.add(speaker)
-    return model.by_rules_order(out)
+    return by_rules_order(out)
 
 
 def immediate(state: dict) -> list[str]:
     """Players holding a Casus Belli they may use only in this window (a Codominion entered,
     a passage denied): they are asked whether they declare War."""
     window = state.get("war_window", 0)
-    return model.by_rules_order(s for cb in state.get("cb", []) if cb.get("window") == window
+    return by_rules_order(s for cb in state.get("cb", []) if cb.get("window") == window
                                 for s in [model.speaker(state, cb["holder"])] if s)
 
 
@@ -92,7 +92,7 @@ def duty_speakers(state: dict) -> list[str]:
     """Players asked to answer a treaty duty: only while the wars it concerns are fought."""
     if model.current_group(state) != "war":
         return []
-    return model.by_rules_order(s for o in declare.pending(state) if declare.void(state, o) is None
+    return by_rules_order(s for o in declare.pending(state) if declare.void(state, o) is None
                                 for s in [model.speaker(state, o["power"])] if s)
 
 
@@ -105,7 +105,7 @@ def alliance_owes(state: dict) -> list[str]:
             out |= set(players)   # any player may come to the Empire's aid, or be asked to help
         for minor in model.unallied_minors(state, war):
             out |= {p for p in players if model.war_of(state, p) is None}
-    return model.by_rules_order(out)
+    return by_rules_order(out)
 
 
 def can_fight(state: dict, war: dict, power: str) -> bool:
@@ -127,11 +127,11 @@ def asked(state: dict) -> tuple[list[str], list[str]]:
     if phase == "war_alliances":
         return alliance_owes(state), []
     if phase == "war_resolution":
-        return model.by_rules_order(resolution.deciders(state, load_data(state))), []
+        return by_rules_order(resolution.deciders(state, load_data(state))), []
     found = step_of(phase)
     owes: set[str] = set(immediate(state))
     if not found or found[0] == "supply":
-        return model.by_rules_order(owes), []
+        return by_rules_order(owes), []
     step, i = found
     for war in model.fighting(state):
         if i >= len(war["sides"]):
@@ -144,7 +144,7 @@ def asked(state: dict) -> tuple[list[str], list[str]]:
             owes |= set(model.controllers(state, war, power))
     if not owes:
         return [], []
-    return model.by_rules_order(owes), [p for p in players if p not in owes]
+    return by_rules_order(owes), [p for p in players if p not in owes]
 
 
 # -- what comes next -------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def maneuver(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
         if index >= len(war["sides"]):
             continue
         moved: set[int] = set()
-        for power in model.by_rules_order(war["sides"][index]):
+        for power in by_rules_order(war["sides"][index]):
             if model.engine_moved(state, war, power):
                 events += natives.move_all(state, data, dice, war, power)
                 continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..core import board
 from . import battle, geo, model, natives
+from ..core.state import by_rules_order
 
 
 def resolve(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
@@ -22,7 +23,7 @@ def resolve(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
             continue
         surrendered: list[dict] = []
         checked = 0
-        for power in model.by_rules_order(side):
+        for power in by_rules_order(side):
             got, n = units(state, data, war, power)
             surrendered += got
             checked += n
@@ -30,7 +31,7 @@ def resolve(state: dict, orders: dict, dice, data, index: int) -> list[dict]:
         events += [dict(e, kind="unit_surrendered") for e in surrendered]
         events += lost
         events.append({"kind": "supply_check", "war": war["id"], "alliance": index + 1,
-                       "powers": model.by_rules_order(side), "units": checked,
+                       "powers": by_rules_order(side), "units": checked,
                        "surrendered": len(surrendered), "areas_lost": [e["area"] for e in lost]})
     return events
 
@@ -62,7 +63,7 @@ def units(state: dict, data, war: dict, power: str) -> tuple[list[dict], int]:
         else:
             continue
         # Rules: SUPPLY - an enemy Naval Unit in the Area cuts its Lines to the sea: say whose
-        blockade = model.by_rules_order({x["power"] for x in board.units_of(state, where=u["where"], type="navy")
+        blockade = by_rules_order({x["power"] for x in board.units_of(state, where=u["where"], type="navy")
                                          if model.enemies_in(war, power, x["power"])})
         battle.surrender(state, war, u)
         out.append({"war": war["id"], "power": power, "type": u["type"], "strength": u["strength"],
@@ -111,7 +112,7 @@ def areas(state: dict, data, war: dict, index: int) -> list[dict]:
             if area in reach[j]:
                 war["conquered"][area] = sorted(war["sides"][j])
                 events.append({"kind": "area_surrendered", "war": war["id"], "area": area,
-                               "from": model.by_rules_order(owners),
-                               "to": model.by_rules_order(war["sides"][j])})
+                               "from": by_rules_order(owners),
+                               "to": by_rules_order(war["sides"][j])})
                 break
     return events

@@ -43,7 +43,7 @@ def test_every_edit_of_the_grammar_has_its_function_and_every_command_its_words(
     ("SET RULER Valmont MAYBE", "gm-edit", "expected NONE or YES, found MAYBE", None),
     ("SET LEADER Valmont Anne AT Valmont x", "gm-edit", "unexpected 'x' at the end of the line", None),
     ("SET STANDING Valmont RETREAT x", "gm-edit", "expected NEVER or ASK or OUTNUMBERED, found x", None),
-    ("REMOVE UNITS Valmont PORT", "gm-edit", "expected a area or sea or province name", None),
+    ("REMOVE UNITS Valmont PORT", "gm-edit", "expected an area or sea or province name", None),
     ("SET PRESTIGE Valmnt 3", "unknown-realm", "there is no realm called 'Valmnt'", "Valmont"),
     ("SURRENDER Corvia TO Valmont", "not-at-war", "Corvia is not at war with Valmont", None),
 ])
@@ -86,7 +86,28 @@ def test_every_scenario_query_is_a_form_of_its_grammar_and_reads_names_with_spac
      "treaties, pending, game_over, realm, cores, loans, treaty_concluded, treaty_says, authority, emperor, colonists)"),
     ("war Valmont", "expected a realm name"),
     ("prestige Valmont Corvia", "unexpected 'Corvia' at the end of the line"),
+    ("prestige Rebels", "Rebels is not a realm: it has no prestige"),
+    ("ducats rebels", "Rebels is not a realm: it has no ducats"),
+    ("influence Marches", "expected a realm name"),
+    ("rebels Valmnt", "there is no area called 'Valmnt'"),
 ])
 def test_a_bad_query_is_refused(state, text, message):
     with pytest.raises(GMError, match="^" + re.escape(message) + "$"):
         GAME.query(state, text)
+
+
+def test_a_refused_edit_keeps_its_suggestion_in_the_gm_reply(state):
+    """The GM's reply is made from ``problem()`` (pbem/handlers/gm.py): the suggestion the
+    game found must be in it, as it is in a player's reply."""
+    with pytest.raises(GMError) as err:
+        GAME.apply(state, Edit("SET PRESTIGE Valmnt 3"), ScriptedDice())
+    problem = err.value.problem(4)
+    assert (problem.code, problem.line, problem.suggestion) == ("unknown-realm", 4, "Valmont")
+    assert "(did you mean Valmont?)" in problem.render()
+
+
+def test_a_surrender_by_the_gm_is_told_with_its_gm_line_like_every_edit(state):
+    at_war, _ = GAME.apply(state, Edit("SET WAR Corvia VS Valmont"), ScriptedDice())
+    _, events = GAME.apply(at_war, Edit("SURRENDER Corvia TO Valmont"), ScriptedDice())
+    assert events[0] == {"kind": "gm_edit", "text": "SURRENDER Corvia TO Valmont"}
+    assert [e["kind"] for e in events[1:]] == ["prestige", "prestige", "surrender"]

@@ -42,7 +42,7 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
      "event, disputed, excommunication, holy_war, imperial_liberation)", None),
     ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", None),
     ("ACTIVATE Valmont x", "invalid-order", "expected TO, found x", None),
-    ("ACTIVATE Valmont TO", "invalid-order", "expected a area name", None),
+    ("ACTIVATE Valmont TO", "invalid-order", "expected an area name", None),
     ("RECRUIT two INF IN Valmont", "invalid-order", "expected how many units, found two", None),
     ("RECRUIT 2 FOO IN Valmont", "unknown-unit", "unknown unit 'FOO' (INF, CAV, ART, LIGHT or HEAVY)", None),
     ("RECRUIT 3 ART IN Valmont ALLIED x", "invalid-order", "unexpected 'x' at the end of the line", None),
@@ -61,12 +61,21 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
     ("RETREAT TO Corvia x", "invalid-order", "unexpected 'x' at the end of the line", None),
     ("APPOINT TO Valmont", "invalid-order", "expected a name", None),
     ("INFLUENCE Brenn x", "invalid-order", "expected a number, found x", None),
-    ("SIEGE Brenn Hom", "unknown-province", "there is no province called 'Hom'", "Holm"),
+    ("SIEGE Brenn Hlom", "unknown-province", "there is no province called 'Hlom'", "Holm"),
     ("OFFER WHITE PEACE Brenn", "invalid-order", "expected TO, found Brenn", None),
     ("ACCEPT foo", "invalid-order", "unexpected 'foo' at the end of the line", None),
     ("CUT Lusca", "invalid-order", "expected TIES, found Lusca", None),
     ("NAVAL Western Sea TO Midle Sea", "unknown-sea", "there is no sea or province called 'Midle'", "Middle Sea"),
     ("DIPLOMACY Corvia Brenn", "invalid-order", "unexpected 'Brenn' at the end of the line", None),
+    # a misspelt name is offered names of its kind only
+    ("DECLARE WAR ON Far Shor", "unknown-realm", "there is no realm called 'Far'", None),
+    ("INFLUENCE Far Shor 1", "unknown-area", "there is no area called 'Far'", "Far Shore"),
+    ("DECLARE WAR ON Marchs", "unknown-realm", "there is no realm called 'Marchs'", None),
+    ("ACTIVATE Valmont TO Marchs", "unknown-area", "there is no area called 'Marchs'", "Marches"),
+    ("NAVAL Westrn Sea TO Middle Sea", "unknown-sea", "there is no sea or province called 'Westrn'", "Western Sea"),
+    ("ENFORCE vasalize ON Corvia", "unknown-term", "unknown peace term 'vasalize' (one of white_peace, "
+     "negotiated_peace, keep_current_board_state, humiliation, vassalization, force_conversion, "
+     "secure_desired_succession, full_annexation)", "vassalization"),
 ])
 def test_a_bad_line_gets_its_reply(state, line, code, message, suggestion):
     problems = GAME.parse_orders(state, "Valmont", [(3, line)]).problems
@@ -90,11 +99,80 @@ def test_negotiation_details_are_read_by_the_same_grammar(state):
 def test_deal_lines_are_read_by_their_grammar(state):
     from pbem.kit.gameapi import Refused
 
-    from games.eu_tpop import diplomacy
-    assert diplomacy.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])
-    assert diplomacy.read_term(state, "valmont pays 5") == ("pays", ["valmont", 5])
-    assert diplomacy.read_term(state, "Corvia SELLS Far Shore FOR 4 FOR 6") == ("sells", ["Corvia", "Far Shore FOR 4", 6])
+    from games.eu_tpop import deal_lines
+    assert deal_lines.read_term(state, "alliance and more words") == ("alliance", [["and", "more", "words"]])
+    assert deal_lines.read_term(state, "valmont pays 5") == ("pays", ["valmont", 5])
+    assert deal_lines.read_term(state, "Corvia SELLS Far Shore FOR 4 FOR 6") == ("sells", ["Corvia", "Far Shore FOR 4", 6])
     for bad in ("Valmont PAYS five", "Valmont Corvia PAYS 5", "Corvia SELLS FOR 6", ""):
         with pytest.raises(Refused) as err:
-            diplomacy.read_term(state, bad)
+            deal_lines.read_term(state, bad)
         assert err.value.code == "deal-line" and str(err.value).startswith(f"cannot read the deal line {bad!r}")
+
+
+@pytest.fixture(scope="module")
+def at_war(state):
+    from pbem.kit.gameapi import Edit
+    for edit in ("SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont"):
+        state, _ = GAME.apply(state, Edit(edit), ScriptedDice())
+    return state
+
+
+@pytest.mark.parametrize("lines,read", [
+    (["keep_current_board_state", "VICTOR Valmont"], ("keep_current_board_state", "Valmont", [], [])),
+    (["TERM kcbs RETURN Salera", "victor valmont"], ("keep_current_board_state", "Valmont", [["RETURN", "Salera"]], [])),
+    (["white_peace", "", "Corvia CUTS TIES WITH Lusca", "corvia pays 5"],
+     ("white_peace", "Valmont", [], [("cut", "Corvia", "Lusca"), ("pay", "Corvia", "Valmont", 5)])),
+    (["white_peace", "Valmont PAYS 3"], ("white_peace", "Valmont", [], [("pay", "Valmont", "Corvia", 3)])),
+])
+def test_the_lines_of_a_negotiated_peace_are_read(at_war, lines, read):
+    from games.eu_tpop.phases import peace_resolution as resolution
+    assert resolution.read_negotiation(at_war, "Valmont", "Corvia", lines) == read
+
+
+@pytest.mark.parametrize("lines,code,message,suggestion", [
+    (["frobnicate", "VICTOR Valmont"], "negotiation-line", "cannot read 'frobnicate' in the negotiated peace", None),
+    (["TERM"], "negotiation-line", "cannot read 'TERM' in the negotiated peace", None),
+    (["VICTOR Valmont"], "negotiation-line", "the negotiated peace names no term", None),
+    (["kcbs", "VICTOR Valmnt"], "unknown-realm", "there is no realm called 'Valmnt'", "Valmont"),
+    (["kcbs", "VICTOR"], "gm-edit", "expected a realm name", None),
+    (["kcbs", "VICTOR Valmont Corvia"], "gm-edit", "unexpected 'Corvia' at the end of the line", None),
+    (["kcbs"], "negotiation-line", "a negotiated peace with a term other than white peace names its VICTOR", None),
+    (["kcbs FOO", "VICTOR Valmont"], "gm-edit", "expected RETURN or EXCHANGE or LIBERATE or ALLY or CLAIM, found FOO",
+     None),
+    (["full_annexation", "VICTOR Valmont"], "negotiation-term", "a negotiated peace may not use full_annexation (10.4)",
+     None),
+    (["white_peace", "Lusca PAYS 5"], "negotiation-line", "the extra action is taken by one of the two parties only "
+     "(10.4)", None),
+    (["white_peace", "Corvia PAYS 5", "Valmont PAYS 5"], "negotiation-line",
+     "the extra action is taken by one of the two parties only (10.4)", None),
+    (["white_peace", "Corvia PAYS 500"], "negotiation-line", "Corvia has 15 Ducats", None),
+    (["white_peace", "Corvi CUTS TIES WITH Lusca"], "unknown-realm", "there is no realm called 'Corvi'", "Corvia"),
+    (["white_peace", "Corvia CUTS TIES WITH Lusa"], "unknown-realm", "there is no realm called 'Lusa'", "Lusca"),
+])
+def test_a_bad_negotiated_peace_gets_its_reply(at_war, lines, code, message, suggestion):
+    from pbem.kit.gameapi import Refused
+
+    from games.eu_tpop.phases import peace_resolution as resolution
+    with pytest.raises(Refused) as err:
+        resolution.read_negotiation(at_war, "Valmont", "Corvia", lines)
+    assert (err.value.code, str(err.value), getattr(err.value, "suggestion", None)) == (code, message, suggestion)
+
+
+@pytest.mark.parametrize("line,targets,cb", [
+    ("DECLARE WAR ON Brenn, Tarvo CB claim", ["Brenn", "Tarvo"], "claim"),
+    ("declare war on brenn,tarvo cb Holy-War", ["Brenn", "Tarvo"], "holy_war"),
+    ("DOW Brenn", ["Brenn"], None),
+])
+def test_a_declaration_names_its_realms_up_to_the_cb(state, line, targets, cb):
+    parsed = GAME.parse_orders(state, "Valmont", [(1, line)])
+    assert not parsed.problems, [p.render() for p in parsed.problems]
+    assert (parsed.orders[0].args["targets"], parsed.orders[0].args["cb"]) == (targets, cb)
+
+
+def test_a_misspelt_name_in_a_negotiated_peace_gets_its_suggestion(at_war):
+    from pbem.kit.gameapi import Edit
+    peace, _ = GAME.apply(at_war, Edit("SET STEP D"), ScriptedDice())
+    parsed = GAME.parse_orders(peace, "Valmont", [(2, "NEGOTIATE Corvia"), (3, "kcbs"), (4, "VICTOR Valmnt"),
+                                                  (5, "ENDNEGOTIATE")])
+    problems = GAME.validate(peace, "Valmont", parsed.orders)
+    assert [(p.code, p.suggestion) for p in problems] == [("unknown-realm", "Valmont")]

@@ -20,7 +20,7 @@ def emitted_kinds() -> set[str]:
     """Every event kind written in the game's code (a literal ``"kind": "<kind>"``), the kind
     moves.py chooses between two, and the platform's treaty record (audiences.MADE_WITH)."""
     kinds = set()
-    for path in SOURCE.glob("*.py"):
+    for path in SOURCE.rglob("*.py"):
         if path.name not in ("sentences.py", "audiences.py", "queries.py", "state.py"):
             kinds |= set(re.findall(r'"kind":\s*"(\w+)"', path.read_text(encoding="utf-8")))
     return kinds | {"returned"} | audiences.MADE_WITH

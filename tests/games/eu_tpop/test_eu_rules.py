@@ -185,7 +185,7 @@ def test_every_kind_the_engine_emits_says_who_may_see_it():
     from games.eu_tpop import audiences
     source = Path(audiences.__file__).resolve().parent
     kinds = set()
-    for path in source.glob("*.py"):
+    for path in source.rglob("*.py"):
         if path.name not in ("report.py", "audiences.py", "queries.py", "state.py"):
             kinds |= set(re.findall(r'"kind":\s*"(\w+)"', path.read_text()))
     kinds.add("returned")  # moves.py writes "occupied" or "returned"

@@ -7,6 +7,8 @@ War ends in France's defeat, and Britain places its marker in the conquered Area
 Resolution.  Every step is read in the players' reports; then ``verify`` on the game."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pbem.storage import store
@@ -114,3 +116,13 @@ def test_a_war_by_mail(table):
     assert state["eti"] - eti_before >= 15
     report = verify(ctx, "crimea")
     assert report.ok, report.problems
+    # Every mail of the war (reports of each sub-phase among them) has a subject under 60
+    # characters on one header line, so no mail client shows it cut or with a leading space.
+    subjects = []
+    for row in ctx.db["outbox"].rows:
+        head = row["raw"].replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].decode("ascii")
+        line = re.search(r"^Subject: (.*)\n(?![ \t])", head, re.M)
+        assert line, head
+        subjects.append(line.group(1))
+    assert subjects and all(len(s) < 60 for s in subjects), [s for s in subjects if len(s) >= 60]
+    assert any(s.startswith("[crimea] France turn report: 1880 War") for s in subjects), subjects

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from games.pax_britannica.core import mapclasses, mapdata
+from games.pax_britannica.core import mapdata
+from pbem.kit.names import key
 
 
 @pytest.fixture(scope="module")
@@ -436,7 +437,7 @@ def test_every_shipped_table_names_its_source():
 
 def test_canonical_names_stay_distinct_when_normalised(data):
     names = [*data.areas, *data.seas, *data.capes, *(h.name for h in data.homes.values())]
-    assert len({mapclasses.name_key(n) for n in names}) == len(set(names))
+    assert len({key(n) for n in names}) == len(set(names))
     for name in names:
         assert data.resolve_place(name) == name
         assert data.resolve_place(name.upper().replace("-", " ")) == name

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from games.pax_britannica import GAME, load_data
-from games.pax_britannica.report import mapdraw, mapview
+from games.pax_britannica.report import mapdraw, mapsheet, mapview
 from pbem.kit.dice import SeededDice
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -136,3 +136,22 @@ def test_charts_keep_treasuries_for_the_end(start):
     assert set(playing) == {"Victory Points", "European Tensions and Chinese Resentment"}
     assert set(playing["Victory Points"]) == set(PLAYERS)
     assert "Treasury (£)" in GAME.charts(start, final=True)
+
+
+def test_each_reader_map_is_the_one_drawn_fresh_and_a_changed_board_is_drawn_again(start):
+    """The board every reader shares is drawn once (mapdraw keeps it); each reader's map
+    must still be exactly the map drawn from nothing for that reader."""
+    readers = [None, "Germany", "France", "Britain"]
+    kept = [GAME.map_svg(start, p) for p in readers]
+    fresh = []
+    for p in readers:
+        mapsheet._SHARED.clear()
+        fresh.append(GAME.map_svg(start, p))
+    assert kept == fresh
+    assert len(set(kept)) == len(readers)
+    moved = copy.deepcopy(start)
+    moved["markers"] = {}
+    redrawn = GAME.map_svg(moved, "Germany")
+    assert redrawn != kept[1]
+    mapsheet._SHARED.clear()
+    assert redrawn == GAME.map_svg(moved, "Germany")

@@ -10,7 +10,7 @@ import copy
 from hypothesis import given, settings, strategies as hs
 
 from games.pax_britannica import GAME, load_data
-from games.pax_britannica.core import board
+from games.pax_britannica.core import board, mapgraph
 from games.pax_britannica.phases import marker_adjustment as ma, movement, movement_validate
 from pbem.kit.dice import ScriptedDice, SeededDice
 
@@ -193,7 +193,7 @@ def pieces(state: dict, power: str) -> tuple:
     marks = sorted((a, m["status"], bool(m.get("established")))
                    for a, ms in state.get("markers", {}).items() for p, m in ms.items() if p == power)
     units = sorted((u["type"], u["strength"], u["where"]) for u in board.units_of(state, power))
-    return board.treasury(state, power), marks, units, sorted(board.merchant_seas(state, power))
+    return board.treasury(state, power), marks, units, sorted(mapgraph.merchant_seas(state, power))
 
 
 @settings(max_examples=60, deadline=None)

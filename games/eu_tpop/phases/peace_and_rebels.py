@@ -1,20 +1,16 @@
-"""Phase 3, Peace & Rebels (4.3), steps A to I; step D is :mod:`.resolution`.
+"""Phase 3, Peace & Rebels (4.3), steps A to I; step D is :mod:`.peace_resolution`.
 NPR invasions follow 13.4 as summarised in NOTES 3.7, rebels and liberation
 NOTES 3.8."""
 from __future__ import annotations
 
-from . import battle as bt
-from . import combat, resolution
-from . import peace as pc
-from . import state as st
+from dataclasses import dataclass
+from typing import Any, Callable
 
-STEPS = "ABCDEFGHI"
-
-
-def run_step(state: dict, step: str, orders: dict, dice, events: list) -> None:
-    {"A": step_a, "B": step_b, "C": step_c, "E": step_e, "F": step_f, "G": step_g, "H": step_h,
-     "I": step_i}.get(step, lambda s, d, e: None)(state, dice, events) if step != "D" else \
-        resolution.resolve(state, orders, events)
+from .. import battle as bt
+from .. import combat
+from .. import peace as pc
+from .. import state as st
+from . import peace_resolution
 
 
 def fight_now(state: dict, item: dict | None, dice, events: list) -> None:
@@ -24,7 +20,7 @@ def fight_now(state: dict, item: dict | None, dice, events: list) -> None:
             pass
 
 
-def step_a(state: dict, dice, events: list) -> None:
+def step_a(state: dict, orders: dict, dice, events: list) -> None:
     """A. Remove CBs (2 prestige when not at war with the target) and truces."""
     for cb in state["cbs"]:
         holder, target = cb["holder"], cb["target"]
@@ -38,7 +34,7 @@ def step_a(state: dict, dice, events: list) -> None:
 
 # -- B. NPR invasions ----------------------------------------------------------------------
 
-def step_b(state: dict, dice, events: list) -> None:
+def step_b(state: dict, orders: dict, dice, events: list) -> None:
     if not state.get("npr_invasions", True):
         return
     for npr in sorted(r for r, d in state["realms"].items() if d["kind"] == "NPR"):
@@ -124,7 +120,7 @@ def _unrest_towns(state: dict, area: str) -> list[str]:
             and st.is_player(state, st.top(state, state["provinces"][p]["owner"] or ""))]
 
 
-def step_c(state: dict, dice, events: list) -> None:
+def step_c(state: dict, orders: dict, dice, events: list) -> None:
     for area in sorted(state["rebels"], key=lambda a: (-state["rebels"][a], a)):
         n = state["rebels"].get(area, 0)
         if not n:
@@ -185,7 +181,7 @@ def rebels_move(state: dict, area: str, n: int, dice, events: list) -> None:
 
 # -- E to H -----------------------------------------------------------------------------------------
 
-def step_e(state: dict, dice, events: list) -> None:
+def step_e(state: dict, orders: dict, dice, events: list) -> None:
     for key, how in sorted(state["marriages"].items()):
         if how != "disputed":
             continue
@@ -215,13 +211,13 @@ def _spared(state: dict, pr: str, realm: str) -> bool:
         return False
     if st.kind(state, realm) != "NPR":
         return True
-    from .war import npr_influence
+    from ..war import npr_influence
     mine = npr_influence(state, pr, realm)
     others = [npr_influence(state, r, realm) for r in state["order"] if r != pr]
     return mine >= 2 and all(mine > o for o in others)
 
 
-def step_f(state: dict, dice, events: list) -> None:
+def step_f(state: dict, orders: dict, dice, events: list) -> None:
     for pr in state["order"]:
         rd = state["realms"][pr]
         if rd["ruler"]:
@@ -241,7 +237,7 @@ def _add_unrest(state: dict, provs: list[str], n: int) -> list[str]:
     return free[:n]
 
 
-def step_g(state: dict, dice, events: list) -> None:
+def step_g(state: dict, orders: dict, dice, events: list) -> None:
     for pr in state["order"]:
         religion = state["realms"][pr]["religion"]
         vassal_done = False
@@ -259,7 +255,7 @@ def step_g(state: dict, dice, events: list) -> None:
                 events.append({"kind": "unrest", "realm": pr, "provinces": added, "reason": "religious dissent"})
 
 
-def step_h(state: dict, dice, events: list) -> None:
+def step_h(state: dict, orders: dict, dice, events: list) -> None:
     for pr in state["order"]:
         towns = st.owned(state, pr)
         rd = state["realms"][pr]
@@ -280,7 +276,7 @@ def step_h(state: dict, dice, events: list) -> None:
 
 # -- I. Rebel dice -------------------------------------------------------------------------------------
 
-def step_i(state: dict, dice, events: list) -> None:
+def step_i(state: dict, orders: dict, dice, events: list) -> None:
     faces = state["dice_tables"]["rebel_die"]["faces"]
     fights = []
     for pr in state["order"]:
@@ -357,3 +353,31 @@ def _rebellion(state: dict, pr: str, area: str, provs: list[str], n: int, events
         rebel_take(state, p, events)
     events.append({"kind": "rebels", "area": area, "action": "rebellion", "units": n})
     return None
+
+
+# -- the steps, in the order 4.3 plays them ----------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    letter: str
+    title: str                                          # 4.3's
+    run: Callable[[dict, dict, Any, list], None]        # (state, orders, dice, events)
+
+
+SEQUENCE: tuple[Step, ...] = (
+    Step("A", "Remove Casus Belli and Truces", step_a),
+    Step("B", "NPR Invasions", step_b),
+    Step("C", "Rebels Siege or Move", step_c),
+    Step("D", "Peace Resolution", peace_resolution.resolve),   # 10.1: the only step that takes orders
+    Step("E", "Prestige Penalties", step_e),
+    Step("F", "Interregnum", step_f),
+    Step("G", "Religious Dissent", step_g),
+    Step("H", "Gain/Remove Unrest", step_h),
+    Step("I", "Roll Rebel Dice", step_i),
+)
+#: the letters of the steps, in order
+STEPS = "".join(step.letter for step in SEQUENCE)
+
+
+def run_step(state: dict, letter: str, orders: dict, dice, events: list) -> None:
+    """Play step ``letter`` of Phase 3 (4.3)."""
+    SEQUENCE[STEPS.index(letter)].run(state, orders, dice, events)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import gm
-from . import peace as pc
-from .names import Reader, tokens
-from .orders import details as read_details
-from .orders import term_name
-from . import state as st
-from . import victory as vc
+from .. import gm_edits
+from .. import peace as pc
+from ..deal_lines import deal_key, read_negotiation_line
+from .. import state as st
+from .. import victory as vc
 
 
 def wars(state: dict) -> list[tuple[str, str]]:
@@ -33,7 +31,8 @@ def owes(state: dict) -> list[str]:
     return out
 
 
-def resolve(state: dict, orders: dict, events: list) -> None:
+def resolve(state: dict, orders: dict, dice, events: list) -> None:
+    """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board)."""
     _white_peace(state, events)
     _total(state, orders, events)
     _remaining(state, orders, events)
@@ -67,7 +66,6 @@ def _negotiated(orders: dict, a: str, b: str):
     mine = next((o for o in _orders_of(orders, a) if o.kind == "negotiate" and o.args["realm"] == b), None)
     theirs = next((o for o in _orders_of(orders, b) if o.kind == "negotiate" and o.args["realm"] == a), None)
     if mine and theirs:
-        from .diplomacy import deal_key
         if deal_key(mine.args["lines"]) == deal_key(theirs.args["lines"]):
             return mine.args["lines"]
         return False
@@ -130,7 +128,7 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
     for extra in extras:
         if extra[0] == "cut":
             try:
-                from .diplomacy import cut_ties
+                from ..diplomacy import cut_ties
                 cut_ties(state, extra[1], extra[2], events)
             except Refused as exc:
                 events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
@@ -146,35 +144,26 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
     TIES WITH <realm>`` and/or ``<realm> PAYS <n>``.  10.4 Negotiated Peace:
     any term but vassalization and full annexation, with its own requirements
     met; the extra action disregards the restrictions for being at war."""
-    import re
     term, victor, details, extras = None, None, [], []
     for line in lines:
-        words = tokens(line)
-        if not words:
+        read = read_negotiation_line(state, line)
+        if read is None:
             continue
-        if words[0].upper() == "VICTOR":
-            victor = Reader(state, words[1:]).name("realm")
-            continue
-        cut = re.fullmatch(r"(.+?)\s+CUTS\s+TIES\s+WITH\s+(.+)", line.strip(), re.I)
-        pays = re.fullmatch(r"(.+?)\s+PAYS\s+(\d+)", line.strip(), re.I)
-        if cut or pays:
-            actor = Reader(state, tokens((cut or pays).group(1))).name("realm")
+        form, values = read
+        if form == "victor":
+            victor = values[0]
+        elif form == "term":
+            term, details = values[0], (values[1] if len(values) > 1 else [])
+        else:
+            actor = values[0]
             if actor not in (a, b) or any(x[1] != actor for x in extras):
                 raise Refused("the extra action is taken by one of the two parties only (10.4)", "negotiation-line")
-            if cut:
-                extras.append(("cut", actor, Reader(state, tokens(cut.group(2))).name("realm")))
+            if form == "cut_ties":
+                extras.append(("cut", actor, values[1]))
             else:
-                if state["realms"][actor]["ducats"] < int(pays.group(2)):
+                if state["realms"][actor]["ducats"] < values[1]:
                     raise Refused(f"{actor} has {state['realms'][actor]['ducats']} Ducats", "negotiation-line")
-                extras.append(("pay", actor, b if actor == a else a, int(pays.group(2))))
-            continue
-        if words[0].upper() == "TERM":
-            words = words[1:]
-        t = term_name(words[0]) if words else None
-        if t is None:
-            raise Refused(f"cannot read {line!r} in the negotiated peace", "negotiation-line")
-        term = t
-        details = read_details(state, words[1:])
+                extras.append(("pay", actor, b if actor == a else a, values[1]))
     if term is None:
         raise Refused("the negotiated peace names no term", "negotiation-line")
     if term in ("vassalization", "full_annexation"):
@@ -200,7 +189,7 @@ def _remaining(state: dict, orders: dict, events: list) -> None:
     for v in state["order"]:
         for o in _orders_of(orders, v):
             if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
-                events += gm.surrender(state, v, o.args["realm"])
+                events += gm_edits.surrender(state, v, o.args["realm"])
     for v in state["order"]:
         for loser in list(st.enemies(state, v)):
             if not st.at_war(state, v, loser):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import unicodedata
 
 from pbem.commands import model as m
-from pbem.commands.parse import parse_mail, split_lines
+from pbem.handlers.reading import parse_mail, split_lines
 
 MASK = m.MASK
 #: a secret this long or longer is masked inside a word too; a shorter one only as a word

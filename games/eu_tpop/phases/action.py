@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import battle as bt
-from . import combat, diplomacy, hre, leaders, moves, sieges
-from . import state as st
-from . import war
+from .. import battle as bt
+from .. import combat, diplomacy, hre, leaders, moves, sieges
+from .. import state as st
+from .. import war
+from ..deal_lines import deal_key
 
 MAIN = ("declare", "activate", "naval", "recruit", "siege", "appoint", "forge", "influence", "cut_ties", "subjugate",
         "marriage", "diplomacy", "pass")
@@ -171,7 +172,7 @@ def offer(state: dict, realm: str, other: str, lines: list[str], events: list) -
     diplomacy.check_deal(state, realm, other, lines)
     offers = state.setdefault("offers", {})
     theirs = offers.get(f"{other}|{realm}")
-    if theirs is not None and diplomacy.deal_key(theirs) == diplomacy.deal_key(lines):
+    if theirs is not None and deal_key(theirs) == deal_key(lines):
         del offers[f"{other}|{realm}"]
         diplomacy.carry_out(state, realm, other, lines, events)
         events.append({"kind": "deal", "a": realm, "b": other, "lines": lines})
