@@ -66,6 +66,8 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         except gamedata.DataFileError as exc:
             session.problem("bad-data-file", f"{exc}; the game was not created", cmd.line)
             return
+        if not _data_fits(session, cmd, rules, options["data"]):
+            return
     try:
         assumed = rules.assumptions(options)
     except Refused as exc:
@@ -81,6 +83,18 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         lines.append("Values this game assumes (override with OPTION data=<file>):")
         lines.extend(f"- {a}" for a in assumed)
     session.section("Game created:", lines)
+
+
+def _data_fits(session: Session, cmd: m.GmCreate, rules, frozen: dict) -> bool:
+    """The game's check of the data file: every problem is listed, with the file's line."""
+    found = rules.check_data(frozen["text"])
+    if found:
+        session.problem("bad-data-file", f"the data file {frozen['name']} has {len(found)} problem(s), listed "
+                        "below with the file's lines; the game was not created", cmd.line)
+    for p in found:
+        where = f"{frozen['name']} line {p.line}: " if p.line else f"{frozen['name']}: "
+        session.problem(f"data-{p.code}", where + p.message, None, p.suggestion, p.kind)
+    return not found
 
 
 def _data_file(session: Session, name: str) -> dict:

@@ -58,6 +58,10 @@ def cmd_game_new(args) -> int:
             options["data"] = gamedata.read(cfg.server.game_data, options["data"])
         except gamedata.DataFileError as exc:
             raise CliError(str(exc)) from None
+        found = rules.check_data(options["data"]["text"])
+        if found:
+            raise CliError(f"{options['data']['name']} has {len(found)} problem(s); the game was not created:\n"
+                           + "\n".join(p.render() for p in found))
     with atomic(ctx.db):
         with_db = store.create_game(ctx, args.name, args.rules, options, policy, gm)
         store.gm_log(ctx, args.name, "GM", "create", f"rules {args.rules} {options} (command line)",

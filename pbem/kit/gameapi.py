@@ -87,6 +87,12 @@ class Game:
         """Values the game had to assume (shown to the GM at creation)."""
         return []
 
+    def check_data(self, text: str) -> list[Problem]:
+        """Every problem of a GM data file (``OPTION data=``, ``pbem scenario check``),
+        each with the file's line; a game is neither created nor started on a file with
+        any.  The default: a game that reads no data file finds none."""
+        return []
+
     def phase(self, state: State) -> PhaseInfo:
         raise NotImplementedError
 
