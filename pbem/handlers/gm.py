@@ -133,6 +133,26 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
     session.section("Player added:", [f"{power}: {address} (their secret was mailed to them)"])
 
 
+@command(m.GmCancel, "GM CANCEL", "gm_cancel", "GM CANCEL",
+         "Delete a forming game: its seats, log and archive pages go (the mail stays); its players are "
+         "told. A started game is never deleted.",
+         "gm")
+def cancel(session: Session, cmd: m.GmCancel) -> None:
+    if not _need_game(session, cmd, "forming"):
+        return
+    rec, ctx = session.game, session.ctx
+    for p in store.players(ctx, rec.name):
+        session.notify(key=f"cancelled:{rec.name}:{p['power']}:{session.msg_id}", to=store.addresses(p),
+                       subject=f"[{rec.name}] the game was cancelled", kind="notice",
+                       text=f"The GM cancelled the game {rec.name} ({rec.rules.title}) before it started. "
+                            f"Your seat at {p['power']} and its secret are gone; nothing more will come "
+                            "about this game.\n")
+    store.delete_game(ctx, rec.name)
+    session.game = None   # the rest of the mail acts on no game
+    session.section("Game cancelled:", [f"{rec.name} is deleted with its seats and log; its archive pages go "
+                                        "with the next archive build."])
+
+
 @command(m.GmStart, "GM START", "gm_start", "GM START",
          "Start the game (publishes the dice seed's hash).",
          "gm")
