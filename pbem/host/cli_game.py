@@ -60,8 +60,10 @@ def cmd_game_new(args) -> int:
             raise CliError(str(exc)) from None
         found = rules.check_data(options["data"]["text"])
         if found:
-            raise CliError(f"{options['data']['name']} has {len(found)} problem(s); the game was not created:\n"
-                           + "\n".join(p.render() for p in found))
+            name = options["data"]["name"]
+            refused = CliError(f"{name} has {len(found)} problem(s); the game was not created")
+            refused.problems = [str(refused)] + [f"{name}:{p.line or '?'}: {p.explain()}" for p in found]
+            raise refused
     with atomic(ctx.db):
         with_db = store.create_game(ctx, args.name, args.rules, options, policy, gm)
         store.gm_log(ctx, args.name, "GM", "create", f"rules {args.rules} {options} (command line)",

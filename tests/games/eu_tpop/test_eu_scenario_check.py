@@ -134,3 +134,15 @@ def test_gm_create_lists_the_problems_of_a_broken_scenario_and_makes_no_game(lp)
     lp.mail(GM, f"SIGNON GM@eu {GM_SECRET}\nGM CREATE eu RULES eu_tpop OPTION data=good.toml\n")
     lp.flush()
     assert store.find_game(lp.ctx, "eu").status == "forming"
+
+
+def test_pbem_scenario_check_lists_every_problem_and_fails(capsys):
+    from pbem.host.cli import main
+
+    broken = BROKEN / "units_at_a_province.toml"
+    assert main(["scenario", "check", str(broken), str(DATA / "sample.toml")]) == 1
+    out = capsys.readouterr().out
+    assert f"{broken}: 1 problem(s); no game can be made from it" in out
+    assert f"{broken}:159: [not-an-area] realms.Valmont.units[0].at: 'Belcourt' is a province" in out
+    assert f"{DATA / 'sample.toml'}: fits Europa Universalis: The Price of Power" in out
+    assert main(["scenario", "check", "--rules", "eu_tpop", str(DATA / "sample.toml")]) == 0
