@@ -146,9 +146,10 @@ class _Checker:
             return
         if v in spec[2:] or (what == "realm" and v == st.REBELS and path[-1] in ("owner", "controller")):
             return
-        if what == "area" and v in self.provinces and v not in self.names["area"]:
+        if what in ("area", "area or sea") and v in self.provinces and v not in self.names["area"]:
             area = _dict(self.provinces[v]).get("area")
-            self.problem(path, "not-an-area", f"{v!r} is a province; units stand at areas"
+            rule = next((f"{w} stand at areas" for w in ("units", "leaders") if w in path), "this names an area")
+            self.problem(path, "not-an-area", f"{v!r} is a province; {rule}"
                          + (f" (its area is {area!r})" if isinstance(area, str) else ""),
                          area if isinstance(area, str) else None)
             return
