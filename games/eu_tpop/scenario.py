@@ -48,8 +48,9 @@ def refuse_broken(options: Mapping[str, Any]) -> None:
     if isinstance(frozen, Mapping) and "text" in frozen:
         found = check(frozen["text"])
         if found:
+            more = [f"... and {len(found) - 20} more"] if len(found) > 20 else []
             raise GMError(f"the data file {frozen.get('name')} has {len(found)} problem(s):\n"
-                          + "\n".join(p.render() for p in found), "bad-data-file")
+                          + "\n".join([p.render() for p in found[:20]] + more), "bad-data-file")
 
 
 def dice_tables(options: Mapping[str, Any]) -> dict:

@@ -89,8 +89,10 @@ def _data_fits(session: Session, cmd: m.GmCreate, rules, frozen: dict) -> bool:
     """The game's check of the data file: every problem is listed, with the file's line."""
     found = rules.check_data(frozen["text"])
     if found:
-        session.problem("bad-data-file", f"the data file {frozen['name']} has {len(found)} problem(s), listed "
-                        "below with the file's lines; the game was not created", cmd.line)
+        session.problem("bad-data-file", f"GM CREATE {cmd.game}: the data file {frozen['name']} has {len(found)} "
+                        "problem(s), listed below with the file's lines; the game was not created")
+    # Without a line of the mail, so that the reply lists them in the file's order after the
+    # first; a reply lists a bounded number (reply_bounds.summarise counts the rest).
     for p in found:
         where = f"{frozen['name']} line {p.line}: " if p.line else f"{frozen['name']}: "
         session.problem(f"data-{p.code}", where + p.message, None, p.suggestion, p.kind)

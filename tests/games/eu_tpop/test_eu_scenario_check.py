@@ -146,3 +146,20 @@ def test_pbem_scenario_check_lists_every_problem_and_fails(capsys):
     assert f"{broken}:159: [not-an-area] realms.Valmont.units[0].at: 'Belcourt' is a province" in out
     assert f"{DATA / 'sample.toml'}: fits Europa Universalis: The Price of Power" in out
     assert main(["scenario", "check", "--rules", "eu_tpop", str(DATA / "sample.toml")]) == 0
+
+
+def test_a_file_with_very_many_problems_gets_a_bounded_reply(lp, tmp_path):
+    text = (DATA / "sample.toml").read_text(encoding="utf-8")
+    text += "".join(f"[provinces.Extra{i}]\narea = \"Nowhere\"\n" for i in range(150))
+    (tmp_path / "game-data" / "many.toml").write_text(text, encoding="utf-8")
+    assert len(scenario_check.check(text)) == 150
+    lp.mail(GM, f"SIGNON GM@eu {GM_SECRET}\nGM CREATE eu RULES eu_tpop OPTION data=many.toml\n")
+    lp.flush()
+    reply = lp.last_text(GM)
+    assert "GM CREATE eu: the data file many.toml has 150 problem(s)" in reply
+    assert "more problems are not listed one by one (data-unknown-name x" in reply
+    assert "many.toml line 211: provinces.Extra0.area: there is no area 'Nowhere'" in reply
+    assert store.find_game(lp.ctx, "eu") is None
+    with pytest.raises(GMError) as refused:
+        start(text)
+    assert str(refused.value).count("\n") == 21 and str(refused.value).endswith("... and 130 more")
