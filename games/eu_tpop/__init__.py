@@ -16,7 +16,7 @@ from pbem.kit.capabilities import Bots, GMCommands, Guide, Rulings, Scenarios, T
 from pbem.kit.gameapi import Game, GMError, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import audiences, gm, gm_edits, guide, moves, orders, queries, report, scenario, sequence
+from . import audiences, gm, gm_edits, guide, moves, orders, queries, report, scenario, scenario_check, sequence
 from .phases import action, peace_and_rebels
 from . import state as st
 from . import validate as vd
@@ -66,8 +66,12 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
     def assumptions(self, options):
         return scenario.assumptions(options)
 
+    def check_data(self, text):
+        return scenario_check.check(text)
+
     def setup(self, players, options, dice):
         options = dict(options or {})
+        scenario.refuse_broken(options)
         version = str(options.get("rules", "pre-1.2")).lower()
         if version not in RULES:
             raise GMError(f"OPTION rules= takes pre-1.2 or 1.2, not {version!r}", "bad-option")

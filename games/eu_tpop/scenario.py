@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from pbem.kit.gameapi import GMError
 
 from . import state as st
+from .scenario_check import check
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,6 +39,18 @@ def override(options: Mapping[str, Any]) -> dict:
         except tomllib.TOMLDecodeError as exc:
             raise GMError(f"the data file {frozen.get('name')} is not TOML: {exc}", "bad-data-file") from None
     return {}
+
+
+def refuse_broken(options: Mapping[str, Any]) -> None:
+    """Refuse the GM's data file when it has any problem, listing them all with their lines
+    (scenario_check.py): a game never starts on a file a typo broke."""
+    frozen = (options or {}).get("data")
+    if isinstance(frozen, Mapping) and "text" in frozen:
+        found = check(frozen["text"])
+        if found:
+            more = [f"... and {len(found) - 20} more"] if len(found) > 20 else []
+            raise GMError(f"the data file {frozen.get('name')} has {len(found)} problem(s):\n"
+                          + "\n".join([p.render() for p in found[:20]] + more), "bad-data-file")
 
 
 def dice_tables(options: Mapping[str, Any]) -> dict:

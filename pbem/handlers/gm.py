@@ -67,6 +67,8 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         except gamedata.DataFileError as exc:
             session.problem("bad-data-file", f"{exc}; the game was not created", cmd.line)
             return
+        if not _data_fits(session, cmd, rules, options["data"]):
+            return
     try:
         assumed = rules.assumptions(options)
     except Refused as exc:
@@ -82,6 +84,20 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         lines.append("Values this game assumes (override with OPTION data=<file>):")
         lines.extend(f"- {a}" for a in assumed)
     session.section("Game created:", lines)
+
+
+def _data_fits(session: Session, cmd: m.GmCreate, rules, frozen: dict) -> bool:
+    """The game's check of the data file: every problem is listed, with the file's line."""
+    found = rules.check_data(frozen["text"])
+    if found:
+        session.problem("bad-data-file", f"GM CREATE {cmd.game}: the data file {frozen['name']} has {len(found)} "
+                        "problem(s), listed below with the file's lines; the game was not created")
+    # Without a line of the mail, so that the reply lists them in the file's order after the
+    # first; a reply lists a bounded number (reply_bounds.summarise counts the rest).
+    for p in found:
+        where = f"{frozen['name']} line {p.line}: " if p.line else f"{frozen['name']}: "
+        session.problem(f"data-{p.code}", where + p.message, None, p.suggestion, p.kind)
+    return not found
 
 
 def _data_file(session: Session, name: str) -> dict:
@@ -118,6 +134,26 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
     session.section("Player added:", [f"{power}: {address} (their secret was mailed to them)"])
+
+
+@command(m.GmCancel, "GM CANCEL", "gm_cancel", "GM CANCEL",
+         "Delete a forming game: its seats, log and archive pages go (the mail stays); its players are "
+         "told. A started game is never deleted.",
+         "gm")
+def cancel(session: Session, cmd: m.GmCancel) -> None:
+    if not _need_game(session, cmd, "forming"):
+        return
+    rec, ctx = session.game, session.ctx
+    for p in store.players(ctx, rec.name):
+        session.notify(key=f"cancelled:{rec.name}:{p['power']}:{session.msg_id}", to=store.addresses(p),
+                       subject=f"[{rec.name}] the game was cancelled", kind="notice",
+                       text=f"The GM cancelled the game {rec.name} ({rec.rules.title}) before it started. "
+                            f"Your seat at {p['power']} and its secret are gone; nothing more will come "
+                            "about this game.\n")
+    store.delete_game(ctx, rec.name)
+    session.game = None   # the rest of the mail acts on no game
+    session.section("Game cancelled:", [f"{rec.name} is deleted with its seats and log; its archive pages go "
+                                        "with the next archive build."])
 
 
 @command(m.GmStart, "GM START", "gm_start", "GM START",

@@ -203,6 +203,37 @@ def _scenario_run(args) -> int:
     return run_paths([Path(p) for p in args.paths], sys.stdout)
 
 
+def _scenario_check(args) -> int:
+    from pbem.base import registry
+    from pbem.kit.gameapi import Game
+
+    if args.rules:
+        rules = registry.get(args.rules)
+    else:
+        readers = [registry.get(n) for n in registry.names()
+                   if type(registry.get(n)).check_data is not Game.check_data]
+        if len(readers) != 1:
+            raise CliError("give --rules: " + (", ".join(g.name for g in readers) or "no game") + " reads data files")
+        rules = readers[0]
+    failed = 0
+    for name in args.files:
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{name}: cannot be read ({exc})")
+            failed += 1
+            continue
+        found = rules.check_data(text)
+        if not found:
+            print(f"{name}: fits {rules.title}")
+            continue
+        failed += 1
+        print(f"{name}: {len(found)} problem(s); no game can be made from it")
+        for p in found:
+            print(f"  {name}:{p.line or '?'}: {p.explain()}")
+    return 1 if failed else 0
+
+
 # -- parser ----------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -262,6 +293,11 @@ def build_parser() -> argparse.ArgumentParser:
     scenario_sub.required = True
     run = verb(scenario_sub, "run", _scenario_run, "run scenario files or folders; non-zero exit on any failure")
     run.add_argument("paths", nargs="+", help="a .scn file or a folder of them")
+    check = verb(scenario_sub, "check", _scenario_check, "check GM data files (OPTION data=) as GM CREATE "
+                 "would: every problem, with its line; non-zero exit on any")
+    check.add_argument("files", nargs="+", help="a TOML data file (a scenario and/or dice tables)")
+    check.add_argument("--rules", help=rules_help("the game the file is for (default: the only game that reads "
+                                                  "data files), one of"))
 
     demo = verb(sub, "demo", cmd_demo, "play a whole game among bots by mail on the embedded default")
     demo.add_argument("--dir", default="demo-run", help="working folder (default: demo-run)")

@@ -125,6 +125,12 @@ class Game:
         """Values the game had to assume (shown to the GM at creation)."""
         return []
 
+    def check_data(self, text: str) -> list[Problem]:
+        """Every problem of a GM data file (``OPTION data=``, ``pbem scenario check``),
+        each with the file's line; a game is neither created nor started on a file with
+        any.  The default: a game that reads no data file finds none."""
+        return []
+
     def describe_defaults(self, state: State, power: str) -> str:
         orders = self.defaults(state, power)
         return "; ".join(o.canonical for o in orders) or "no orders (nothing happens)"

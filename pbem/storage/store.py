@@ -211,6 +211,20 @@ def create_game(ctx: Context, name: str, rules: str, options: dict, policy: Dead
     return get_game(ctx, name)
 
 
+#: what a game owns and GM CANCEL deletes with it; the mail it received and sent
+#: (messages, outbox) is kept: nothing that came in or went out is lost
+GAME_TABLES = ("address_confirmations", "orders", "press", "treaties", "events", "dice", "snapshots", "gm_log",
+               "players")
+
+
+def delete_game(ctx: Context, name: str) -> None:
+    """Delete a game and everything it owns (the caller holds the transaction)."""
+    for table in GAME_TABLES:
+        if ctx.db[table].exists():
+            ctx.db.execute(f"delete from {table} where game = ?", [name])
+    ctx.db.execute("delete from games where name = ?", [name])
+
+
 # -- players ---------------------------------------------------------------
 
 def players(ctx: Context, game: str) -> list[dict]:

@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -259,7 +260,8 @@ def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
     the last build (the index is always rewritten).  Raises
     :class:`ArchiveError` after writing the rest when a game fails."""
     out = Path(out)
-    built = _read_built(out) if only_changed else {}
+    previous = _read_built(out)
+    built = previous if only_changed else {}
     records = store.list_games(ctx)
     stamps = {rec.name: _stamp(ctx, rec) for rec in records}
     if only_changed and stamps == built and (out / "index.html").is_file():
@@ -267,6 +269,10 @@ def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
     _mkdir(out)
     _write(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
     common = {"site": ctx.site_name, "built": utcnow_iso(ctx.now())}
+    live = {game_dir(name) for name in stamps}
+    for gone in set(previous) - set(stamps):   # a game deleted (GM CANCEL): its pages go too
+        if game_dir(gone) not in live:
+            _remove_game_dir(out, gone)
     built = {name: stamp for name, stamp in built.items() if name in stamps}
     games, failed = [], []
     for rec in records:
@@ -287,6 +293,12 @@ def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
     if failed:
         raise ArchiveError(f"archive written to {out} without: {'; '.join(failed)}")
     return out / "index.html"
+
+
+def _remove_game_dir(out: Path, name: str) -> None:
+    folder = out / game_dir(name)
+    if folder.is_dir() and not folder.is_symlink() and folder.resolve().parent == out.resolve():
+        shutil.rmtree(folder)
 
 
 def _read_built(out: Path) -> dict:
