@@ -189,6 +189,19 @@ class Game:
         it in the HTML report and puts it on the archive's phase pages."""
         return None
 
+    def map_layout(self, scenario: dict[str, Any]) -> dict[str, dict[str, list[float]]] | None:
+        """Where a scenario's places stand on the map (``scenario``: the game's scenario data,
+        as read from its TOML), as ``{table: {place: [x, y]}}``: the coordinates
+        ``pbem scenario layout FILE`` writes back as ``xy = [x, y]`` under ``[<table>.<place>]``
+        for a GM to adjust; None (the default) for a game whose map is not laid out from data."""
+        return None
+
+    def gm_status(self, state: State) -> list[str]:
+        """What the GM's ``STATUS`` and ``pbem game status`` show of the game, in lines: the
+        board everyone sees and what only the GM may see ([] by default: phase and players
+        alone).  Only the GM reads it."""
+        return []
+
     def map_text(self, state: State, power: str | None) -> list[str]:
         """The text equivalent of :meth:`map_svg`, one line per place worth
         naming (shown beside the map for readers who cannot see it)."""

@@ -1,0 +1,183 @@
+"""Where each Area and Sea Zone of a scenario stands on the drawn map.
+
+The published map is not public, so a scenario is a graph (Areas, their borders, their
+coasts, the Sea Zones between them).  A scenario may place its places itself (``xy = [x,
+y]`` under ``[areas.<Area>]`` or ``[seas.<Sea>]``, pixels of the drawing); every place it
+does not place is laid out here from the adjacency: a stress layout (the drawn distance
+between two places follows the number of borders and coasts between them), started from a
+fixed seed, so the same scenario always gives the same map.  ``pbem scenario layout FILE``
+writes the result back into a copy of the scenario for a GM to adjust.
+
+Choice: places a GM placed stay where they are unless two cards would overlap, when they
+are moved apart just enough (a card never hides another).
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+from functools import lru_cache
+from typing import Iterable
+
+#: the drawn length of one border or coast, pixels
+EDGE = 185.0
+SEED = 23
+PAD = 16.0
+GAP = 14.0   # the least space between two cards
+
+
+def graph(state: dict) -> tuple[list[str], dict[str, set[str]]]:
+    """The places (Areas, then Sea Zones, by name) and their neighbours: land borders, coasts
+    and sea lanes."""
+    nodes = sorted(state["areas"]) + sorted(s for s in state["seas"] if s not in state["areas"])
+    nbrs: dict[str, set[str]] = {n: set() for n in nodes}
+
+    def link(a: str, b: str) -> None:
+        if a in nbrs and b in nbrs and a != b:
+            nbrs[a].add(b)
+            nbrs[b].add(a)
+    for a, adj in state["adj"].items():
+        for b in adj:
+            link(a, b)
+    for a, d in state["areas"].items():
+        for s in d.get("seas", []):
+            link(a, s)
+    for s, d in state["seas"].items():
+        for t in d.get("adj", []):
+            link(s, t)
+    return nodes, nbrs
+
+
+def positions(state: dict, sizes: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """The centre of every place's card (``sizes``: each card's width and height), laid out
+    from the adjacency where the scenario gives no ``xy``; cards do not overlap; the top-left
+    card corner is at (PAD, PAD) or more."""
+    nodes, nbrs = graph(state)
+    given = {n: tuple(xy) for n, xy in (state.get("xy") or {}).items() if n in nbrs}
+    key = json.dumps([nodes, {n: sorted(v) for n, v in nbrs.items()}, given,
+                      {n: sizes.get(n) for n in nodes}], sort_keys=True)
+    return dict(_positions(key))
+
+
+@lru_cache(maxsize=16)
+def _positions(key: str) -> tuple[tuple[str, tuple[float, float]], ...]:
+    nodes, nbrs, given, sizes = json.loads(key)
+    given = {n: (float(x), float(y)) for n, (x, y) in given.items()}
+    sizes = {n: tuple(s) if s else (120.0, 40.0) for n, s in sizes.items()}
+    pos = stress(nodes, {n: set(v) for n, v in nbrs.items()}, given)
+    pos = separate(nodes, pos, sizes)
+    pos = _to_corner(nodes, pos, sizes, turn=not given)
+    return tuple((n, pos[n]) for n in nodes)
+
+
+def distances(nodes: list[str], nbrs: dict[str, set[str]]) -> dict[str, dict[str, int]]:
+    """Borders and coasts between every two places (breadth first); places not linked at
+    all count one step farther than the farthest linked pair."""
+    out: dict[str, dict[str, int]] = {}
+    for n in nodes:
+        seen, frontier, d = {n: 0}, [n], 0
+        while frontier:
+            d += 1
+            nxt = []
+            for a in frontier:
+                for b in sorted(nbrs[a]):
+                    if b not in seen:
+                        seen[b] = d
+                        nxt.append(b)
+            frontier = nxt
+        out[n] = seen
+    far = max((d for row in out.values() for d in row.values()), default=1) + 1
+    return {n: {m: out[n].get(m, far) for m in nodes} for n in nodes}
+
+
+def stress(nodes: list[str], nbrs: dict[str, set[str]], given: dict[str, tuple[float, float]],
+           rounds: int = 0) -> dict[str, tuple[float, float]]:
+    """Stress majorization, one place at a time (each moved to where its distances to all
+    the others are best kept, weighted 1/d²); places the scenario placed do not move."""
+    if not nodes:
+        return {}
+    dist = distances(nodes, nbrs)
+    rng = random.Random(SEED)
+    side = EDGE * math.sqrt(len(nodes))
+    pos = {n: given.get(n, (rng.uniform(0, side), rng.uniform(0, side))) for n in nodes}
+    free = [n for n in nodes if n not in given]
+    rounds = rounds or (300 if len(nodes) <= 40 else 120)
+    for _ in range(rounds):
+        moved = 0.0
+        for i in free:
+            xi, yi = pos[i]
+            sx = sy = sw = 0.0
+            for j in nodes:
+                if j == i:
+                    continue
+                xj, yj = pos[j]
+                dij = dist[i][j] * EDGE
+                w = 1.0 / (dist[i][j] ** 2)
+                dx, dy = xi - xj, yi - yj
+                norm = math.hypot(dx, dy) or 1e-6
+                sx += w * (xj + dij * dx / norm)
+                sy += w * (yj + dij * dy / norm)
+                sw += w
+            new = (sx / sw, sy / sw)
+            moved = max(moved, abs(new[0] - xi) + abs(new[1] - yi))
+            pos[i] = new
+        if moved < 0.05:
+            break
+    return pos
+
+
+def separate(nodes: list[str], pos: dict[str, tuple[float, float]], sizes: dict[str, tuple[float, float]],
+             passes: int = 400) -> dict[str, tuple[float, float]]:
+    """Cards moved apart until no two overlap (with ``GAP`` between them): each overlapping
+    pair is pushed apart along the axis where they overlap least, half each."""
+    pos = {n: [float(pos[n][0]), float(pos[n][1])] for n in nodes}
+    for _ in range(passes):
+        clash = False
+        for a_i, a in enumerate(nodes):
+            wa, ha = sizes[a]
+            for b in nodes[a_i + 1:]:
+                wb, hb = sizes[b]
+                dx = pos[b][0] - pos[a][0]
+                dy = pos[b][1] - pos[a][1]
+                ox = (wa + wb) / 2 + GAP - abs(dx)
+                oy = (ha + hb) / 2 + GAP - abs(dy)
+                if ox <= 0 or oy <= 0:
+                    continue
+                clash = True
+                if ox < oy:
+                    step = ox / 2 + 0.5
+                    sign = 1.0 if dx > 0 or (dx == 0 and a < b) else -1.0
+                    pos[a][0] -= sign * step
+                    pos[b][0] += sign * step
+                else:
+                    step = oy / 2 + 0.5
+                    sign = 1.0 if dy > 0 or (dy == 0 and a < b) else -1.0
+                    pos[a][1] -= sign * step
+                    pos[b][1] += sign * step
+        if not clash:
+            break
+    return {n: (p[0], p[1]) for n, p in pos.items()}
+
+
+def _to_corner(nodes: Iterable[str], pos: dict, sizes: dict, turn: bool) -> dict[str, tuple[float, float]]:
+    """A layout of its own turned wider than tall (mail is read on wide screens) and moved so
+    its top-left card corner is at (PAD, PAD); one with places the GM gave is only moved right
+    or down, as far as a card would stick out of the drawing."""
+    nodes = list(nodes)
+    xs = [pos[n][0] for n in nodes]
+    ys = [pos[n][1] for n in nodes]
+    if turn and max(ys) - min(ys) > max(xs) - min(xs):
+        pos = separate(nodes, {n: (pos[n][1], pos[n][0]) for n in nodes}, sizes)
+    left = min(pos[n][0] - sizes[n][0] / 2 for n in nodes) - PAD
+    top = min(pos[n][1] - sizes[n][1] / 2 for n in nodes) - PAD
+    if not turn:
+        left, top = min(left, 0.0), min(top, 0.0)
+    return {n: (round(pos[n][0] - left), round(pos[n][1] - top)) for n in nodes}
+
+
+def bounds(pos: dict[str, tuple[float, float]], sizes: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The width and height the cards take, with ``PAD`` around them."""
+    if not pos:
+        return 2 * PAD, 2 * PAD
+    return (max(x + sizes[n][0] / 2 for n, (x, y) in pos.items()) + PAD,
+            max(y + sizes[n][1] / 2 for n, (x, y) in pos.items()) + PAD)
