@@ -152,7 +152,9 @@ def layout(state: dict, b: dict) -> tuple[dict, dict, dict]:
     pos = maplayout.positions(state, static)
     sizes = {n: (max(static[n][0], card_size(p, n in sea)[0]), max(static[n][1], card_size(p, n in sea)[1]))
              for n, p in places.items()}
-    pos = maplayout.separate(sorted(places), pos, sizes)
+    pos = maplayout.separate(sorted(places), pos, sizes, fixed=state.get("xy") or {})
+    # a card grown and pushed out of the drawing is brought back in (everything moves with it)
+    pos = maplayout.to_corner(sorted(places), pos, sizes, turn=False)
     return places, pos, sizes
 
 

@@ -65,8 +65,8 @@ def _positions(key: str) -> tuple[tuple[str, tuple[float, float]], ...]:
     given = {n: (float(x), float(y)) for n, (x, y) in given.items()}
     sizes = {n: tuple(s) if s else (120.0, 40.0) for n, s in sizes.items()}
     pos = stress(nodes, {n: set(v) for n, v in nbrs.items()}, given)
-    pos = separate(nodes, pos, sizes)
-    pos = _to_corner(nodes, pos, sizes, turn=not given)
+    pos = separate(nodes, pos, sizes, fixed=given)
+    pos = to_corner(nodes, pos, sizes, turn=not given)
     return tuple((n, pos[n]) for n in nodes)
 
 
@@ -127,9 +127,11 @@ def stress(nodes: list[str], nbrs: dict[str, set[str]], given: dict[str, tuple[f
 
 
 def separate(nodes: list[str], pos: dict[str, tuple[float, float]], sizes: dict[str, tuple[float, float]],
-             passes: int = 400) -> dict[str, tuple[float, float]]:
+             passes: int = 400, fixed: Iterable[str] = ()) -> dict[str, tuple[float, float]]:
     """Cards moved apart until no two overlap (with ``GAP`` between them): each overlapping
-    pair is pushed apart along the axis where they overlap least, half each."""
+    pair is pushed apart along the axis where they overlap least, half each, or all of it by
+    the one not ``fixed`` (placed by the GM) when the other is."""
+    fixed = set(fixed)
     pos = {n: [float(pos[n][0]), float(pos[n][1])] for n in nodes}
     for _ in range(passes):
         clash = False
@@ -144,22 +146,17 @@ def separate(nodes: list[str], pos: dict[str, tuple[float, float]], sizes: dict[
                 if ox <= 0 or oy <= 0:
                     continue
                 clash = True
-                if ox < oy:
-                    step = ox / 2 + 0.5
-                    sign = 1.0 if dx > 0 or (dx == 0 and a < b) else -1.0
-                    pos[a][0] -= sign * step
-                    pos[b][0] += sign * step
-                else:
-                    step = oy / 2 + 0.5
-                    sign = 1.0 if dy > 0 or (dy == 0 and a < b) else -1.0
-                    pos[a][1] -= sign * step
-                    pos[b][1] += sign * step
+                share_a = 0.0 if a in fixed and b not in fixed else 1.0 if b in fixed and a not in fixed else 0.5
+                axis, over, d = (0, ox, dx) if ox < oy else (1, oy, dy)
+                sign = 1.0 if d > 0 or (d == 0 and a < b) else -1.0
+                pos[a][axis] -= sign * (over + 1) * share_a
+                pos[b][axis] += sign * (over + 1) * (1 - share_a)
         if not clash:
             break
     return {n: (p[0], p[1]) for n, p in pos.items()}
 
 
-def _to_corner(nodes: Iterable[str], pos: dict, sizes: dict, turn: bool) -> dict[str, tuple[float, float]]:
+def to_corner(nodes: Iterable[str], pos: dict, sizes: dict, turn: bool) -> dict[str, tuple[float, float]]:
     """A layout of its own turned wider than tall (mail is read on wide screens) and moved so
     its top-left card corner is at (PAD, PAD); one with places the GM gave is only moved right
     or down, as far as a card would stick out of the drawing."""
