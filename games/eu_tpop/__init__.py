@@ -218,12 +218,14 @@ class EuropaUniversalis(Game):
                 + "\nStanding orders may be sent at any time; the README lists every form and default.")
 
     def help_topics(self, state):
-        return guide.topics()
+        return guide.topics() + (["MAP"] if state and state.get("areas") else [])
 
     def help_on(self, state, power, topic):
         """``HELP <Area|province|Sea Zone>``: that place on the public board (board_words.py);
         any other topic: the guide."""
         if state and state.get("areas"):
+            if " ".join(topic.upper().split()) == "MAP":
+                return board_words.map_help(state)
             place = board_words.place_help(state, topic)
             if place:
                 return place

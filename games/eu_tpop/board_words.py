@@ -71,9 +71,13 @@ def board(state: dict) -> dict:
     seas = [{"name": s, "adjacent": sorted(state["seas"][s].get("adj", [])), "forces": _forces(state, s),
              "coasts": sorted(a for a, d in state["areas"].items() if s in d.get("seas", []))}
             for s in sorted(state["seas"])]
+    # the players' realms in turn order, then the rest by name: the same order (and colours)
+    # whichever way the stored state keeps its keys
+    named = [r for r in state["order"] if r in state["realms"]]
+    named += sorted(r for r in state["realms"] if r not in named)
     realms = [{"name": r, "kind": d["kind"], "capital": d.get("capital"), "religion": d.get("religion"),
                "prestige": d["prestige"], "stability": d["stability"], "overlord": d.get("overlord"),
-               "ruler": bool(d.get("ruler", True))} for r, d in state["realms"].items()]
+               "ruler": bool(d.get("ruler", True))} for r in named for d in [state["realms"][r]]]
     return {
         "areas": areas, "seas": seas, "realms": realms,
         "wars": [w["pair"].split("|") for w in sorted(state["wars"], key=lambda w: w["pair"])],
@@ -194,4 +198,19 @@ def _area_help(a: dict) -> str:
         "Influence: " + _join(f"{r} {n}" for r, n in a["influence"].items()),
         "Claims: " + _join(a["claims"]),
         "Borders: " + _join(borders), "Coasts on: " + _join(a["seas"]),
+    ])
+
+
+def map_help(state: dict) -> str:
+    """``HELP MAP``: how the map is read and the places ``HELP <place>`` answers on."""
+    return "\n".join([
+        "The map: a card per Area and Sea Zone; each province a square in its owner's colour (the holder's "
+        "inside it when occupied, a star on a capital), then the armies and fleets there with their strength, "
+        "rebels, leaders, Influence and Claims. Lines: borders (dashed: mountain), coasts (dotted), sea lanes. "
+        "Under the cards: the realms, wars, truces, alliances, marriages, Casus Belli, occupations and the "
+        "Imperial Authority. Your own provinces are ringed in gold.",
+        "HELP <place> gives a place's facts (hyphens for spaces):",
+        "  Areas: " + ", ".join(sorted(state["areas"])),
+        "  Provinces: " + ", ".join(sorted(state["provinces"])),
+        "  Sea Zones: " + ", ".join(sorted(state["seas"])),
     ])

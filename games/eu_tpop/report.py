@@ -49,7 +49,8 @@ def gm_lines(state: dict) -> list[str]:
     """What the GM's STATUS adds to the public board: every realm's own sheet (its leaders in
     hand among them) and its standing orders, which only the realm and the GM see."""
     out = ["Only the GM sees this part:"]
-    for realm in state["realms"]:
+    named = [r for r in state["order"] if r in state["realms"]]
+    for realm in named + sorted(r for r in state["realms"] if r not in named):
         out += [f"  {line}" for line in status(state, realm) if line.strip()]
         standing = state["realms"][realm].get("standing") or {}
         if standing:

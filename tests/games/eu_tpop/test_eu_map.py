@@ -235,6 +235,9 @@ def test_help_on_a_place_answers_with_its_facts():
     sea = GAME.help_on(state, "Corvia", "Western-Sea")
     assert "Fleets: Corvia fleet 2: 1 light, 1 heavy; Valmont fleet 1: 1 light" in sea
     assert GAME.help_on(state, "Corvia", "Atlantis") is None
+    assert "MAP" in GAME.help_topics(state)
+    index = GAME.help_on(state, "Corvia", "map")
+    assert "Provinces: Belcourt, Brenn" in index and "Sea Zones: Eastern Sea, Middle Sea, Ocean, Western Sea" in index
 
 
 def test_the_gm_status_adds_what_only_the_gm_sees_to_the_public_board():
