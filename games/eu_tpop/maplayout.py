@@ -65,6 +65,8 @@ def _positions(key: str) -> tuple[tuple[str, tuple[float, float]], ...]:
     given = {n: (float(x), float(y)) for n, (x, y) in given.items()}
     sizes = {n: tuple(s) if s else (120.0, 40.0) for n, s in sizes.items()}
     pos = stress(nodes, {n: set(v) for n, v in nbrs.items()}, given)
+    if not given:
+        pos = spread(pos, sizes, nbrs)
     pos = separate(nodes, pos, sizes, fixed=given)
     pos = to_corner(nodes, pos, sizes, turn=not given)
     return tuple((n, pos[n]) for n in nodes)
@@ -99,45 +101,69 @@ def stress(nodes: list[str], nbrs: dict[str, set[str]], given: dict[str, tuple[f
     dist = distances(nodes, nbrs)
     rng = random.Random(SEED)
     side = EDGE * math.sqrt(len(nodes))
-    pos = {n: given.get(n, (rng.uniform(0, side), rng.uniform(0, side))) for n in nodes}
-    free = [n for n in nodes if n not in given]
-    rounds = rounds or (300 if len(nodes) <= 40 else 120)
+    start = [given.get(n, (rng.uniform(0, side), rng.uniform(0, side))) for n in nodes]
+    xs, ys = [p[0] for p in start], [p[1] for p in start]
+    free = [i for i, n in enumerate(nodes) if n not in given]
+    # each free place's terms: (other place, its drawn distance, its weight 1/d²), and the weights' sum
+    terms = {i: [(j, dist[nodes[i]][nodes[j]] * EDGE, 1.0 / dist[nodes[i]][nodes[j]] ** 2)
+                 for j in range(len(nodes)) if j != i] for i in free}
+    total = {i: sum(w for _, _, w in terms[i]) or 1.0 for i in free}
+    hypot = math.hypot
+    rounds = rounds or (200 if len(nodes) <= 40 else 80)
     for _ in range(rounds):
         moved = 0.0
         for i in free:
-            xi, yi = pos[i]
-            sx = sy = sw = 0.0
-            for j in nodes:
-                if j == i:
-                    continue
-                xj, yj = pos[j]
-                dij = dist[i][j] * EDGE
-                w = 1.0 / (dist[i][j] ** 2)
-                dx, dy = xi - xj, yi - yj
-                norm = math.hypot(dx, dy) or 1e-6
-                sx += w * (xj + dij * dx / norm)
-                sy += w * (yj + dij * dy / norm)
-                sw += w
-            new = (sx / sw, sy / sw)
-            moved = max(moved, abs(new[0] - xi) + abs(new[1] - yi))
-            pos[i] = new
-        if moved < 0.05:
+            xi, yi = xs[i], ys[i]
+            sx = sy = 0.0
+            for j, dij, w in terms[i]:
+                dx, dy = xi - xs[j], yi - ys[j]
+                k = w * dij / (hypot(dx, dy) or 1e-6)
+                sx += w * xs[j] + k * dx
+                sy += w * ys[j] + k * dy
+            nx, ny = sx / total[i], sy / total[i]
+            moved = max(moved, abs(nx - xi) + abs(ny - yi))
+            xs[i], ys[i] = nx, ny
+        if moved < 0.5:
             break
+    pos = {n: (xs[i], ys[i]) for i, n in enumerate(nodes)}
     return pos
+
+
+def spread(pos: dict[str, tuple[float, float]], sizes: dict[str, tuple[float, float]],
+           nbrs: dict[str, list[str]]) -> dict[str, tuple[float, float]]:
+    """The layout scaled up until most neighbours' cards do not overlap (the median pair of
+    neighbours; at most threefold): the shape of the graph kept, and far less left for
+    :func:`separate` to push apart."""
+    factors = []
+    for a, others in sorted(nbrs.items()):
+        for b in sorted(others):
+            dx, dy = abs(pos[a][0] - pos[b][0]), abs(pos[a][1] - pos[b][1])
+            fx = ((sizes[a][0] + sizes[b][0]) / 2 + GAP) / dx if dx else math.inf
+            fy = ((sizes[a][1] + sizes[b][1]) / 2 + GAP) / dy if dy else math.inf
+            factors.append(min(fx, fy))
+    factors.sort()
+    need = min(max(1.0, factors[len(factors) // 2] if factors else 1.0), 3.0)
+    return {n: (x * need, y * need) for n, (x, y) in pos.items()}
 
 
 def separate(nodes: list[str], pos: dict[str, tuple[float, float]], sizes: dict[str, tuple[float, float]],
              passes: int = 400, fixed: Iterable[str] = ()) -> dict[str, tuple[float, float]]:
     """Cards moved apart until no two overlap (with ``GAP`` between them): each overlapping
     pair is pushed apart along the axis where they overlap least, half each, or all of it by
-    the one not ``fixed`` (placed by the GM) when the other is."""
+    the one not ``fixed`` (placed by the GM) when the other is.  Each pass looks only at cards
+    near each other from left to right (a sweep), so a big map costs little more than a small."""
     fixed = set(fixed)
     pos = {n: [float(pos[n][0]), float(pos[n][1])] for n in nodes}
+    widest = max((sizes[n][0] for n in nodes), default=0.0)
     for _ in range(passes):
         clash = False
-        for a_i, a in enumerate(nodes):
+        order = sorted(nodes, key=lambda n: (pos[n][0], n))
+        for k, a in enumerate(order):
             wa, ha = sizes[a]
-            for b in nodes[a_i + 1:]:
+            reach = (wa + widest) / 2 + GAP
+            for b in order[k + 1:]:
+                if pos[b][0] - pos[a][0] >= reach:
+                    break
                 wb, hb = sizes[b]
                 dx = pos[b][0] - pos[a][0]
                 dy = pos[b][1] - pos[a][1]
