@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
     v.add_argument("game")
 
-    scenario = sub.add_parser("scenario", help="run the rules' golden scenario files")
+    scenario = sub.add_parser("scenario", help="run the rules' golden scenario files; lay out a game scenario's map")
     scenario_sub = scenario.add_subparsers(dest="scenario_command", metavar="VERB")
     scenario_sub.required = True
     run = verb(scenario_sub, "run", _scenario_run, "run scenario files or folders; non-zero exit on any failure")
