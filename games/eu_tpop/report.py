@@ -2,9 +2,11 @@
 (templates/report.txt.j2 for the text, templates/report.html.j2 for HTML mail): what
 happened (one sentence per event, sentences.py: battle reports with every round's dice,
 hits and casualties), its own sheet (treasury, wars, truces, alliances, units, provinces,
-leaders) and what it may do now."""
+leaders), what it may do now, and the whole public board in words (board_words.py: the same
+for every reader)."""
 from __future__ import annotations
 
+from . import board_words
 from . import state as st
 from . import templating
 from . import victory as vc
@@ -24,12 +26,36 @@ def report_data(state: dict, events, reader: str | None, next_steps: list[str]) 
     return {"reader": reader, "round": state["round"], "over": bool(state.get("over")),
             "events": said, "nothing": bool(events) and not said,
             "sheet": sheet(state, reader) if reader in state["realms"] else None,
-            "next_steps": next_steps}
+            "next_steps": next_steps, "board": board_data(state)}
+
+
+def board_data(state: dict) -> dict | None:
+    """The public board for the reports: its lines in three groups (realms, the tokens
+    between them, the places), None before a map is set up."""
+    if not state.get("areas"):
+        return None
+    b = board_words.board(state)
+    return {"realms": [board_words.realm_line(r) for r in b["realms"]],
+            "relations": board_words.relation_lines(b),
+            "places": [board_words.area_line(a) for a in b["areas"]] + [board_words.sea_line(s) for s in b["seas"]]}
 
 
 def text(data: dict) -> str:
     """The plain-text report: the same data through templates/report.txt.j2."""
     return templating.text("report.txt.j2", data=data).strip() + "\n"
+
+
+def gm_lines(state: dict) -> list[str]:
+    """What the GM's STATUS adds to the public board: every realm's own sheet (its leaders in
+    hand among them) and its standing orders, which only the realm and the GM see."""
+    out = ["Only the GM sees this part:"]
+    named = [r for r in state["order"] if r in state["realms"]]
+    for realm in named + sorted(r for r in state["realms"] if r not in named):
+        out += [f"  {line}" for line in status(state, realm) if line.strip()]
+        standing = state["realms"][realm].get("standing") or {}
+        if standing:
+            out.append("  standing orders: " + ", ".join(f"{k} {v}" for k, v in sorted(standing.items())))
+    return out
 
 
 def status(state: dict, realm: str) -> list[str]:

@@ -113,6 +113,7 @@ def load(state: dict, data: dict) -> dict:
         state["adj"].setdefault(area, {})
     for sea, d in data.get("seas", {}).items():
         state["seas"].setdefault(sea, {"adj": []})
+    coordinates(state, data)
     for sea, d in data.get("seas", {}).items():
         for other in d.get("adjacent", []):
             _link_seas(state, sea, other)
@@ -167,6 +168,25 @@ def load(state: dict, data: dict) -> dict:
             for b in w["sides"][1]:
                 state["wars"].append({"pair": st.pair(a, b), "attacker": a, "since": 0})
     return state
+
+
+#: the optional key of an Area's or Sea Zone's table placing it on the drawn map (maplayout.py)
+XY = "xy"
+
+
+def coordinates(state: dict, data: dict) -> None:
+    """The places the scenario puts on the map itself (``xy = [x, y]``, pixels), kept in
+    ``state["xy"]`` only when some are given; the rest are laid out from the adjacency."""
+    for table in ("areas", "seas"):
+        for name, d in data.get(table, {}).items():
+            if XY not in d:
+                continue
+            xy = d[XY]
+            if (not isinstance(xy, list) or len(xy) != 2
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)):
+                raise GMError(f"{table[:-1]} {name}: xy is two numbers, [x, y] (pixels of the map), not {xy!r}",
+                              "bad-data-file")
+            state.setdefault("xy", {})[name] = [float(xy[0]), float(xy[1])]
 
 
 def _load_tokens(state: dict, name: str, d: dict) -> None:

@@ -103,6 +103,10 @@ class _Checker:
                 self.problem(path, "bad-type", f"must be a whole number from {low} to {high}, not {v!r}")
             elif not low <= v <= high:
                 self.problem(path, "out-of-range", f"{v} is out of range: from {low} to {high}")
+        elif kind == "xy":  # where a card stands on the map (scenario.coordinates reads it)
+            if not (isinstance(v, list) and len(v) == 2
+                    and all(isinstance(n, (int, float)) and not isinstance(n, bool) and n >= 0 for n in v)):
+                self.problem(path, "bad-type", f"must be [x, y], two numbers of 0 or more, not {v!r}")
         elif kind == "enum":
             if not isinstance(v, str) or v.lower() not in [w.lower() for w in spec[1:]]:
                 self.problem(path, "bad-value", f"{v!r} is not one of {', '.join(spec[1:])}",

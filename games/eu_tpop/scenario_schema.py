@@ -39,10 +39,10 @@ SCHEMA: dict[str, dict[str, tuple]] = {
     },
     "areas.<Area>": {
         "seas": ("list", ("ref", "sea")), "religion": ("enum",) + RELIGIONS, "hre": ("bool",),
-        "distant": ("bool",),
+        "distant": ("bool",), "xy": ("xy",),
     },
     "borders": {"between": ("pair", ("ref", "area")), "mountain": ("bool",)},
-    "seas.<Sea>": {"adjacent": ("list", ("ref", "sea"))},
+    "seas.<Sea>": {"adjacent": ("list", ("ref", "sea")), "xy": ("xy",)},
     "provinces.<Province>": {
         "area": ("ref", "area"), "tax": ("int", 1, 2), "port": ("ref", "sea"), "large": ("bool",),
         "owner": ("ref", "realm"), "controller": ("ref", "realm"), "core": ("list", ("ref", "realm")),

@@ -283,6 +283,8 @@ def status(session: Session, cmd: m.Status) -> None:
         if rec.status == "active" and phase.takes_orders_from(session.power):
             may = reports.guide_lines(rec.rules, rec.state, session.power)
             lines += ["", "What you may do now", *may] if may else []
+    elif rec.state and session.is_gm:
+        lines += ["", *rec.rules.gm_status(rec.state)]
     session.section("Status:", lines)
 
 

@@ -150,6 +150,9 @@ def cmd_game_status(args) -> int:
             print("waiting for: nobody (the phase asks for no orders)")
     for row in store.players(ctx, rec.name):
         print(f"  {row['power']:16} {', '.join(store.addresses(row))}  missed {row['missed']}")
+    if rec.state:
+        for line in rec.rules.gm_status(rec.state):
+            print(line)
     return 0
 
 

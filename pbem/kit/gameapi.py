@@ -176,6 +176,19 @@ class Game:
         report of every phase it may see."""
         return True
 
+    def map_layout(self, scenario: dict[str, Any]) -> dict[str, dict[str, list[float]]] | None:
+        """Where a scenario's places stand on the map (``scenario``: the game's scenario data,
+        as read from its TOML), as ``{table: {place: [x, y]}}``: the coordinates
+        ``pbem scenario layout FILE`` writes back as ``xy = [x, y]`` under ``[<table>.<place>]``
+        for a GM to adjust; None (the default) for a game whose map is not laid out from data."""
+        return None
+
+    def gm_status(self, state: State) -> list[str]:
+        """What the GM's ``STATUS`` and ``pbem game status`` show of the game, in lines: the
+        board everyone sees and what only the GM may see ([] by default: phase and players
+        alone).  Only the GM reads it."""
+        return []
+
     def as_written(self, orders: Sequence[Order], power: str) -> list[str]:
         """A power's stored orders as lines its player could send again (the reply to
         orders and the handover dossier show them): each order's canonical form unless

@@ -85,3 +85,15 @@ def test_pbem_gm_keeps_a_command_when_the_next_one_fails(pbem, tmp_path):
                                "action like 'extended the deadline%'").fetchone()[0]
     assert after != before and extended == 1
 
+
+
+def test_game_status_shows_the_gm_the_board_and_what_only_the_gm_sees(pbem):
+    pbem("game", "new", "eu1", "--rules", "eu_tpop", "--gm", "gm@example.test")
+    for realm in ("Valmont", "Corvia", "Ostmark"):
+        pbem("game", "add-player", "eu1", realm, f"{realm.lower()}@example.test")
+    pbem("game", "start", "eu1")
+    status = pbem("game", "status", "eu1").stdout
+    assert "phase: Round 1 action 1: Valmont" in status
+    assert "The board (what every realm sees)" in status and "Western Sea (sea): Corvia fleet 2" in status
+    after = status.split("Only the GM sees this part:")[1]
+    assert "Corvia: prestige 10, stability +1, 15 Ducats" in after
