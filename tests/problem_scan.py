@@ -45,6 +45,7 @@ NOT_CODES = {
     "east-west": "a Pax Britannica Africa path's name (Final Record)",
     "north-south": "a Pax Britannica Africa path's name (Final Record)",
     "pb-map": "the Pax Britannica map's SVG id",
+    "eu-map": "the Europa Universalis map's SVG id",
     "tie-break": "the reason given for a die roll",
     "gm-console": "the GM console's pseudo sender",
 }

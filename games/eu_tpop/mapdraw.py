@@ -77,13 +77,13 @@ def _rows(place: dict, sea: bool) -> list[tuple[str, str, dict]]:
     rows += [("chip", f["label"], f) for f in place["forces"]]
     if not sea:
         if place["rebels"]:
-            rows.append(("chip", f"Rebels {place['rebels']}", {"realm": None}))
+            rows += [("chip", f"Rebels {place['rebels']}", {"realm": None})]
         if place["leaders"]:
-            rows.append(("text", "Leaders: " + ", ".join(place["leaders"]), {}))
+            rows += [("text", "Leaders: " + ", ".join(place["leaders"]), {})]
         if place["influence"]:
-            rows.append(("text", "Influence: " + ", ".join(f"{r} {n}" for r, n in place["influence"].items()), {}))
+            rows += [("text", "Influence: " + ", ".join(f"{r} {n}" for r, n in place["influence"].items()), {})]
         if place["claims"]:
-            rows.append(("text", "Claims: " + ", ".join(place["claims"]), {}))
+            rows += [("text", "Claims: " + ", ".join(place["claims"]), {})]
     return rows
 
 
