@@ -98,7 +98,13 @@ def reaction_options(state: dict, power: str) -> list[OrderOption]:
 
 def peace_options(state: dict, power: str) -> list[OrderOption]:
     """Phase 3: the peace orders of step D for a realm with a war to decide."""
-    return peace(state, power) if state.get("step") == "D" and power in peace_resolution.owes(state) else []
+    if state.get("step") != "D" or power not in peace_resolution.owes(state):
+        return []
+    asked = [loser for v, loser in state.get("peace_asked", []) if v == power]
+    if asked:   # 10.2: after a surrender, only the victor's term is asked
+        terms = tuple(f"{t} ON {e}" for e in asked for t in vc.terms(state, power, e) if t != "negotiated_peace")
+        return [OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms)]
+    return peace(state, power)
 
 
 def no_options(state: dict, power: str) -> list[OrderOption]:
@@ -135,19 +141,26 @@ def reaction(state: dict, power: str) -> list[OrderOption]:
 
 
 def peace(state: dict, power: str) -> list[OrderOption]:
-    """Peace Resolution (Phase 3 step D), for each war the realm has to decide."""
-    enemies = [e for e in st.enemies(state, power)]
-    terms = tuple(f"{t} ON {e}" for e in enemies for t in vc.terms(state, power, e) if t != "negotiated_peace")
+    """Peace Resolution (Phase 3 step D), for each war the realm has to decide: only what may be
+    chosen.  A war ending in an Automatic White Peace takes no order (10.1 step 1); terms are
+    enforced by a victor only (10.2); a Total Victory must be enforced (10.1 step 2)."""
+    cond = {e: vc.condition(state, power, e) for e in st.enemies(state, power)}
+    open_wars = [e for e, c in cond.items() if c not in ("white_peace", "none")]
+    terms = tuple(f"{t} ON {e}" for e in open_wars if cond[e] in ("partial", "total")
+                  for t in vc.terms(state, power, e) if t != "negotiated_peace")
     out = []
     if terms:
         out.append(OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms))
-    out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), tuple(enemies)))
-    if not state.get("no_surrender"):
-        out.append(OrderOption("SURRENDER TO <realm>", _note("SURRENDER"), tuple(enemies)))
-    humans = tuple(e for e in enemies if st.is_human(state, e) and st.is_human(state, power))
+    going_on = tuple(e for e in open_wars if cond[e] != "total")
+    if going_on:
+        out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), going_on))
+    if open_wars and not state.get("no_surrender"):
+        out.append(OrderOption("SURRENDER TO <realm>", _note("SURRENDER"), tuple(open_wars)))
+    humans = tuple(e for e in open_wars if st.is_human(state, e) and st.is_human(state, power))
     if humans:
         out.append(OrderOption("NEGOTIATE <realm> ... ENDNEGOTIATE", _note("NEGOTIATE"), humans))
-    out.append(OrderOption("KEEP WAR <realm>", _note("KEEP"), tuple(enemies)))
+    if going_on:
+        out.append(OrderOption("KEEP WAR <realm>", _note("KEEP"), going_on))
     return out
 
 

@@ -33,7 +33,8 @@ CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
              "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
 #: battle die faces in words (9.7: f and g hit infantry, h cavalry, i artillery)
 FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
-DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle"}
+DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle",
+            "peace": "its peace term, its enemy having surrendered (10.2)"}
 
 
 def says(*kinds: str) -> Callable[[Renderer], Renderer]:

@@ -168,6 +168,14 @@ def reaction(state: dict, power: str, given: list) -> list[Problem]:
 def peace(state: dict, power: str, given: list) -> list[Problem]:
     """Phase 3 step D, Peace Resolution (10.1): the orders for the realm's wars."""
     out = []
+    asked = [loser for v, loser in state.get("peace_asked", []) if v == power]
+    if state.get("peace_asked"):
+        # 10.2: the window after a surrender asks its victor for the term, and nothing else.
+        return [_p("not-asked", f"{o.canonical}: this window asks only the victor of a surrender for its "
+                   "term (ENFORCE <term> ON <realm>); the other wars were resolved", o)
+                for o in given if o.kind != "enforce" or o.args["realm"] not in asked] + \
+            [p for o in given if o.kind == "enforce" and o.args["realm"] in asked
+             for p in peace(dict(state, peace_asked=[]), power, [o])]
     if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]
@@ -181,8 +189,18 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             out.append(_p("not-at-war", f"you are not at war with {enemy}", o,
                           ", ".join(st.enemies(state, power)) or None))
             continue
+        cond = vc.condition(state, power, enemy)
+        if cond == "white_peace":
+            # 10.1 step 1: "these Wars all end immediately"; nothing is left to decide in them.
+            out.append(_p("automatic-white-peace", f"nothing is occupied in your war with {enemy}: it ends by "
+                          "itself in an Automatic White Peace (10.1 step 1), so it takes no order", o))
+            continue
         if o.kind == "enforce":
             why = vc.why_not(state, power, enemy, o.args["term"])
+            if cond == "inconclusive" and o.args["term"] == "white_peace":
+                # 10.2: with no victor, a white peace is offered and accepted, not enforced.
+                why = (f"you are not the victor of your war with {enemy} (no side is victorious): a white "
+                       f"peace is offered (OFFER WHITE PEACE TO {enemy}) and must be accepted (10.2)")
             if o.args["term"] == "negotiated_peace":
                 why = "a negotiated peace is agreed with NEGOTIATE <realm> ... ENDNEGOTIATE from both sides"
             if why and _after_surrender(state, power, enemy, o.args["term"]):
@@ -192,15 +210,17 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
                 allowed = vc.terms(state, power, enemy)
                 out.append(_p("term-not-allowed", why, o, allowed[0] if allowed else None))
             else:
-                from . import peace
+                from . import peace as peace_terms
                 try:
-                    peace.check_details(state, power, enemy, o.args["details"])
+                    peace_terms.check_details(state, power, enemy, o.args["details"])
                 except Refused as exc:
                     out.append(_p(exc.code, str(exc), o))
-        elif o.kind in ("keep_war", "offer_white") and vc.condition(state, power, enemy) == "total":
+        elif o.kind in ("keep_war", "offer_white") and cond == "total":
+            # 10.1 step 2: "The Victor -must- enforce Peace Terms of their choosing unless a Negotiated
+            # Peace is agreed with the Loser": the war cannot go on.
             out.append(_p("total-victory", f"you have a Total Victory over {enemy}: you must enforce a term "
-                          "(10.1 step 2); without ENFORCE, keep_current_board_state applies", o,
-                          "ENFORCE keep_current_board_state ON " + enemy, "warning"))
+                          "(10.1 step 2): send ENFORCE <term> ON " + enemy + " (or NEGOTIATE with it)", o,
+                          "ENFORCE keep_current_board_state ON " + enemy))
         elif o.kind == "surrender" and state.get("no_surrender"):
             out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
         elif o.kind == "negotiate":

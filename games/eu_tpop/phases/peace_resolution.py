@@ -20,9 +20,14 @@ def wars(state: dict) -> list[tuple[str, str]]:
     return [tuple(w["pair"].split("|")) for w in state["wars"]]
 
 
+PEACE_ORDERS = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
+
+
 def owes(state: dict) -> list[str]:
     """Human players with a war to decide: one that does not end by itself in
-    an Automatic White Peace."""
+    an Automatic White Peace; in the window after a surrender, its victors (10.2)."""
+    if state.get("peace_asked"):
+        return [r for r in state["order"] if any(v == r for v, _ in state["peace_asked"])]
     out = []
     for realm in state["order"]:
         if st.is_human(state, realm) and any(vc.condition(state, realm, e) != "white_peace"
@@ -32,12 +37,18 @@ def owes(state: dict) -> list[str]:
 
 
 def resolve(state: dict, orders: dict, dice, events: list) -> None:
-    """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board)."""
+    """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board).
+    When a surrender leaves its victor a term to choose (10.2), the step waits for it in a
+    second window (``state["peace_asked"]``, :func:`after_surrender`) before the aftermath."""
+    if state.get("peace_asked"):
+        after_surrender(state, orders, events)
+        return
     _white_peace(state, events)
     _total(state, orders, events)
     _remaining(state, orders, events)
     _moot(state, orders, events)
-    aftermath(state, events)
+    if not state.get("peace_asked"):
+        aftermath(state, events)
 
 
 def _white_peace(state: dict, events: list) -> None:
@@ -182,8 +193,20 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
     return term, victor, details, extras
 
 
+def _written_order(state: dict, orders: dict, v: str) -> list[str]:
+    """10.1 step 3: "A player must resolve all of the Wars that they wish to end, in any order they
+    like": the player's wars in the order its orders first name them, then the others."""
+    out = []
+    for o in _orders_of(orders, v):
+        enemy = o.args.get("realm") if o.kind in PEACE_ORDERS else None
+        if enemy and enemy not in out and st.at_war(state, v, enemy):
+            out.append(enemy)
+    return out + [e for e in st.enemies(state, v) if e not in out]
+
+
 def _remaining(state: dict, orders: dict, events: list) -> None:
-    """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order."""
+    """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order, each player's wars in
+    the order it wrote them."""
     # Choice: surrenders sent in the window take effect before anyone resolves a war, so the
     # enemy can enforce its terms in the same window (10.2: it must end the war this round).
     for v in state["order"]:
@@ -191,15 +214,29 @@ def _remaining(state: dict, orders: dict, events: list) -> None:
             if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
                 events += gm_edits.surrender(state, v, o.args["realm"])
     for v in state["order"]:
-        for loser in list(st.enemies(state, v)):
+        for loser in _written_order(state, orders, v):
             if not st.at_war(state, v, loser):
                 continue
             if _try_negotiated(state, orders, v, loser, events):
                 continue
             cond = vc.condition(state, v, loser)
+            if cond == "white_peace":
+                # A war left with nothing occupied by an earlier peace of this step meets 10.1 step 1's
+                # requirements: it ends in an Automatic White Peace, whatever was ordered for it.
+                _automatic(state, v, loser, events)
+                continue
             o = _enforce_order(orders, v, loser)
             offered = any(x.kind == "offer_white" and x.args["realm"] == loser for x in _orders_of(orders, v))
-            if cond in ("partial", "total") and (o is not None or [loser, v] in state["surrendered"]):
+            surrendered = [loser, v] in state["surrendered"]
+            if surrendered and o is None and st.is_human(state, v):
+                # 10.2: "your Enemy is allowed to enforce Peace as if they had achieved a Partial
+                # Victory": the decision is the victor's, asked in a window of its own.
+                if [v, loser] not in state.setdefault("peace_asked", []):
+                    state["peace_asked"].append([v, loser])
+                    events.append({"kind": "decision_needed", "realm": v, "decision": "peace",
+                                   "default": f"ENFORCE keep_current_board_state ON {loser}"})
+                continue
+            if cond in ("partial", "total") and (o is not None or surrendered):
                 term, details = _choose(state, v, loser, o, events, must=True)
                 pc.apply_term(state, v, loser, term, details, events)
             elif cond in ("partial", "total") and st.kind(state, v) == "BOT":
@@ -213,6 +250,27 @@ def _remaining(state: dict, orders: dict, events: list) -> None:
             elif offered:
                 events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": "white_peace",
                                "why": f"{loser} did not accept"})
+
+
+def _automatic(state: dict, a: str, b: str, events: list) -> None:
+    """An Automatic White Peace between two parties (10.1 step 1), led by the player."""
+    pa, pb = vc.peace_party(state, a, b), vc.peace_party(state, b, a)
+    if pa == pb or not st.at_war(state, pa, pb):
+        pa, pb = a, b
+    lead, other = (pa, pb) if st.is_player(state, pa) or not st.is_player(state, pb) else (pb, pa)
+    pc.apply_term(state, lead, other, "white_peace", [], events, how="automatic", condition="white_peace")
+
+
+def after_surrender(state: dict, orders: dict, events: list) -> None:
+    """The second window of step D: each victor of a surrender names its term (10.2); silence
+    keeps the current board state.  Then the aftermath (10.1 step 4)."""
+    for v, loser in state.pop("peace_asked", []):
+        if not st.at_war(state, v, loser):
+            continue
+        o = _enforce_order(orders, v, loser)
+        term, details = _choose(state, v, loser, o, events, must=True)
+        pc.apply_term(state, v, loser, term, details, events)
+    aftermath(state, events)
 
 
 def _moot(state: dict, orders: dict, events: list) -> None:
