@@ -14,7 +14,8 @@ from __future__ import annotations
 from pbem.kit import audience
 
 #: event kinds that are their realms' own: the fields naming those realms
-PRIVATE = {"monarch_power": ("realm",), "standing": ("realm",), "deal_offered": ("from", "to")}
+PRIVATE = {"monarch_power": ("realm",), "standing": ("realm",), "deal_offered": ("from", "to"),
+           "negotiation_differs": ("a", "b")}
 #: event kinds everyone sees
 PUBLIC = frozenset({
     "action", "active_ally", "active_ally_ended", "alliance", "alliance_ended", "allied_units_lost",

@@ -100,10 +100,18 @@ def peace_options(state: dict, power: str) -> list[OrderOption]:
     """Phase 3: the peace orders of step D for a realm with a war to decide."""
     if state.get("step") != "D" or power not in peace_resolution.owes(state):
         return []
-    asked = [loser for v, loser in state.get("peace_asked", []) if v == power]
-    if asked:   # 10.2: after a surrender, only the victor's term is asked
-        terms = tuple(f"{t} ON {e}" for e in asked for t in vc.terms(state, power, e) if t != "negotiated_peace")
-        return [OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms)]
+    if peace_resolution.reopened(state):
+        # the second window: a surrender's term (10.2) or a negotiation retried, those wars only
+        surrendered = [loser for v, loser in state.get("peace_asked", []) if v == power]
+        asked = peace_resolution.asked_of(state, power)
+        first = dict(state, peace_asked=[], negotiating=[])
+        out = []
+        for o in peace(first, power):
+            keep = tuple(c for c in o.choices if c.split(" ON ")[-1] in asked and (
+                o.form.startswith("ENFORCE") or (c not in surrendered and not o.form.startswith("SURRENDER"))))
+            if keep:
+                out.append(OrderOption(o.form, o.note, keep))
+        return out
     return peace(state, power)
 
 

@@ -6,6 +6,7 @@ leaders) and what it may do now."""
 from __future__ import annotations
 
 from . import state as st
+from .phases import peace_resolution
 from . import templating
 from . import victory as vc
 from .sentences import sentence
@@ -103,8 +104,10 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
         return [f"Peace Resolution: {loser} surrendered to you: send ENFORCE <term> ON {loser} (terms you may "
                 f"enforce: {', '.join(t for t in vc.terms(state, realm, loser) if t != 'negotiated_peace')}); "
                 f"without an answer, keep_current_board_state applies." for loser in asked]
-    if state.get("step") == "D" and state.get("peace_asked"):
-        return []
+    if state.get("step") == "D" and peace_resolution.reopened(state):
+        return [f"Peace Resolution: your NEGOTIATE texts with {e} differed (see above): send the same "
+                f"NEGOTIATE {e} text as {e} does, or OFFER WHITE PEACE, ENFORCE or KEEP WAR for that war."
+                for e in peace_resolution.asked_of(state, realm) if e not in asked]
     if state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]
         for e in st.enemies(state, realm):

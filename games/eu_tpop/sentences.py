@@ -245,6 +245,15 @@ def _truce(e):
     return f"Truce between {e['a']} and {e['b']}" + (f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
 
 
+@says("negotiation_differs")
+def _negotiation_differs(e):
+    def quote(lines: list[str]) -> str:
+        return "; ".join(lines) or "(empty)"
+    return (f"The NEGOTIATE texts of {e['a']} and {e['b']} differ, so no peace is made yet: {e['a']} wrote "
+            f"\"{quote(e['text_a'])}\", {e['b']} wrote \"{quote(e['text_b'])}\". Step D stays open for this war: "
+            "send the same text, or decide the war otherwise.")
+
+
 @says("peace_refused")
 def _peace_refused(e):
     return f"{e['realm']}'s {e['term'].replace('_', ' ')} with {e['against']} did not happen: {e['why']}."

@@ -117,9 +117,10 @@ def peace_info(state: dict) -> PhaseInfo:
     """One window a step; step D waits for the realms with a war to decide (10.1)."""
     rnd, step = state["round"], state["step"]
     owes = tuple(peace_resolution.owes(state)) if step == "D" else ()
-    # 10.2: after a surrender, its victor is asked for its term in a window of its own.
-    asked = "/surrender" if step == "D" and state.get("peace_asked") else ""
-    label = " (the victor of a surrender names its term)" if asked else ""
+    # 10.2: after a surrender, its victor is asked for its term in a window of its own; two
+    # NEGOTIATE texts that differed are sent again there.
+    asked = "/again" if step == "D" and peace_resolution.reopened(state) else ""
+    label = " (the decisions left open: a surrender's term, a negotiated peace)" if asked else ""
     return PhaseInfo(f"{rnd}/peace_and_rebels/{step}{asked}", "peace_and_rebels", rnd, owes,
                      f"Round {rnd} Peace & Rebels step {step}{label}", window="peace" if owes else "turn",
                      done=DONE_ON_ORDERS)
@@ -130,6 +131,8 @@ def peace_describe(state: dict, power: str) -> str:
     asked = [loser for v, loser in state.get("peace_asked", []) if v == power]
     if asked:
         return "; ".join(f"ENFORCE keep_current_board_state ON {loser}" for loser in asked)
+    if peace_resolution.asked_of(state, power):
+        return "no negotiated peace; " + WARS_GO_ON
     return WARS_GO_ON
 
 
@@ -137,8 +140,8 @@ def play_peace_and_rebels(state: dict, given: dict, dice, events: Events) -> Non
     """One step of Phase 3; after step I the round ends."""
     step = state["step"]
     peace_and_rebels.run_step(state, step, given, dice, events)
-    if state.get("peace_asked"):
-        return   # step D goes on: a surrender's victor is asked for its term (10.2)
+    if step == "D" and peace_resolution.reopened(state):
+        return   # step D goes on: a surrender's victor names its term (10.2), or a negotiation is retried
     if step == peace_and_rebels.STEPS[-1]:
         end_round(state, events)
     else:

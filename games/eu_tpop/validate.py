@@ -168,14 +168,21 @@ def reaction(state: dict, power: str, given: list) -> list[Problem]:
 def peace(state: dict, power: str, given: list) -> list[Problem]:
     """Phase 3 step D, Peace Resolution (10.1): the orders for the realm's wars."""
     out = []
-    asked = [loser for v, loser in state.get("peace_asked", []) if v == power]
-    if state.get("peace_asked"):
-        # 10.2: the window after a surrender asks its victor for the term, and nothing else.
-        return [_p("not-asked", f"{o.canonical}: this window asks only the victor of a surrender for its "
-                   "term (ENFORCE <term> ON <realm>); the other wars were resolved", o)
-                for o in given if o.kind != "enforce" or o.args["realm"] not in asked] + \
-            [p for o in given if o.kind == "enforce" and o.args["realm"] in asked
-             for p in peace(dict(state, peace_asked=[]), power, [o])]
+    if peace_resolution.reopened(state):
+        # The second window of step D asks a surrender's victor for its term (10.2), and two players
+        # whose NEGOTIATE texts differed for that war's peace; the other wars were resolved.
+        surrendered = [loser for v, loser in state.get("peace_asked", []) if v == power]
+        asked = peace_resolution.asked_of(state, power)
+        kinds = ("enforce",) if not [e for e in asked if e not in surrendered] else \
+            ("enforce", "negotiate", "offer_white", "keep_war")
+        fits = [o for o in given if o.kind in kinds and o.args.get("realm") in asked
+                and (o.kind == "enforce" or o.args["realm"] not in surrendered)]
+        first = dict(state, peace_asked=[], negotiating=[])
+        return [_p("not-asked", f"{o.canonical}: this window asks only about "
+                   + (", ".join(f"your war with {e}" for e in asked) or "wars that are not yours")
+                   + " (a surrender's victor sends ENFORCE <term> ON <realm>; after two NEGOTIATE texts that "
+                   "differ, NEGOTIATE again, OFFER WHITE PEACE, ENFORCE or KEEP WAR); the other wars were "
+                   "resolved", o) for o in given if o not in fits] + peace(first, power, fits)
     if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]

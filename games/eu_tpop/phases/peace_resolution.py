@@ -26,8 +26,8 @@ PEACE_ORDERS = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
 def owes(state: dict) -> list[str]:
     """Human players with a war to decide: one that does not end by itself in
     an Automatic White Peace; in the window after a surrender, its victors (10.2)."""
-    if state.get("peace_asked"):
-        return [r for r in state["order"] if any(v == r for v, _ in state["peace_asked"])]
+    if reopened(state):
+        return [r for r in state["order"] if asked_of(state, r)]
     out = []
     for realm in state["order"]:
         if st.is_human(state, realm) and any(vc.condition(state, realm, e) != "white_peace"
@@ -36,18 +36,33 @@ def owes(state: dict) -> list[str]:
     return out
 
 
+def reopened(state: dict) -> bool:
+    """Whether step D waits in its second window: a surrender's victor to name its term (10.2),
+    or two players whose NEGOTIATE texts differed to agree (or decide otherwise)."""
+    return bool(state.get("peace_asked") or state.get("negotiating"))
+
+
+def asked_of(state: dict, realm: str) -> list[str]:
+    """The enemies whose war the second window of step D asks ``realm`` about."""
+    out = [loser for v, loser in state.get("peace_asked", []) if v == realm]
+    for a, b, *_ in state.get("negotiating", []):
+        if realm in (a, b):
+            out.append(b if realm == a else a)
+    return out
+
+
 def resolve(state: dict, orders: dict, dice, events: list) -> None:
     """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board).
     When a surrender leaves its victor a term to choose (10.2), the step waits for it in a
     second window (``state["peace_asked"]``, :func:`after_surrender`) before the aftermath."""
-    if state.get("peace_asked"):
-        after_surrender(state, orders, events)
+    if reopened(state):
+        second_window(state, orders, events)
         return
     _white_peace(state, events)
     _total(state, orders, events)
     _remaining(state, orders, events)
     _moot(state, orders, events)
-    if not state.get("peace_asked"):
+    if not reopened(state):
         aftermath(state, events)
 
 
@@ -89,7 +104,7 @@ def _total(state: dict, orders: dict, events: list) -> None:
         for loser in st.enemies(state, v):
             if not st.at_war(state, v, loser) or vc.condition(state, v, loser) != "total":
                 continue
-            if _try_negotiated(state, orders, v, loser, events):
+            if _differs(state, orders, v, loser, events) or _try_negotiated(state, orders, v, loser, events):
                 continue
             o = _enforce_order(orders, v, loser)
             term, details = _choose(state, v, loser, o, events, must=True)
@@ -117,6 +132,22 @@ def _choose(state: dict, v: str, loser: str, o, events: list, must: bool):
                                                                                      else "white_peace")
     events.append({"kind": "default_decision", "realm": v, "decision": f"ENFORCE {term} ON {loser}"})
     return term, []
+
+
+def _differs(state: dict, orders: dict, a: str, b: str, events: list) -> bool:
+    """Two NEGOTIATE texts that differ, in the first window of step D: both players are told,
+    each text quoted, and the war waits for the second window (Choice), where they may send the
+    same text again or decide the war otherwise."""
+    if any({x, y} == {a, b} for x, y, *_ in state.get("negotiating", [])):
+        return True   # already waiting for the second window
+    if _negotiated(orders, a, b) is not False:
+        return False
+    mine = next(o for o in _orders_of(orders, a) if o.kind == "negotiate" and o.args["realm"] == b)
+    theirs = next(o for o in _orders_of(orders, b) if o.kind == "negotiate" and o.args["realm"] == a)
+    state.setdefault("negotiating", []).append([a, b])
+    events.append({"kind": "negotiation_differs", "a": a, "b": b, "text_a": mine.args["lines"],
+                   "text_b": theirs.args["lines"]})
+    return True
 
 
 def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> bool:
@@ -204,20 +235,21 @@ def _written_order(state: dict, orders: dict, v: str) -> list[str]:
     return out + [e for e in st.enemies(state, v) if e not in out]
 
 
-def _remaining(state: dict, orders: dict, events: list) -> None:
+def _remaining(state: dict, orders: dict, events: list, only: tuple[str, str] | None = None) -> None:
     """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order, each player's wars in
-    the order it wrote them."""
+    the order it wrote them (``only``: the one war of ``only[0]`` against ``only[1]``)."""
     # Choice: surrenders sent in the window take effect before anyone resolves a war, so the
     # enemy can enforce its terms in the same window (10.2: it must end the war this round).
     for v in state["order"]:
         for o in _orders_of(orders, v):
             if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
                 events += gm_edits.surrender(state, v, o.args["realm"])
-    for v in state["order"]:
-        for loser in _written_order(state, orders, v):
+    for v in ([only[0]] if only else state["order"]):
+        for loser in ([only[1]] if only else _written_order(state, orders, v)):
             if not st.at_war(state, v, loser):
                 continue
-            if _try_negotiated(state, orders, v, loser, events):
+            if only is None and (_differs(state, orders, v, loser, events) or
+                                 _try_negotiated(state, orders, v, loser, events)):
                 continue
             cond = vc.condition(state, v, loser)
             if cond == "white_peace":
@@ -261,15 +293,30 @@ def _automatic(state: dict, a: str, b: str, events: list) -> None:
     pc.apply_term(state, lead, other, "white_peace", [], events, how="automatic", condition="white_peace")
 
 
-def after_surrender(state: dict, orders: dict, events: list) -> None:
-    """The second window of step D: each victor of a surrender names its term (10.2); silence
-    keeps the current board state.  Then the aftermath (10.1 step 4)."""
+def second_window(state: dict, orders: dict, events: list) -> None:
+    """The second window of step D: each victor of a surrender names its term (10.2; silence keeps
+    the current board state); two players whose NEGOTIATE texts differed agree now or decide the
+    war as in the first window (a Total Victory's victor still must enforce a term: 10.1 step 2).
+    Then the aftermath (10.1 step 4)."""
     for v, loser in state.pop("peace_asked", []):
         if not st.at_war(state, v, loser):
             continue
         o = _enforce_order(orders, v, loser)
         term, details = _choose(state, v, loser, o, events, must=True)
         pc.apply_term(state, v, loser, term, details, events)
+    for a, b in state.pop("negotiating", []):
+        if _try_negotiated(state, orders, a, b, events):
+            continue
+        for v, loser in ((a, b), (b, a)):
+            if not st.at_war(state, v, loser):
+                continue
+            if vc.condition(state, v, loser) == "total":
+                term, details = _choose(state, v, loser, _enforce_order(orders, v, loser), events, must=True)
+                pc.apply_term(state, v, loser, term, details, events)
+            else:
+                _remaining(state, {v: _orders_of(orders, v), loser: _orders_of(orders, loser)}, events,
+                           only=(v, loser))
+    _moot(state, orders, events)
     aftermath(state, events)
 
 
