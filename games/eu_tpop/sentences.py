@@ -245,6 +245,11 @@ def _truce(e):
     return f"Truce between {e['a']} and {e['b']}" + (f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
 
 
+@says("ally_joins_war")
+def _ally_joins_war(e):
+    return f"{e['npr']}, {e['pr']}'s Active Ally, is part of {e['pr']}'s war with {e['enemy']} (11.3)."
+
+
 @says("negotiation_differs")
 def _negotiation_differs(e):
     def quote(lines: list[str]) -> str:
