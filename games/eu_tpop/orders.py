@@ -36,7 +36,7 @@ UNIT_WORDS = {"INF": "inf", "INFANTRY": "inf", "CAV": "cav", "CAVALRY": "cav", "
 FORMS = (
     "DECLARE WAR ON <realm>[,<realm>] [CB <type>]",
     "CALL TO ARMS <realm>",
-    "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]",
+    "ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]",
     "NAVAL <sea> TO <sea or port>",
     "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN <area or sea> [MERC|ALLIED]",
     "SIEGE <area>",
@@ -72,7 +72,7 @@ ALIAS_VERBS = {"DOW": "DECLARE WAR ON", "CTA": "CALL TO ARMS", "MOVE": "ACTIVATE
                "ALLY": "FORGE ALLIANCE", "MARRY": "ROYAL MARRIAGE", "MARRIAGE": "ROYAL MARRIAGE",
                "WHITE": "OFFER WHITE", "CONTINUE": "KEEP WAR"}
 #: the keywords a form may have or leave out: a reply about a word after them does not ask for them
-OPTIONAL = {"ACTIVATE": frozenset({"SIEGE"}), "RETREAT": frozenset({"TO"}),
+OPTIONAL = {"ACTIVATE": frozenset({"SIEGE", "WITH"}), "RETREAT": frozenset({"TO"}),
             "STANDING": frozenset({"IF", "ACTIVE", "INACTIVE"}), "ACCEPT": frozenset({"ACTIVE", "INACTIVE"}),
             "RECRUIT": frozenset({"MERC", "MERCENARY", "ALLIED", "REGULAR"})}
 #: the order in which a reply lists the keywords that may come next

@@ -40,7 +40,7 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
     ("declare war on", "invalid-order", "name the realm(s) you declare war on", None),
     ("DECLARE WAR ON Brenn CB nonsense", "unknown-cb", "unknown CB type 'nonsense' (one of claim, cta, token, "
      "event, disputed, excommunication, holy_war, imperial_liberation)", None),
-    ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", None),
+    ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]", None),
     ("ACTIVATE Valmont x", "invalid-order", "expected TO, found x", None),
     ("ACTIVATE Valmont TO", "invalid-order", "expected an area name", None),
     ("RECRUIT two INF IN Valmont", "invalid-order", "expected how many units, found two", None),
