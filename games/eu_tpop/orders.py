@@ -50,7 +50,7 @@ FORMS = (
     "PASS",
     "STANDING CTA ACCEPT|REFUSE|ASK [ACTIVE|INACTIVE]",
     "STANDING RETREAT IF OUTNUMBERED|NEVER|ASK",
-    "STANDING CASUALTIES MERC,REGULAR,ALLIED [INF,CAV,ART]",
+    "STANDING CASUALTIES MERC,REGULAR,ALLIED [INF,CAV,ART] [LIGHT|HEAVY]",
     "STANDING CALL ALL|PLAYERS|NONE",
     "STANDING LEADER ASK|BEST|NONE|<leader>",
     "ACCEPT [ACTIVE|INACTIVE]",
@@ -152,10 +152,11 @@ def _leader_word(r: Reader) -> str:
 
 def _casualties(r: Reader) -> str:
     items = [w.strip().upper() for w in ",".join(r.rest()).split(",") if w.strip()]
-    allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART"}
+    allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART", "LIGHT", "HEAVY"}
     bad = [w for w in items if w not in allowed]
     if bad or not items:
-        raise GMError(f"STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not {bad})")
+        raise GMError(f"STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART and/or LIGHT, HEAVY "
+                      f"(not {bad})")
     return ",".join(items)
 
 

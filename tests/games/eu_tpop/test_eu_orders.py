@@ -48,7 +48,7 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
     ("RECRUIT 3 ART IN Valmont ALLIED x", "invalid-order", "unexpected 'x' at the end of the line", None),
     ("STANDING RETREAT IF", "invalid-order", "expected OUTNUMBERED, found the end of the line", None),
     ("STANDING CASUALTIES FOO", "invalid-order",
-     "STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not ['FOO'])", None),
+     "STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART and/or LIGHT, HEAVY (not ['FOO'])", None),
     ("STANDING x", "invalid-order", "expected CTA or RETREAT or CASUALTIES or CALL or LEADER, found x", None),
     ("STANDING RETREAT x", "invalid-order", "expected NEVER or ASK or OUTNUMBERED, found x", None),
     ("LEADER ask", "invalid-order", "LEADER names a leader, BEST or NONE (ASK is for STANDING LEADER)", None),
