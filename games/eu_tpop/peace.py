@@ -194,9 +194,13 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
             _return(state, [p])
             if payer in fam_l:
                 ducats_due += 10
+                lines.append(f"The capital {p} returns to {payer}; a ransom of 10 Ducats is due.")
             elif st.is_player(state, payer):
-                pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
-            lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats.")
+                paid = pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
+                lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats: {payer} pays "
+                             f"{payee} {paid}" + (f" (all it has)" if paid < 10 else "") + ".")
+            else:
+                lines.append(f"The capital {p} returns to {payer} (an NPR pays no ransom).")
     lost_areas = set()
     for p in _between(state, side_v, side_l):
         d = state["provinces"][p]
@@ -206,9 +210,11 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     cap = 2 * st.tax_income(state, loser)   # after the returns
     pay = min(ducats_due, cap)
     if pay:
-        pay_ducats(state, loser, v, pay, events, "peace: returned provinces and ransom")
-        lines.append(f"{loser} pays {v} {pay} Ducats" + (f" (capped at twice its tax income, {cap})"
-                                                          if pay < ducats_due else "") + ".")
+        # The record says what was paid: a loser pays what it has (Choice, no debt).
+        paid = pay_ducats(state, loser, v, pay, events, "peace: returned provinces and ransom")
+        lines.append(f"{loser} pays {v} {paid} Ducats" + (f" (capped at twice its tax income, {cap})"
+                                                           if pay < ducats_due else "")
+                     + (f"; {pay} were due, and {loser} had only {paid}" if paid < pay else "") + ".")
     if returned:
         lines.append(f"Returned: {', '.join(returned)}.")
     if liberated:
@@ -248,12 +254,14 @@ def _discard_claims(state: dict, v: str, term: str, details: list) -> list[str]:
     return out
 
 
-def pay_ducats(state, payer, payee, n, events, why) -> None:
+def pay_ducats(state, payer, payee, n, events, why) -> int:
+    """Pay up to ``n`` Ducats; returns what was paid."""
     n = min(n, max(0, state["realms"][payer]["ducats"]))   # Choice: a loser pays what it has
     state["realms"][payer]["ducats"] -= n
     state["realms"][payee]["ducats"] += n
     events.append({"kind": "ducats", "realm": payer, "delta": -n, "reason": why})
     events.append({"kind": "ducats", "realm": payee, "delta": n, "reason": why})
+    return n
 
 
 def _add_influence(state: dict, realm: str, area: str, n: int) -> None:

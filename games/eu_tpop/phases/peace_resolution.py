@@ -176,7 +176,8 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
                 events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
                                "term": "negotiated_peace", "why": f"its Cut Ties: {exc}"})
         else:
-            pc.pay_ducats(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+            paid = pc.pay_ducats(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+            record["text"] += f"\n{extra[1]} pays {extra[2]} {paid} Ducats (the agreed extra action)."
     return True
 
 
