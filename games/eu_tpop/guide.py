@@ -25,7 +25,8 @@ NOTES = {
     "DECLARE": "declare war, with a CB you hold (else -2 stability per target); CALL TO ARMS lines and one free "
                "ACTIVATE or RECRUIT may follow",
     "CALL": "call an ally to arms, with your DECLARE WAR",
-    "ACTIVATE": "move the army in the first Area and its leader; SIEGE besieges where it stops",
+    "ACTIVATE": "move the army in the first Area and its leader (WITH: only the units named); SIEGE besieges where "
+                "it stops",
     "NAVAL": "move a fleet",
     "RECRUIT": "raise units; several lines share one action's Military Capacity",
     "SIEGE": "besiege provinces where your army stands (largest first unless named)",
@@ -55,8 +56,9 @@ REALM_ACTIONS = (("DECLARE WAR ON <realm>", "DECLARE WAR ON {}"),
                  ("SUBJUGATE <realm>", "SUBJUGATE {}"),
                  ("ROYAL MARRIAGE <realm>", "ROYAL MARRIAGE {}"))
 AREA_ACTIONS = (("INFLUENCE <area>", "INFLUENCE {}"), ("SIEGE <area>", "SIEGE {}"))
-OPEN_ACTIONS = ("ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN "
-                "<area or sea> [MERC|ALLIED]", "NAVAL <sea> TO <sea or port>", "APPOINT <leader> TO <area or sea>")
+OPEN_ACTIONS = ("ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]",
+                "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN <area or sea> [MERC|ALLIED]", "NAVAL <sea> TO <sea or port>",
+                "APPOINT <leader> TO <area or sea>")
 STANDING = tuple(f for f in orders.FORMS if f.startswith("STANDING"))
 
 
