@@ -139,6 +139,10 @@ def peace_describe(state: dict, power: str) -> str:
 def play_peace_and_rebels(state: dict, given: dict, dice, events: Events) -> None:
     """One step of Phase 3; after step I the round ends."""
     step = state["step"]
+    if step != "D":
+        # a second window of step D left behind by a GM edit of the step asks nothing any more
+        state.pop("peace_asked", None)
+        state.pop("negotiating", None)
     peace_and_rebels.run_step(state, step, given, dice, events)
     if step == "D" and peace_resolution.reopened(state):
         return   # step D goes on: a surrender's victor names its term (10.2), or a negotiation is retried
