@@ -111,7 +111,11 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("cta-influence", "you have not enough Influence to call that NPR to arms"),
     # -- peace
     Code("not-at-war", "you are not at war with that realm (or have no war to decide)"),
-    Code("total-victory", "you have a Total Victory: you must enforce a term"),
+    Code("total-victory", "you have a Total Victory: you must enforce a term (KEEP WAR and an offer of white "
+         "peace are refused)"),
+    Code("automatic-white-peace", "nothing is occupied in that war: it ends by itself in an Automatic White "
+         "Peace and takes no order"),
+    Code("not-asked", "after a surrender, the window asks only its victor for the term"),
     Code("term-not-allowed", "the peace term is not allowed in this war", "the reply suggests one that is"),
     Code("term-if-surrender", "a warning: the term is kept, and applies only if the enemy surrenders to you"),
     Code("no-surrender", "Optional Rule 3 (No Surrender!) is in force"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import board_words
 from . import state as st
+from .phases import peace_resolution
 from . import templating
 from . import victory as vc
 from .sentences import sentence
@@ -123,6 +124,16 @@ def over_steps(state: dict, realm: str | None) -> list[str]:
 
 def peace_steps(state: dict, realm: str | None) -> list[str]:
     """Phase 3: in step D, the realm's wars and the terms it may enforce."""
+    asked = [loser for v, loser in state.get("peace_asked", []) if v == realm]
+    if state.get("step") == "D" and asked:
+        # 10.2: the victor of a surrender enforces peace as after a Partial Victory, this round.
+        return [f"Peace Resolution: {loser} surrendered to you: send ENFORCE <term> ON {loser} (terms you may "
+                f"enforce: {', '.join(t for t in vc.terms(state, realm, loser) if t != 'negotiated_peace')}); "
+                f"without an answer, keep_current_board_state applies." for loser in asked]
+    if state.get("step") == "D" and peace_resolution.reopened(state):
+        return [f"Peace Resolution: your NEGOTIATE texts with {e} differed (see above): send the same "
+                f"NEGOTIATE {e} text as {e} does, or OFFER WHITE PEACE, ENFORCE or KEEP WAR for that war."
+                for e in peace_resolution.asked_of(state, realm) if e not in asked]
     if state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]
         for e in st.enemies(state, realm):
@@ -134,7 +145,11 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                              f"{vc.peace_party(state, e, realm)}" + (f" (or {', '.join(vc.terms(state, realm, e))} "
                                                                      "on it alone)" if vc.terms(state, realm, e) else ""))
             else:
+                # 10.2: only a victor enforces terms; a Total Victory must be enforced (10.1 step 2).
+                mine = [t for t in vc.terms(state, realm, e) if t != "negotiated_peace"] \
+                    if cond in ("partial", "total") else []
                 lines.append(f"  {e}: {STANDING[cond]}; terms you may enforce: "
-                             f"{', '.join(vc.terms(state, realm, e)) or 'none (offer a white peace or keep the war)'}")
+                             f"{', '.join(mine) or 'none (offer a white peace or keep the war)'}"
+                             + (" (you must enforce one)" if cond == "total" else ""))
         return lines
     return []
