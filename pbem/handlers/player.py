@@ -292,20 +292,21 @@ def help_(session: Session, cmd: m.Help) -> None:
 
 
 @command(m.History, "HISTORY", "history", "HISTORY",
-         "List the phases played so far.",
+         "List the phases played so far, each by its label and its id in brackets.",
          "any", limit="HISTORY")
 def history(session: Session, cmd: m.History) -> None:
     rec = session.game
     rows = phase_orders.history(session.ctx, rec.name) if rec else []
     zone = session.reader_zone() or (rec.policy.timezone if rec else "UTC")
     session.section("Resolved phases (name one in RESEND or GM ROLLBACK as written here):",
-                    [f"{r['label']} (resolved {format_moment(r['created'], zone)})" for r in rows]
+                    [f"{phaselabels.history_line(r)} (resolved {format_moment(r['created'], zone)})"
+                     for r in rows]
                     or ["none yet"])
 
 
 @command(m.Resend, "RESEND", "resend", "RESEND [<phase>]",
-         "Send the whole turn report again (default: the latest; name a phase as HISTORY "
-         "prints it).",
+         "Send the whole turn report again (default: the latest; name a phase by its label or "
+         "its id, as HISTORY prints them).",
          "any", build=lambda c: m.Resend(v.phrase(c[0])), limit="RESEND")
 def resend(session: Session, cmd: m.Resend) -> None:
     rec, ctx = session.game, session.ctx

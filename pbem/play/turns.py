@@ -92,7 +92,8 @@ def rules_version(game) -> str:
 
 def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
     kind = "input" if step.input is not None else "phase"
-    label = step.phase.label if kind == "phase" else f"{step.phase.label}: {describe_input(step.input)}"
+    label = (unique_label(ctx, rec.name, step.phase) if kind == "phase"
+             else f"{step.phase.label}: {describe_input(step.input)}")
     ctx.db["snapshots"].insert({
         "game": rec.name, "seq": seq, "phase_key": step.phase.key, "label": label, "kind": kind,
         "before": dumps(step.before),
@@ -105,6 +106,21 @@ def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
                                   "data": dumps(e)} for e in step.events))
     ctx.db["dice"].insert({"game": rec.name, "seq": seq, "phase_key": step.phase.key,
                            "rolls": dumps(step.dice)})
+
+
+def unique_label(ctx: Context, name: str, phase: PhaseInfo) -> str:
+    """The phase's label as its snapshot keeps it: HISTORY lists every phase under its own
+    label, so a game's label that an earlier phase of another key already has (a phase the
+    game repeats under one name) is numbered: "1884 War: Alliance Determination (2)"."""
+    label = phase.label or phase.key
+    taken = {str(r["label"]).lower() for r in ctx.db["snapshots"].rows_where(
+        "game = ? and rolled_back = 0 and kind = 'phase' and phase_key != ?", [name, phase.key],
+        select="label")}
+    number, unique = 1, label
+    while unique.lower() in taken:
+        number += 1
+        unique = f"{label} ({number})"
+    return unique
 
 
 def describe_input(inp: Input) -> str:
