@@ -79,12 +79,13 @@ def find(text: str, rows: Sequence[Mapping]) -> list[Mapping]:
     return [r for r in rows if _norm(str(r["phase_key"]).partition("/")[0]) == said]
 
 
-def listing(rows: Iterable[Mapping], limit: int = 12) -> str:
-    """The labels of some phases with their ids, the latest last, for a reply that says which exist."""
+def listing(rows: Iterable[Mapping], limit: int = 12) -> list[str]:
+    """Some phases, each by its label and its id, the latest last, for a reply that says which
+    exist: a line each, so that a long label is never cut."""
     labels = list(dict.fromkeys(history_line(r) for r in rows))
     shown = labels[-limit:]
-    more = f"... ({len(labels) - len(shown)} earlier), " if len(labels) > len(shown) else ""
-    return more + ", ".join(shown)
+    return ([f"... ({len(labels) - len(shown)} earlier: HISTORY lists them)"] if len(labels) > len(shown)
+            else []) + shown
 
 
 def short(phase: PhaseInfo) -> str:

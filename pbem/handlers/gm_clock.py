@@ -182,11 +182,12 @@ def rollback(session: Session, cmd: m.GmRollback) -> None:
     found = phaselabels.find(cmd.phase, rows)
     keys = list(dict.fromkeys(r["phase_key"] for r in found))
     if len(keys) != 1:
-        what = (f"{cmd.phase!r} names {len(keys)} phases: "
-                f"{', '.join(phaselabels.history_line(r) for r in found)}; name one by its id" if keys else
+        what = (f"{cmd.phase!r} names {len(keys)} phases: name one by its label or its id" if keys else
                 f"no resolved phase {cmd.phase!r} in {session.game.name}")
-        session.problem("bad-rollback", what + (f". Resolved phases: {phaselabels.listing(rows)}"
-                                                if rows else ""), cmd.line)
+        session.problem("bad-rollback", what + ("; they are listed below" if rows else ""), cmd.line)
+        if rows:
+            session.section(f"Resolved phases{' it names' if keys else ''} (label [id], the latest last):",
+                            phaselabels.listing(found or rows))
         return
     rec = turns.rollback(session.ctx, session.game.name, keys[0])
     session.game = rec

@@ -314,10 +314,12 @@ def resend(session: Session, cmd: m.Resend) -> None:
     if cmd.phase:
         rows = phaselabels.find(cmd.phase, rows)
     if not rows or not session.power:
-        known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else ""
+        known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else []
         session.problem("nothing-to-resend", "no resolved phase matches"
-                        + (f"; resolved phases: {known}" if known else ""), cmd.line)
+                        + ("; the phases resolved are listed below" if known else ""), cmd.line)
+        if known:
+            session.section("Resolved phases (label [id], the latest last):", known)
         return
     snap = rows[-1]
     reports.queue_again(ctx, rec, snap, session.power, key=f"resend:{session.msg_id}:{snap['seq']}")
-    session.section("Report sent again:", [snap["label"]])
+    session.section("Report sent again:", [phaselabels.history_line(snap)])

@@ -32,9 +32,11 @@ def test_find_picks_resolved_phases_by_label_key_or_turn():
 
 
 def test_listing_names_each_phase_once_latest_last():
-    assert listing(ROWS) == ("1888 Movement/Status Change [1888/movement], 1888 Colonial Combat "
-                             "[1888/colonial_combat], 1892 Movement/Status Change [1892/movement]")
-    assert listing(ROWS, limit=1).startswith("... (2 earlier), 1892")
+    assert listing(ROWS) == ["1888 Movement/Status Change [1888/movement]",
+                             "1888 Colonial Combat [1888/colonial_combat]",
+                             "1892 Movement/Status Change [1892/movement]"]
+    assert listing(ROWS, limit=1) == ["... (2 earlier: HISTORY lists them)",
+                                      "1892 Movement/Status Change [1892/movement]"]
 
 
 WAR = [{"phase_key": "1884/war_alliances/0", "label": "1884 War: Alliance Determination", "seq": 5},
@@ -54,5 +56,5 @@ def test_a_war_phase_is_found_by_its_whole_label_or_id_as_history_prints_them(te
 
 
 def test_a_label_with_a_colon_is_listed_whole():
-    assert listing(WAR) == ("1884 War: Alliance Determination [1884/war_alliances/0], "
-                            "1884 War, sequence 1: First Alliance Attack (Britain, Germany) [1884/war_attack_1/3]")
+    assert listing(WAR) == ["1884 War: Alliance Determination [1884/war_alliances/0]",
+                            "1884 War, sequence 1: First Alliance Attack (Britain, Germany) [1884/war_attack_1/3]"]
