@@ -39,7 +39,9 @@ def names_phase(text: str, phase: PhaseInfo) -> bool:
     said = _norm(text)
     if phase.turn is not None and said == _norm(str(phase.turn)):
         return True
-    return said in forms(phase.key, phase.label, phase.name, phase.turn)
+    printed = _PRINTED.match(" ".join(str(text).split()))
+    known = forms(phase.key, phase.label, phase.name, phase.turn)
+    return any(_norm(t) in known for t in (text, printed["id"] or "", printed["label"]) if t)
 
 
 #: what an input's snapshot adds to its phase's label (see pbem.play.turns.describe_input)

@@ -13,7 +13,8 @@ ROWS = [{"phase_key": "1888/movement", "label": "1888 Movement/Status Change", "
 
 
 @pytest.mark.parametrize("text", ["1892", "1892 Movement/Status Change", "1892/movement", "1892 movement",
-                                  "movement", "Movement/Status Change", "1892  MOVEMENT / status change"])
+                                  "movement", "Movement/Status Change", "1892  MOVEMENT / status change",
+                                  "1892 Movement/Status Change [1892/movement]"])
 def test_the_current_phase_in_any_printed_form(text):
     assert names_phase(text, PHASE)
 
