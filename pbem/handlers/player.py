@@ -9,7 +9,7 @@ from pbem.base.deadlines import format_moment
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords as help_keywords
-from pbem.handlers import guide
+from pbem.handlers import guide, treaty
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
@@ -281,6 +281,9 @@ def status(session: Session, cmd: m.Status) -> None:
         if rec.status == "active" and phase.takes_orders_from(session.power):
             may = reports.guide_lines(rec.rules, rec.state, session.power)
             lines += ["", "What you may do now", *may] if may else []
+    if rec.state is not None and session.is_gm and not session.power and rec.rules.treaties:
+        claims = treaty.open_claims(rec.rules.treaty_records(rec.state, None, gm=True))
+        lines += ["", "Open breach claims:", *claims] if claims else []
     session.section("Status:", lines)
 
 
