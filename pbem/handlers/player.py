@@ -95,7 +95,8 @@ def orders(session: Session, cmd: m.Orders) -> None:
                        refused=len(refused))
     summary = game.order_summary(state, power, accepted)
     held = ([f"Some lines were refused, so {phase.label} does not run early on these orders: send "
-             "them again corrected, or DONE to let them stand. At the deadline they stand as they are."]
+             "them again corrected, or DONE (in a mail of its own) to let them stand. At the deadline "
+             "they stand as they are."]
             if refused and phase.done == DONE_ON_ORDERS and power in phase.owes else [])
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
                     game.as_written(accepted, power) + ([""] + summary if summary else [])
@@ -164,6 +165,14 @@ def done(session: Session, cmd: m.Done) -> None:
     phase = rec.rules.phase(rec.state)
     if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
+        return
+    refused = sorted({p.line for p in session.problems
+                      if p.kind != "warning" and p.line is not None and p.line < cmd.line})
+    if refused:
+        # The player meant more than what stands: DONE would close the window on it.
+        session.problem("done-after-refusal", f"DONE not taken: line {', '.join(map(str, refused))} of this "
+                        "mail was refused; send the line corrected, or DONE alone to let what was "
+                        "accepted stand", cmd.line)
         return
     phase_orders.mark_done(session.ctx, rec.name, phase.key, power, session.msg_id)
     mine = phase_orders.current_orders(session.ctx, rec.name, phase.key).get(power)
