@@ -328,7 +328,7 @@ def resend(session: Session, cmd: m.Resend) -> None:
     if not rows or not session.power:
         known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else []
         session.problem("nothing-to-resend", "no resolved phase matches"
-                        + ("; the phases resolved are listed below" if known else ""), cmd.line)
+                        + ("; the reply lists the resolved phases" if known else ""), cmd.line)
         if known:
             session.section("Resolved phases (label [id], the latest last):", known)
         return
