@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import signal
 
-from tests.testgame import Beacon
+from tests.beacon import Beacon
 
 
 class Buggy(Beacon):

@@ -14,6 +14,7 @@ from pathlib import Path
 from pbem.base import registry
 from pbem.inbound import intake
 from pbem.handlers.reading import parse_mail
+from pbem.kit.capabilities import supports
 from pbem.kit.dice import SeededDice
 from pbem.kit.gameapi import Problem
 from pbem.mail.normalize import parse_message
@@ -58,6 +59,9 @@ class OrderTarget:
         self.game = registry.get(name)
         self.name = name
         self.state, self.power = _ordering_state(self.game)
+        #: the order forms the game lists (none for a game without a guide: the
+        #: fuzzer's words alone, then)
+        self.forms = self.game.order_forms() if supports(self.game, "guide") else []
 
     def __call__(self, lines: list[str]) -> None:
         numbered = list(enumerate(lines, 1))
@@ -69,7 +73,7 @@ class OrderTarget:
 
 def _ordering_state(game) -> tuple[dict, str]:
     """A state of ``game`` in its first phase that owes orders, and a power that owes them."""
-    players, options = game.demo_setup()
+    players, options = game.demo_setup() if supports(game, "bots") else (list(game.roster({}).powers), {})
     state = game.setup(players, options, SeededDice(seed="fuzz", context="setup"))
     for step in range(40):
         phase = game.phase(state)
@@ -81,6 +85,7 @@ def _ordering_state(game) -> tuple[dict, str]:
 
 
 def order_targets() -> list[OrderTarget]:
+    registry.load_extra("tests.beacon:GAME")
     registry.load_extra("tests.testgame:GAME")
     return [OrderTarget(name) for name in registry.names()]
 
@@ -104,7 +109,7 @@ def whole_loop(loop, n: int, body: bytes) -> None:
 TOKENS = [
     b"SIGNON ", b"GM@", b"@pax1 ", b"ORDERS\n", b"ENDORDERS\n", b"PRESS TO ALL\n", b"ENDPRESS\n",
     b"HELP\n", b"SET PASSWORD ", b"SET ADDRESS ", b"JOIN ", b"CONFIRM ", b"TREATY PROPOSE t WITH ",
-    b"GM CREATE g RULES testgame OPTION data=", b"../../etc/passwd", b"/dev/zero", b"\x00", b"\r\n",
+    b"GM CREATE g RULES beacon OPTION data=", b"../../etc/passwd", b"/dev/zero", b"\x00", b"\r\n",
     b"\n.\n", b"=?utf-8?B?", b"?=", b"=?x-unknown?Q?=FF=FE?=", b"Content-Type: multipart/mixed; boundary=b\n",
     b"--b\n", b"--b--\n", b"Content-Transfer-Encoding: base64\n", b"Content-Transfer-Encoding: quoted-printable\n",
     b"charset=\"utf-7\"", b"<html><body>", b"</blockquote>", b"> ", b"-- \n", b"\xff\xfe", b"\xc3\x28",

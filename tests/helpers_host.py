@@ -23,7 +23,7 @@ class Site:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.config = site_config(folder, {
-            'games_extra = []': 'games_extra = ["tests.testgame:GAME"]',
+            'games_extra = []': 'games_extra = ["tests.beacon:GAME"]',
             "port = 2525": f"port = {free_port()}",
             **replacements})
         self.env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}

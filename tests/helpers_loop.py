@@ -50,7 +50,8 @@ class Recorder:
 
 class Loop:
     def __init__(self, tmp: Path, **ctx_args):
-        registry.load_extra("tests.testgame:GAME")
+        registry.load_extra("tests.beacon:GAME")
+        registry.load_extra("tests.testgame:GAME")  # the minimal Beacon: no optional capability
         self.clock = FakeClock()
         self.db = open_db(tmp / "pbem.sqlite")
         defaults = dict(load_config(None).deadlines)
@@ -106,13 +107,15 @@ class Loop:
     def last_text(self, address: str) -> str:
         return self.inbox(address)[-1].get_body(("plain",)).get_content()
 
-    def start_beacon(self, name: str = "g1", addresses: dict[str, str] | None = None) -> dict[str, str]:
+    def start_beacon(self, name: str = "g1", addresses: dict[str, str] | None = None,
+                     rules: str = "beacon") -> dict[str, str]:
         """A running two-player Beacon game created by GM mail; the players'
         secrets are read from their welcome mails (kept in ``self.secrets``).
         ``addresses`` maps North and South to their players' addresses
-        (default north@ and south@example.test)."""
+        (default north@ and south@example.test); ``rules`` "testgame" plays the
+        minimal Beacon, which has none of the optional capabilities."""
         addresses = addresses or {p: f"{p.lower()}@example.test" for p in ("North", "South")}
-        status = self.mail("gm@example.test", f"SIGNON GM@{name} {GM_SECRET}\nGM CREATE {name} RULES testgame\n"
+        status = self.mail("gm@example.test", f"SIGNON GM@{name} {GM_SECRET}\nGM CREATE {name} RULES {rules}\n"
                            f"GM ADD PLAYER North {addresses['North']}\n"
                            f"GM ADD PLAYER South {addresses['South']}\nGM START\n")
         assert status == "done", self.db["messages"].get(1)

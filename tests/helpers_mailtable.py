@@ -27,7 +27,7 @@ class Table:
     """The moderator and its players around real mail servers."""
 
     def __init__(self, servers, tmp_path):
-        registry.load_extra("tests.testgame:GAME")
+        registry.load_extra("tests.beacon:GAME")
         self.servers = servers
         self.clock = FakeClock()
         self.ctx = Context(db=open_db(tmp_path / "pbem.sqlite"), clock=self.clock,

@@ -72,7 +72,7 @@ def one_pass(daemon):
 class Site:
     def __init__(self, folder: Path, umask: int = 0o022):
         self.folder, self.umask = folder, umask
-        self.env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME", "PYTHONPATH": str(ROOT)}
+        self.env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME", "PYTHONPATH": str(ROOT)}
         for name in ("PBEM_CRASH_AT", "PBEM_CONFIG"):
             self.env.pop(name, None)
         self.sent = 0

@@ -139,6 +139,7 @@ class Table:
     """One game among bots, through the whole moderator, with the oracle's bookkeeping."""
 
     def __init__(self, folder: Path, rules: str, seed: int, short: bool = False):
+        self.seed = seed
         self.rng = random.Random(f"oracle:{rules}:{seed}")
         self.rules, self.name, self.short = rules, f"g{seed}", short
         self.clock = FakeClock()
@@ -237,6 +238,12 @@ class Table:
         self.gm(f"GM CREATE {self.name} RULES {rules} {options}\n" + "\n".join(seats) + "\nGM START")
         self.powers = powers
         self.read_welcomes()
+        # Most players take their own map as SVG (its words are text the oracle reads: a PNG's
+        # are not, and the PNG is the public map the archive pages check anyway).
+        maps = random.Random(f"oracle-maps:{self.rules}:{self.seed}")  # the game's own draws stay as they were
+        for power in powers:
+            if maps.random() < 0.75:
+                self.say(power, "SET MAP SVG")
 
     def read_welcomes(self) -> None:
         for to, msg, _ in self.sender.sent:

@@ -26,13 +26,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: the folders of the games, shipped (games/) and test games (tests/): each that has a
+#: catalogue of its own codes (``problems.py``), by package name
+GAME_FOLDERS = {p.parent.name: p.parent for top in ("games", "tests")
+                for p in sorted((ROOT / top).glob("*/problems.py"))}
+
 #: where codes are made: pbem's modules that read mail and answer it, and the games
-SOURCES = {
-    "pbem": [ROOT / "pbem"],
-    "pax_britannica": [ROOT / "games" / "pax_britannica"],
-    "eu_tpop": [ROOT / "games" / "eu_tpop"],
-    "testgame": [ROOT / "tests" / "testgame"],
-}
+SOURCES = {"pbem": [ROOT / "pbem"], **{name: [folder] for name, folder in GAME_FOLDERS.items()}}
 
 #: pbem's folders whose hyphenated literals are swept (the rest of pbem/ speaks
 #: mail headers and charsets, and makes no problem but through a call)
@@ -45,6 +45,7 @@ NOT_CODES = {
     "east-west": "a Pax Britannica Africa path's name (Final Record)",
     "north-south": "a Pax Britannica Africa path's name (Final Record)",
     "pb-map": "the Pax Britannica map's SVG id",
+    "eu-map": "the Europa Universalis map's SVG id",
     "tie-break": "the reason given for a die roll",
     "gm-console": "the GM console's pseudo sender",
 }

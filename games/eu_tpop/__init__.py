@@ -12,10 +12,13 @@ diplomacy and peace in their own modules.  Card effects the engine cannot know
 from __future__ import annotations
 
 from pbem.kit import treatybook
+from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenarios, Treaties
 from pbem.kit.gameapi import Game, GMError, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import audiences, gm, gm_edits, guide, moves, orders, queries, report, scenario, sequence
+from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orders, queries, report, scenario, scenario_check,
+               sequence)
+
 from .phases import action, peace_and_rebels
 from . import state as st
 from . import validate as vd
@@ -27,12 +30,13 @@ def _on(value) -> bool:
     return str(value).lower() in ("1", "true", "on", "yes")
 
 
-class EuropaUniversalis(Game):
+class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Guide, Maps):
+    """The game, with every capability but a map (pbem.kit.capabilities)."""
+
     name = "eu_tpop"
     title = "Europa Universalis: The Price of Power"
     min_players = 1
     max_players = 8
-    treaties = True
 
     # -- names -------------------------------------------------------------
     def roster(self, options, state=None):
@@ -64,8 +68,12 @@ class EuropaUniversalis(Game):
     def assumptions(self, options):
         return scenario.assumptions(options)
 
+    def check_data(self, text):
+        return scenario_check.check(text)
+
     def setup(self, players, options, dice):
         options = dict(options or {})
+        scenario.refuse_broken(options)
         version = str(options.get("rules", "pre-1.2")).lower()
         if version not in RULES:
             raise GMError(f"OPTION rules= takes pre-1.2 or 1.2, not {version!r}", "bad-option")
@@ -155,7 +163,40 @@ class EuropaUniversalis(Game):
                 "provinces": state["provinces"], "units": state["units"], "rebels": state["rebels"],
                 "wars": [w["pair"] for w in state["wars"]], "truces": list(state["truces"]),
                 "alliances": state["alliances"], "marriages": state["marriages"], "influence": state["influence"],
+                "claims": state["claims"], "cbs": state["cbs"], "emperor": state.get("emperor"),
+                "imperial_authority": board_words.board(state)["imperial_authority"],
+                "leaders_on_board": {r: [{"name": ld["name"], "at": ld["at"]} for ld in lds if ld.get("at")]
+                                     for r, lds in state["leaders"].items()},
                 "status": report.status(state, power) if power in state["realms"] else []}
+
+    def map_svg(self, state, power):
+        """The public board as a diagram of Area and Sea Zone cards (mapdraw.py), drawn once
+        for all readers of a phase; the reader's title and the rings around its provinces are
+        its own layer."""
+        if not state.get("areas"):
+            return None
+        label = self.phase(state).label
+        whose = f"{power}'s map" if power else "The board"
+        return mapdraw.draw(state, title=f"{whose}: {label}", mine=(power,) if power else ())
+
+    def map_layout(self, scenario_data):
+        """Every Area's and Sea Zone's card centre on the map of ``scenario_data`` (maplayout.py):
+        the places it gives keep theirs, the others are laid out from the adjacency."""
+        if "scenario" not in scenario_data and "areas" not in scenario_data:
+            raise GMError("the file holds no scenario ([scenario], [areas.<Area>] ...)", "bad-data-file")
+        state = st.empty_state("pre-1.2", 1, {})
+        scenario.load(state, scenario_data)
+        _, pos, _ = mapdraw.layout(state, board_words.board(state))
+        out: dict = {"areas": {}, "seas": {}}
+        for name, (x, y) in sorted(pos.items()):
+            out["areas" if name in state["areas"] else "seas"][name] = [round(x), round(y)]
+        return out
+
+    def map_text(self, state, power):
+        """The same board in words, one line per realm, relation and place (board_words.py)."""
+        if not state.get("areas"):
+            return []
+        return board_words.lines(board_words.board(state))
 
     def report(self, state, events, power):
         """The text and HTML mail drawn from the same data (report.py): the sentences of the
@@ -163,6 +204,14 @@ class EuropaUniversalis(Game):
         data = report.report_data(state, events, power, sequence.row(state).next_steps(state, power))
         data["view"] = self.view(state, power)
         return Report(report.text(data), data, "report.html.j2")
+
+    def gm_status(self, state):
+        """The GM's STATUS: the public board in words, then every realm's sheet and standing
+        orders (report.py)."""
+        if not state.get("realms"):
+            return []
+        public = report.text(report.report_data(state, [], None, []))
+        return public.rstrip().splitlines() + [""] + report.gm_lines(state)
 
     def results(self, state):
         ranked = sorted(state["order"], key=lambda r: (-state["realms"][r]["prestige"], r))
@@ -177,7 +226,18 @@ class EuropaUniversalis(Game):
                 + "\nStanding orders may be sent at any time; the README lists every form and default.")
 
     def help_topics(self, state):
-        return guide.topics()
+        return guide.topics() + (["MAP"] if state and state.get("areas") else [])
+
+    def help_on(self, state, power, topic):
+        """``HELP <Area|province|Sea Zone>``: that place on the public board (board_words.py);
+        any other topic: the guide."""
+        if state and state.get("areas"):
+            if " ".join(topic.upper().split()) == "MAP":
+                return board_words.map_help(state)
+            place = board_words.place_help(state, topic)
+            if place:
+                return place
+        return self.help_text(topic) or None
 
     def options_now(self, state, power):
         """The acting realm's actions, a decision's answers, the peace orders of step D, and

@@ -236,7 +236,14 @@ def _take_one_land(state: dict, realm: str, units: dict, turn: list[int]) -> str
     return None
 
 
-def _take_one_ship(units: dict) -> str | None:
+def _take_one_ship(state: dict, realm: str, units: dict) -> str | None:
+    """9.9 step 4: "Players taking Casualties choose which Ships to remove from Battle", by their
+    standing order (``STANDING CASUALTIES ... HEAVY``: a hit goes first to a Heavy Ship not yet
+    damaged, which survives it; the default, ``LIGHT``, loses Light Ships first)."""
+    pref = state["realms"].get(realm, {}).get("standing", {}).get("casualties", "").split(",")
+    heavy_first = "HEAVY" in pref and ("LIGHT" not in pref or pref.index("HEAVY") < pref.index("LIGHT"))
+    if heavy_first and units.get("heavy", 0) > units.get("damaged", 0):
+        return "heavy"
     if units.get("light", 0) > 0:
         return "light"
     if units.get("heavy", 0) > 0:
@@ -259,7 +266,7 @@ def apply_casualties(state: dict, item: dict, forces, n: int, events_out: dict) 
         if (st.ship_count(units) if naval else st.land_count(units)) == 0:
             continue
         if naval:
-            key = _take_one_ship(units)
+            key = _take_one_ship(state, realm, units)
             if key == "heavy" and units.get("damaged", 0) < units["heavy"]:
                 units["damaged"] = units.get("damaged", 0) + 1   # 9.9: two hits sink a Heavy Ship
                 _damage(state, loc, realm, 1)

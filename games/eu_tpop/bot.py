@@ -6,6 +6,7 @@ from __future__ import annotations
 from pbem.kit.gameapi import Refused
 
 from . import moves, sieges, war
+from .phases import peace_resolution
 from . import state as st
 from . import victory as vc
 
@@ -106,8 +107,14 @@ def _influence(state, realm, rng):
 
 
 def _peace(state, realm, rng):
+    """A term where one may be enforced, else an offer or the war kept; never an order on a war
+    ending by Automatic White Peace (10.1 step 1), and in step D's second window only on the
+    wars it asks about."""
     out = []
+    asked = peace_resolution.asked_of(state, realm) if peace_resolution.reopened(state) else None
     for enemy in st.enemies(state, realm):
+        if vc.condition(state, realm, enemy) in ("white_peace", "none") or (asked is not None and enemy not in asked):
+            continue
         terms = [t for t in vc.terms(state, realm, enemy) if t not in ("negotiated_peace",)]
         if "keep_current_board_state" in terms:
             out.append(f'ENFORCE keep_current_board_state ON "{enemy}"')

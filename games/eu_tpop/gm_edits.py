@@ -280,17 +280,32 @@ def set_option(state, option, value):
 # -- removals -------------------------------------------------------------------------
 
 def remove_units(state, realm, *rest):
+    """Take a realm's units off a place, or refuse with the reason: units stand at Areas
+    and Sea Zones, ships in port at a Province's port (REMOVE UNITS <realm> PORT <province>)."""
     port, loc = (True, rest[1]) if len(rest) > 1 else (False, rest[0])
-    loc = st.PORT + loc if port else st.place_key(state, loc)
     if realm == st.REBELS:
-        state["rebels"].pop(loc, None)
-    else:
-        state["units"].get(loc, {}).pop(realm, None)
-        st.tidy(state, loc)
+        if loc not in state["rebels"]:
+            raise GMError(f"there are no rebels at {loc} (rebels stand at: "
+                          f"{', '.join(sorted(state['rebels'])) or 'nowhere'})", "nothing-to-remove")
+        state["rebels"].pop(loc)
+        return
+    key = st.PORT + loc if port else st.place_key(state, loc)
+    if not state["units"].get(key, {}).get(realm):
+        where = [st.place_name(k) for k, here in state["units"].items() if here.get(realm)]
+        hint = ""
+        if not port and loc in state["provinces"] and loc not in state["areas"]:
+            hint = (f"; units stand at areas, and {loc} is a province of the area "
+                    f"{state['provinces'][loc]['area']} (ships in its port: REMOVE UNITS {realm} PORT {loc})")
+        raise GMError(f"{realm} has no units at {st.place_name(key)}{hint}; {realm}'s units are at: "
+                      f"{', '.join(sorted(where)) or 'nowhere'}", "nothing-to-remove")
+    state["units"][key].pop(realm)
+    st.tidy(state, key)
 
 
 def remove_pair(state, _remove, what, a, b):
     key = st.pair(a, b)
+    before = (len(state["wars"]), len(state["truces"]), len(state["alliances"]), len(state["marriages"]),
+              len(state["cbs"]))
     if what == "WAR":
         state["wars"] = [w for w in state["wars"] if w["pair"] != key]
     elif what == "TRUCE":
@@ -298,18 +313,28 @@ def remove_pair(state, _remove, what, a, b):
     elif what == "ALLIANCE":
         state["alliances"].pop(key, None)
     elif what == "MARRIAGE":
-        state["marriages"].pop(f"{a}|{b}", None)
+        state["marriages"].pop(f"{a}|{b}", None)   # a token of the PR a on b (SET MARRIAGE a b)
     else:
         state["cbs"] = [c for c in state["cbs"] if (c["holder"], c["target"]) != (a, b)]
+    after = (len(state["wars"]), len(state["truces"]), len(state["alliances"]), len(state["marriages"]),
+             len(state["cbs"]))
+    if before == after:
+        whose = f"{a} holds no CB on {b}" if what == "CB" else f"there is no {what.lower()} between {a} and {b}"
+        raise GMError(f"{whose}: nothing to remove", "nothing-to-remove")
 
 
 def remove_claim(state, realm, area):
-    if realm in state["claims"].get(area, []):
-        state["claims"][area].remove(realm)
+    if realm not in state["claims"].get(area, []):
+        raise GMError(f"{realm} has no claim on {area}: nothing to remove", "nothing-to-remove")
+    state["claims"][area].remove(realm)
 
 
 def remove_leader(state, realm, name):
-    state["leaders"][realm] = [ld for ld in state["leaders"].get(realm, []) if ld["name"].lower() != name]
+    kept = [ld for ld in state["leaders"].get(realm, []) if ld["name"].lower() != name]
+    if len(kept) == len(state["leaders"].get(realm, [])):
+        names = ", ".join(ld["name"] for ld in state["leaders"].get(realm, [])) or "none"
+        raise GMError(f"{realm} has no leader {name!r} (its leaders: {names})", "nothing-to-remove")
+    state["leaders"][realm] = kept
 
 
 #: every rule of gm.lark -> the function that applies it

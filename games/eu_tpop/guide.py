@@ -25,7 +25,8 @@ NOTES = {
     "DECLARE": "declare war, with a CB you hold (else -2 stability per target); CALL TO ARMS lines and one free "
                "ACTIVATE or RECRUIT may follow",
     "CALL": "call an ally to arms, with your DECLARE WAR",
-    "ACTIVATE": "move the army in the first Area and its leader; SIEGE besieges where it stops",
+    "ACTIVATE": "move the army in the first Area and its leader (WITH: only the units named); SIEGE besieges where "
+                "it stops",
     "NAVAL": "move a fleet",
     "RECRUIT": "raise units; several lines share one action's Military Capacity",
     "SIEGE": "besiege provinces where your army stands (largest first unless named)",
@@ -55,8 +56,9 @@ REALM_ACTIONS = (("DECLARE WAR ON <realm>", "DECLARE WAR ON {}"),
                  ("SUBJUGATE <realm>", "SUBJUGATE {}"),
                  ("ROYAL MARRIAGE <realm>", "ROYAL MARRIAGE {}"))
 AREA_ACTIONS = (("INFLUENCE <area>", "INFLUENCE {}"), ("SIEGE <area>", "SIEGE {}"))
-OPEN_ACTIONS = ("ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN "
-                "<area or sea> [MERC|ALLIED]", "NAVAL <sea> TO <sea or port>", "APPOINT <leader> TO <area or sea>")
+OPEN_ACTIONS = ("ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]",
+                "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN <area or sea> [MERC|ALLIED]", "NAVAL <sea> TO <sea or port>",
+                "APPOINT <leader> TO <area or sea>")
 STANDING = tuple(f for f in orders.FORMS if f.startswith("STANDING"))
 
 
@@ -98,7 +100,21 @@ def reaction_options(state: dict, power: str) -> list[OrderOption]:
 
 def peace_options(state: dict, power: str) -> list[OrderOption]:
     """Phase 3: the peace orders of step D for a realm with a war to decide."""
-    return peace(state, power) if state.get("step") == "D" and power in peace_resolution.owes(state) else []
+    if state.get("step") != "D" or power not in peace_resolution.owes(state):
+        return []
+    if peace_resolution.reopened(state):
+        # the second window: a surrender's term (10.2) or a negotiation retried, those wars only
+        surrendered = [loser for v, loser in state.get("peace_asked", []) if v == power]
+        asked = peace_resolution.asked_of(state, power)
+        first = dict(state, peace_asked=[], negotiating=[])
+        out = []
+        for o in peace(first, power):
+            keep = tuple(c for c in o.choices if c.split(" ON ")[-1] in asked and (
+                o.form.startswith("ENFORCE") or (c not in surrendered and not o.form.startswith("SURRENDER"))))
+            if keep:
+                out.append(OrderOption(o.form, o.note, keep))
+        return out
+    return peace(state, power)
 
 
 def no_options(state: dict, power: str) -> list[OrderOption]:
@@ -135,19 +151,26 @@ def reaction(state: dict, power: str) -> list[OrderOption]:
 
 
 def peace(state: dict, power: str) -> list[OrderOption]:
-    """Peace Resolution (Phase 3 step D), for each war the realm has to decide."""
-    enemies = [e for e in st.enemies(state, power)]
-    terms = tuple(f"{t} ON {e}" for e in enemies for t in vc.terms(state, power, e) if t != "negotiated_peace")
+    """Peace Resolution (Phase 3 step D), for each war the realm has to decide: only what may be
+    chosen.  A war ending in an Automatic White Peace takes no order (10.1 step 1); terms are
+    enforced by a victor only (10.2); a Total Victory must be enforced (10.1 step 2)."""
+    cond = {e: vc.condition(state, power, e) for e in st.enemies(state, power)}
+    open_wars = [e for e, c in cond.items() if c not in ("white_peace", "none")]
+    terms = tuple(f"{t} ON {e}" for e in open_wars if cond[e] in ("partial", "total")
+                  for t in vc.terms(state, power, e) if t != "negotiated_peace")
     out = []
     if terms:
         out.append(OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms))
-    out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), tuple(enemies)))
-    if not state.get("no_surrender"):
-        out.append(OrderOption("SURRENDER TO <realm>", _note("SURRENDER"), tuple(enemies)))
-    humans = tuple(e for e in enemies if st.is_human(state, e) and st.is_human(state, power))
+    going_on = tuple(e for e in open_wars if cond[e] != "total")
+    if going_on:
+        out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), going_on))
+    if open_wars and not state.get("no_surrender"):
+        out.append(OrderOption("SURRENDER TO <realm>", _note("SURRENDER"), tuple(open_wars)))
+    humans = tuple(e for e in open_wars if st.is_human(state, e) and st.is_human(state, power))
     if humans:
         out.append(OrderOption("NEGOTIATE <realm> ... ENDNEGOTIATE", _note("NEGOTIATE"), humans))
-    out.append(OrderOption("KEEP WAR <realm>", _note("KEEP"), tuple(enemies)))
+    if going_on:
+        out.append(OrderOption("KEEP WAR <realm>", _note("KEEP"), going_on))
     return out
 
 

@@ -58,12 +58,37 @@ def land_units(state: dict, realm: str, area: str) -> dict:
     return {k: n for k, n in st.units_at(state, area).get(realm, {}).items() if k.split("_")[-1] in st.LAND}
 
 
-def check_activate(state: dict, realm: str, path: list[str], siege: bool) -> dict:
-    start = path[0]
+def taken(state: dict, realm: str, start: str, taking: dict | None) -> dict:
+    """9.5 Land Movement: "activate and move a single Army or Regular Unit"; an army "may be split
+    up": the units named (``{"inf": 2}``) move, the others stay as an army of their own (Choice:
+    the units a realm has in one Area are one army).  Of each type, regular units are taken first,
+    then mercenary, then allied.  None: the whole army."""
     units = land_units(state, realm, start)
-    count = st.land_count(units)
-    if not count:
+    if not taking:
+        return units
+    out = {}
+    for unit, n in taking.items():
+        if unit not in st.LAND:
+            raise Refused(f"{unit.upper()} is not a land unit: ACTIVATE moves land units (NAVAL moves ships)",
+                          "no-units")
+        have = sum(c for k, c in units.items() if k.split("_")[-1] == unit)
+        if n < 1 or n > have:
+            raise Refused(f"you have {have} {unit.upper()} in {start}, not {n}", "no-units")
+        for key in sorted((k for k in units if k.split("_")[-1] == unit),
+                          key=lambda k: ("_" in k, k.startswith("allied"), k)):
+            take = min(n, units[key])
+            if take:
+                out[key] = take
+                n -= take
+    return out
+
+
+def check_activate(state: dict, realm: str, path: list[str], siege: bool, taking: dict | None = None) -> dict:
+    start = path[0]
+    if not st.land_count(land_units(state, realm, start)):
         raise Refused(f"you have no land units in {start}", "no-units")
+    units = taken(state, realm, start, taking)
+    count = st.land_count(units)
     if len(path) > 3:
         raise Refused("an army moves at most 2 Areas (9.5 Land Movement)", "too-far")
     plan = {"units": units, "count": count, "steps": [], "mountain_c": 0, "access": []}
@@ -113,9 +138,11 @@ def _access(state: dict, realm: str, area: str) -> str:
                   "no-military-access")
 
 
-def activate(state: dict, realm: str, path: list[str], siege: bool, events: list) -> list[dict]:
-    """Move the army; returns the work items that follow (a battle, a siege)."""
-    plan = check_activate(state, realm, path, siege)
+def activate(state: dict, realm: str, path: list[str], siege: bool, events: list,
+             taking: dict | None = None) -> list[dict]:
+    """Move the army (or the units named, 9.5); returns the work items that follow (a battle, a
+    siege).  Choice: the realm's leaders in the start Area go with the units that move."""
+    plan = check_activate(state, realm, path, siege, taking)
     for step, how in zip([s for s in plan["steps"] if st.area_status(state, realm, s["to"]) == "neutral"],
                          plan["access"]):
         area = step["to"]
@@ -125,10 +152,8 @@ def activate(state: dict, realm: str, path: list[str], siege: bool, events: list
             state["realms"][realm]["ducats"] -= 3
         events.append({"kind": "military_access", "realm": realm, "area": area, "paid": how})
     start, dest = path[0], path[-1]
-    moved = state["units"][start].pop(realm)
-    kept = {k: n for k, n in moved.items() if k.split("_")[-1] not in st.LAND}
-    if kept:
-        state["units"][start][realm] = kept
+    for key, n in plan["units"].items():
+        st.remove_units(state, start, realm, key, n)
     st.tidy(state, start)
     for key, n in plan["units"].items():
         st.add_units(state, dest, realm, key, n)

@@ -28,12 +28,24 @@ class Shape(Transformer):
     def siege_flag(self, c):
         return True
 
+    def unit_count(self, c):
+        return (c[1], c[0])
+
+    def taking(self, c):
+        out: dict[str, int] = {}
+        for unit, n in c:
+            out[unit] = out.get(unit, 0) + n
+        return out
+
     def activate(self, c):
-        path = [c[0]] + [x for x in c[1:] if x is not True]
+        taking = next((x for x in c[1:] if isinstance(x, dict)), None)
+        path = [c[0]] + [x for x in c[1:] if x is not True and not isinstance(x, dict)]
         siege = any(x is True for x in c[1:])
         if len(path) < 2:
-            raise GMError("ACTIVATE <area> TO <area> [TO <area>] [SIEGE]")
-        return "activate", {"path": path, "siege": siege}, "ACTIVATE " + " TO ".join(path) + (" SIEGE" if siege else "")
+            raise GMError("ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]")
+        with_text = (" WITH " + " ".join(f"{n} {u.upper()}" for u, n in taking.items())) if taking else ""
+        return "activate", {"path": path, "siege": siege, "taking": taking}, \
+            f"ACTIVATE {path[0]}{with_text} TO " + " TO ".join(path[1:]) + (" SIEGE" if siege else "")
 
     def naval(self, c):
         return "naval", {"from": c[0], "to": c[1]}, f"NAVAL {c[0]} TO {c[1]}"

@@ -36,7 +36,7 @@ UNIT_WORDS = {"INF": "inf", "INFANTRY": "inf", "CAV": "cav", "CAVALRY": "cav", "
 FORMS = (
     "DECLARE WAR ON <realm>[,<realm>] [CB <type>]",
     "CALL TO ARMS <realm>",
-    "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]",
+    "ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]",
     "NAVAL <sea> TO <sea or port>",
     "RECRUIT <n> INF|CAV|ART|LIGHT|HEAVY IN <area or sea> [MERC|ALLIED]",
     "SIEGE <area>",
@@ -50,7 +50,7 @@ FORMS = (
     "PASS",
     "STANDING CTA ACCEPT|REFUSE|ASK [ACTIVE|INACTIVE]",
     "STANDING RETREAT IF OUTNUMBERED|NEVER|ASK",
-    "STANDING CASUALTIES MERC,REGULAR,ALLIED [INF,CAV,ART]",
+    "STANDING CASUALTIES MERC,REGULAR,ALLIED [INF,CAV,ART] [LIGHT|HEAVY]",
     "STANDING CALL ALL|PLAYERS|NONE",
     "STANDING LEADER ASK|BEST|NONE|<leader>",
     "ACCEPT [ACTIVE|INACTIVE]",
@@ -72,7 +72,7 @@ ALIAS_VERBS = {"DOW": "DECLARE WAR ON", "CTA": "CALL TO ARMS", "MOVE": "ACTIVATE
                "ALLY": "FORGE ALLIANCE", "MARRY": "ROYAL MARRIAGE", "MARRIAGE": "ROYAL MARRIAGE",
                "WHITE": "OFFER WHITE", "CONTINUE": "KEEP WAR"}
 #: the keywords a form may have or leave out: a reply about a word after them does not ask for them
-OPTIONAL = {"ACTIVATE": frozenset({"SIEGE"}), "RETREAT": frozenset({"TO"}),
+OPTIONAL = {"ACTIVATE": frozenset({"SIEGE", "WITH"}), "RETREAT": frozenset({"TO"}),
             "STANDING": frozenset({"IF", "ACTIVE", "INACTIVE"}), "ACCEPT": frozenset({"ACTIVE", "INACTIVE"}),
             "RECRUIT": frozenset({"MERC", "MERCENARY", "ALLIED", "REGULAR"})}
 #: the order in which a reply lists the keywords that may come next
@@ -152,10 +152,11 @@ def _leader_word(r: Reader) -> str:
 
 def _casualties(r: Reader) -> str:
     items = [w.strip().upper() for w in ",".join(r.rest()).split(",") if w.strip()]
-    allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART"}
+    allowed = {"MERC", "REGULAR", "ALLIED", "INF", "CAV", "ART", "LIGHT", "HEAVY"}
     bad = [w for w in items if w not in allowed]
     if bad or not items:
-        raise GMError(f"STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not {bad})")
+        raise GMError(f"STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART and/or LIGHT, HEAVY "
+                      f"(not {bad})")
     return ",".join(items)
 
 

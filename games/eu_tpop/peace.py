@@ -194,9 +194,13 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
             _return(state, [p])
             if payer in fam_l:
                 ducats_due += 10
+                lines.append(f"The capital {p} returns to {payer}; a ransom of 10 Ducats is due.")
             elif st.is_player(state, payer):
-                pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
-            lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats.")
+                paid = pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
+                lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats: {payer} pays "
+                             f"{payee} {paid}" + (f" (all it has)" if paid < 10 else "") + ".")
+            else:
+                lines.append(f"The capital {p} returns to {payer} (an NPR pays no ransom).")
     lost_areas = set()
     for p in _between(state, side_v, side_l):
         d = state["provinces"][p]
@@ -206,9 +210,11 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     cap = 2 * st.tax_income(state, loser)   # after the returns
     pay = min(ducats_due, cap)
     if pay:
-        pay_ducats(state, loser, v, pay, events, "peace: returned provinces and ransom")
-        lines.append(f"{loser} pays {v} {pay} Ducats" + (f" (capped at twice its tax income, {cap})"
-                                                          if pay < ducats_due else "") + ".")
+        # The record says what was paid: a loser pays what it has (Choice, no debt).
+        paid = pay_ducats(state, loser, v, pay, events, "peace: returned provinces and ransom")
+        lines.append(f"{loser} pays {v} {paid} Ducats" + (f" (capped at twice its tax income, {cap})"
+                                                           if pay < ducats_due else "")
+                     + (f"; {pay} were due, and {loser} had only {paid}" if paid < pay else "") + ".")
     if returned:
         lines.append(f"Returned: {', '.join(returned)}.")
     if liberated:
@@ -248,12 +254,14 @@ def _discard_claims(state: dict, v: str, term: str, details: list) -> list[str]:
     return out
 
 
-def pay_ducats(state, payer, payee, n, events, why) -> None:
+def pay_ducats(state, payer, payee, n, events, why) -> int:
+    """Pay up to ``n`` Ducats; returns what was paid."""
     n = min(n, max(0, state["realms"][payer]["ducats"]))   # Choice: a loser pays what it has
     state["realms"][payer]["ducats"] -= n
     state["realms"][payee]["ducats"] += n
     events.append({"kind": "ducats", "realm": payer, "delta": -n, "reason": why})
     events.append({"kind": "ducats", "realm": payee, "delta": n, "reason": why})
+    return n
 
 
 def _add_influence(state: dict, realm: str, area: str, n: int) -> None:
@@ -295,30 +303,33 @@ def _vassalize(state, v, loser, side_v, side_l, events) -> list[str]:
 
 
 def _succession(state, v, loser, side_v, side_l, events) -> list[str]:
+    """10.4 Secure Desired Succession: "Remove all M/L and A/K from the Loser's Capital other than
+    the Victor's. The Victor scores 3 per M/L removed, and the token owners lose 3 each"; an
+    Alliance token removed costs its owner 3 and scores nothing for the victor."""
     _return(state, _between(state, side_v, side_l))
     lines = [f"Secure Desired Succession in {loser}."]
-    removed = 0
+    marriages = 0
     for key in [k for k in state["marriages"] if k.endswith("|" + loser) and not k.startswith(v + "|")]:
         owner = key.split("|")[0]
         del state["marriages"][key]
         _prestige(state, owner, -3, f"lost its marriage in {loser}", events)
-        removed += 1
+        lines.append(f"{owner}'s marriage in {loser} is removed: {owner} loses 3 prestige.")
+        marriages += 1
     for key in [k for k in state["alliances"] if loser in k.split("|") and v not in k.split("|")]:
         owner = next(x for x in key.split("|") if x != loser)
         del state["alliances"][key]
         _prestige(state, owner, -3, f"lost its alliance with {loser}", events)
-        removed += 1
-    if removed:
-        _prestige(state, v, 3 * removed, "secured the succession", events)
+        lines.append(f"{owner}'s alliance with {loser} is removed: {owner} loses 3 prestige.")
+    if marriages:
+        _prestige(state, v, 3 * marriages, "secured the succession", events)
+        lines.append(f"{v} scores {3 * marriages} prestige for the marriages removed.")
     if st.marriage(state, v, loser) == "disputed":
         state["marriages"][f"{v}|{loser}"] = "yes"
-        _prestige(state, v, min(5, st.tax_income(state, loser)), "its claimant succeeded", events)
+        gain = min(5, st.tax_income(state, loser))
+        _prestige(state, v, gain, "its claimant succeeded", events)
+        lines.append(f"{v}'s claimant succeeds: {v} scores {gain} prestige.")
     if st.kind(state, loser) == "NPR":
-        for other in st.enemies(state, loser):
-            if other != v:
-                state["wars"] = [w for w in state["wars"] if w["pair"] != st.pair(loser, other)]
-                events.append({"kind": "peace", "victor": "none", "loser": other, "condition": "white_peace",
-                               "term": "white_peace", "note": f"{loser}'s other wars end"})
+        lines += _other_wars_end(state, v, loser, events)
         area = st.capital_area(state, loser)
         if area:
             _add_influence(state, v, area, 4)
@@ -328,6 +339,20 @@ def _succession(state, v, loser, side_v, side_l, events) -> list[str]:
     return lines
 
 
+def _other_wars_end(state: dict, v: str, loser: str, events: list) -> list[str]:
+    """10.4 Secure Desired Succession: "If the Loser is an NPR, all their other Wars end on White
+    Peace terms": each with a White Peace's effects (occupied provinces return, each PR loses 1
+    prestige) and its truce (10.4 Truces).  Choice: the enemy of the NPR stands as the victor of
+    that White Peace in its record."""
+    out = []
+    for other in [e for e in st.enemies(state, loser) if e != v]:
+        if st.at_war(state, other, loser):
+            apply_term(state, other, loser, "white_peace", [], events, how="succession",
+                       condition=vc.condition(state, other, loser))
+            out.append(f"{loser}'s war with {other} ends on White Peace terms.")
+    return out
+
+
 # -- concluding ----------------------------------------------------------------------------------
 
 TERM_WORDS = {"white_peace": "White Peace", "negotiated_peace": "Negotiated Peace",
@@ -335,7 +360,8 @@ TERM_WORDS = {"white_peace": "White Peace", "negotiated_peace": "Negotiated Peac
               "vassalization": "Vassalization", "force_conversion": "Force Conversion",
               "secure_desired_succession": "Secure Desired Succession", "full_annexation": "Full Annexation"}
 HOW = {"enforced": "enforced by the victor", "automatic": "automatic, nothing being occupied",
-       "negotiated": "negotiated by both sides", "offered and accepted": "White Peace offered and accepted"}
+       "negotiated": "negotiated by both sides", "offered and accepted": "White Peace offered and accepted",
+       "succession": "on White Peace terms, the succession of the loser being secured by another realm"}
 
 
 def peace_text(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],

@@ -111,7 +111,11 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("cta-influence", "you have not enough Influence to call that NPR to arms"),
     # -- peace
     Code("not-at-war", "you are not at war with that realm (or have no war to decide)"),
-    Code("total-victory", "you have a Total Victory: you must enforce a term"),
+    Code("total-victory", "you have a Total Victory: you must enforce a term (KEEP WAR and an offer of white "
+         "peace are refused)"),
+    Code("automatic-white-peace", "nothing is occupied in that war: it ends by itself in an Automatic White "
+         "Peace and takes no order"),
+    Code("not-asked", "after a surrender, the window asks only its victor for the term"),
     Code("term-not-allowed", "the peace term is not allowed in this war", "the reply suggests one that is"),
     Code("term-if-surrender", "a warning: the term is kept, and applies only if the enemy surrenders to you"),
     Code("no-surrender", "Optional Rule 3 (No Surrender!) is in force"),
@@ -122,5 +126,18 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     # -- the GM
     Code("unknown-gm-command", "the GM command is not one of this game's", "the reply lists them"),
     Code("unknown-scenario", "there is no scenario of that name", "write sample (the shipped one) or empty"),
+    Code("nothing-to-remove", "the GM removal names something the board does not have", "the reply says what is there"),
+    # -- a scenario file (pbem scenario check, GM CREATE ... OPTION data=)
+    Code("not-toml", "the data file is not TOML", "the reply gives the line to mend"),
+    Code("unknown-key", "the scenario has a key no table of it takes", "the reply suggests the nearest known key"),
+    Code("unknown-name", "the scenario names an area, sea, province or realm it does not define",
+         "the reply suggests the nearest defined name"),
+    Code("missing-key", "a table of the scenario lacks a key it must have", "data/DATA.md lists every key"),
+    Code("bad-type", "a value of the scenario is of the wrong type (text for a number, a lone value for a list)",
+         "data/DATA.md says what each key holds"),
+    Code("bad-value", "a value of the scenario is not one the key takes, or does not fit the rest of the file",
+         "the reply says why, with the nearest right value when there is one"),
+    Code("out-of-range", "a number in the scenario is outside the range the rules allow", "the reply gives the range"),
+    Code("no-players", "the scenario has no realm a player may take (kind = \"PR\")", "give at least one realm kind = \"PR\""),
 ], about="Europa Universalis: The Price of Power's own codes (it also uses the shared ones above). A code "
          "marked \"a warning\" keeps the order.")

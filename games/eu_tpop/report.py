@@ -2,10 +2,13 @@
 (templates/report.txt.j2 for the text, templates/report.html.j2 for HTML mail): what
 happened (one sentence per event, sentences.py: battle reports with every round's dice,
 hits and casualties), its own sheet (treasury, wars, truces, alliances, units, provinces,
-leaders) and what it may do now."""
+leaders), what it may do now, and the whole public board in words (board_words.py: the same
+for every reader)."""
 from __future__ import annotations
 
+from . import board_words
 from . import state as st
+from .phases import peace_resolution
 from . import templating
 from . import victory as vc
 from .sentences import sentence
@@ -24,12 +27,36 @@ def report_data(state: dict, events, reader: str | None, next_steps: list[str]) 
     return {"reader": reader, "round": state["round"], "over": bool(state.get("over")),
             "events": said, "nothing": bool(events) and not said,
             "sheet": sheet(state, reader) if reader in state["realms"] else None,
-            "next_steps": next_steps}
+            "next_steps": next_steps, "board": board_data(state)}
+
+
+def board_data(state: dict) -> dict | None:
+    """The public board for the reports: its lines in three groups (realms, the tokens
+    between them, the places), None before a map is set up."""
+    if not state.get("areas"):
+        return None
+    b = board_words.board(state)
+    return {"realms": [board_words.realm_line(r) for r in b["realms"]],
+            "relations": board_words.relation_lines(b),
+            "places": [board_words.area_line(a) for a in b["areas"]] + [board_words.sea_line(s) for s in b["seas"]]}
 
 
 def text(data: dict) -> str:
     """The plain-text report: the same data through templates/report.txt.j2."""
     return templating.text("report.txt.j2", data=data).strip() + "\n"
+
+
+def gm_lines(state: dict) -> list[str]:
+    """What the GM's STATUS adds to the public board: every realm's own sheet (its leaders in
+    hand among them) and its standing orders, which only the realm and the GM see."""
+    out = ["Only the GM sees this part:"]
+    named = [r for r in state["order"] if r in state["realms"]]
+    for realm in named + sorted(r for r in state["realms"] if r not in named):
+        out += [f"  {line}" for line in status(state, realm) if line.strip()]
+        standing = state["realms"][realm].get("standing") or {}
+        if standing:
+            out.append("  standing orders: " + ", ".join(f"{k} {v}" for k, v in sorted(standing.items())))
+    return out
 
 
 def status(state: dict, realm: str) -> list[str]:
@@ -97,6 +124,16 @@ def over_steps(state: dict, realm: str | None) -> list[str]:
 
 def peace_steps(state: dict, realm: str | None) -> list[str]:
     """Phase 3: in step D, the realm's wars and the terms it may enforce."""
+    asked = [loser for v, loser in state.get("peace_asked", []) if v == realm]
+    if state.get("step") == "D" and asked:
+        # 10.2: the victor of a surrender enforces peace as after a Partial Victory, this round.
+        return [f"Peace Resolution: {loser} surrendered to you: send ENFORCE <term> ON {loser} (terms you may "
+                f"enforce: {', '.join(t for t in vc.terms(state, realm, loser) if t != 'negotiated_peace')}); "
+                f"without an answer, keep_current_board_state applies." for loser in asked]
+    if state.get("step") == "D" and peace_resolution.reopened(state):
+        return [f"Peace Resolution: your NEGOTIATE texts with {e} differed (see above): send the same "
+                f"NEGOTIATE {e} text as {e} does, or OFFER WHITE PEACE, ENFORCE or KEEP WAR for that war."
+                for e in peace_resolution.asked_of(state, realm) if e not in asked]
     if state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]
         for e in st.enemies(state, realm):
@@ -108,7 +145,11 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                              f"{vc.peace_party(state, e, realm)}" + (f" (or {', '.join(vc.terms(state, realm, e))} "
                                                                      "on it alone)" if vc.terms(state, realm, e) else ""))
             else:
+                # 10.2: only a victor enforces terms; a Total Victory must be enforced (10.1 step 2).
+                mine = [t for t in vc.terms(state, realm, e) if t != "negotiated_peace"] \
+                    if cond in ("partial", "total") else []
                 lines.append(f"  {e}: {STANDING[cond]}; terms you may enforce: "
-                             f"{', '.join(vc.terms(state, realm, e)) or 'none (offer a white peace or keep the war)'}")
+                             f"{', '.join(mine) or 'none (offer a white peace or keep the war)'}"
+                             + (" (you must enforce one)" if cond == "total" else ""))
         return lines
     return []

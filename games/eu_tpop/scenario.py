@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from pbem.kit.gameapi import GMError
 
 from . import state as st
+from .scenario_check import check
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,6 +39,18 @@ def override(options: Mapping[str, Any]) -> dict:
         except tomllib.TOMLDecodeError as exc:
             raise GMError(f"the data file {frozen.get('name')} is not TOML: {exc}", "bad-data-file") from None
     return {}
+
+
+def refuse_broken(options: Mapping[str, Any]) -> None:
+    """Refuse the GM's data file when it has any problem, listing them all with their lines
+    (scenario_check.py): a game never starts on a file a typo broke."""
+    frozen = (options or {}).get("data")
+    if isinstance(frozen, Mapping) and "text" in frozen:
+        found = check(frozen["text"])
+        if found:
+            more = [f"... and {len(found) - 20} more"] if len(found) > 20 else []
+            raise GMError(f"the data file {frozen.get('name')} has {len(found)} problem(s):\n"
+                          + "\n".join([p.render() for p in found[:20]] + more), "bad-data-file")
 
 
 def dice_tables(options: Mapping[str, Any]) -> dict:
@@ -100,6 +113,7 @@ def load(state: dict, data: dict) -> dict:
         state["adj"].setdefault(area, {})
     for sea, d in data.get("seas", {}).items():
         state["seas"].setdefault(sea, {"adj": []})
+    coordinates(state, data)
     for sea, d in data.get("seas", {}).items():
         for other in d.get("adjacent", []):
             _link_seas(state, sea, other)
@@ -154,6 +168,25 @@ def load(state: dict, data: dict) -> dict:
             for b in w["sides"][1]:
                 state["wars"].append({"pair": st.pair(a, b), "attacker": a, "since": 0})
     return state
+
+
+#: the optional key of an Area's or Sea Zone's table placing it on the drawn map (maplayout.py)
+XY = "xy"
+
+
+def coordinates(state: dict, data: dict) -> None:
+    """The places the scenario puts on the map itself (``xy = [x, y]``, pixels), kept in
+    ``state["xy"]`` only when some are given; the rest are laid out from the adjacency."""
+    for table in ("areas", "seas"):
+        for name, d in data.get(table, {}).items():
+            if XY not in d:
+                continue
+            xy = d[XY]
+            if (not isinstance(xy, list) or len(xy) != 2
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)):
+                raise GMError(f"{table[:-1]} {name}: xy is two numbers, [x, y] (pixels of the map), not {xy!r}",
+                              "bad-data-file")
+            state.setdefault("xy", {})[name] = [float(xy[0]), float(xy[1])]
 
 
 def _load_tokens(state: dict, name: str, d: dict) -> None:

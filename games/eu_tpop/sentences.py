@@ -33,7 +33,8 @@ CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
              "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
 #: battle die faces in words (9.7: f and g hit infantry, h cavalry, i artillery)
 FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
-DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle"}
+DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle",
+            "peace": "its peace term, its enemy having surrendered (10.2)"}
 
 
 def says(*kinds: str) -> Callable[[Renderer], Renderer]:
@@ -242,6 +243,20 @@ def _peace(e):
 @says("truce")
 def _truce(e):
     return f"Truce between {e['a']} and {e['b']}" + (f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
+
+
+@says("ally_joins_war")
+def _ally_joins_war(e):
+    return f"{e['npr']}, {e['pr']}'s Active Ally, is part of {e['pr']}'s war with {e['enemy']} (11.3)."
+
+
+@says("negotiation_differs")
+def _negotiation_differs(e):
+    def quote(lines: list[str]) -> str:
+        return "; ".join(lines) or "(empty)"
+    return (f"The NEGOTIATE texts of {e['a']} and {e['b']} differ, so no peace is made yet: {e['a']} wrote "
+            f"\"{quote(e['text_a'])}\", {e['b']} wrote \"{quote(e['text_b'])}\". Step D stays open for this war: "
+            "send the same text, or decide the war otherwise.")
 
 
 @says("peace_refused")

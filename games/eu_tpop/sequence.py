@@ -117,15 +117,35 @@ def peace_info(state: dict) -> PhaseInfo:
     """One window a step; step D waits for the realms with a war to decide (10.1)."""
     rnd, step = state["round"], state["step"]
     owes = tuple(peace_resolution.owes(state)) if step == "D" else ()
-    return PhaseInfo(f"{rnd}/peace_and_rebels/{step}", "peace_and_rebels", rnd, owes,
-                     f"Round {rnd} Peace & Rebels step {step}", window="peace" if owes else "turn",
+    # 10.2: after a surrender, its victor is asked for its term in a window of its own; two
+    # NEGOTIATE texts that differed are sent again there.
+    asked = "/again" if step == "D" and peace_resolution.reopened(state) else ""
+    label = " (the decisions left open: a surrender's term, a negotiated peace)" if asked else ""
+    return PhaseInfo(f"{rnd}/peace_and_rebels/{step}{asked}", "peace_and_rebels", rnd, owes,
+                     f"Round {rnd} Peace & Rebels step {step}{label}", window="peace" if owes else "turn",
                      done=DONE_ON_ORDERS)
+
+
+def peace_describe(state: dict, power: str) -> str:
+    """What silence means in step D; after a surrender, for its victor, the default term (10.2)."""
+    asked = [loser for v, loser in state.get("peace_asked", []) if v == power]
+    if asked:
+        return "; ".join(f"ENFORCE keep_current_board_state ON {loser}" for loser in asked)
+    if peace_resolution.asked_of(state, power):
+        return "no negotiated peace; " + WARS_GO_ON
+    return WARS_GO_ON
 
 
 def play_peace_and_rebels(state: dict, given: dict, dice, events: Events) -> None:
     """One step of Phase 3; after step I the round ends."""
     step = state["step"]
+    if step != "D":
+        # a second window of step D left behind by a GM edit of the step asks nothing any more
+        state.pop("peace_asked", None)
+        state.pop("negotiating", None)
     peace_and_rebels.run_step(state, step, given, dice, events)
+    if step == "D" and peace_resolution.reopened(state):
+        return   # step D goes on: a surrender's victor names its term (10.2), or a negotiation is retried
     if step == peace_and_rebels.STEPS[-1]:
         end_round(state, events)
     else:
@@ -187,7 +207,7 @@ SEQUENCE: tuple[Phase, ...] = (
     Phase("reaction", "a decision within the Action Phase", reaction_info, vd.reaction, play_reaction,
           report.reaction_steps, guide.reaction_options, bot.reaction, describe=reaction_describe),
     Phase("p3", "Phase 3: Peace & Rebels (4.3)", peace_info, vd.peace_and_rebels, play_peace_and_rebels,
-          report.peace_steps, guide.peace_options, bot.peace_and_rebels),
+          report.peace_steps, guide.peace_options, bot.peace_and_rebels, describe=peace_describe),
     Phase("over", "the game is over", over_info, closed, play_nothing, report.over_steps, guide.no_options,
           lambda state, power, rng: []),
 )

@@ -168,6 +168,21 @@ def reaction(state: dict, power: str, given: list) -> list[Problem]:
 def peace(state: dict, power: str, given: list) -> list[Problem]:
     """Phase 3 step D, Peace Resolution (10.1): the orders for the realm's wars."""
     out = []
+    if peace_resolution.reopened(state):
+        # The second window of step D asks a surrender's victor for its term (10.2), and two players
+        # whose NEGOTIATE texts differed for that war's peace; the other wars were resolved.
+        surrendered = [loser for v, loser in state.get("peace_asked", []) if v == power]
+        asked = peace_resolution.asked_of(state, power)
+        kinds = ("enforce",) if not [e for e in asked if e not in surrendered] else \
+            ("enforce", "negotiate", "offer_white", "keep_war")
+        fits = [o for o in given if o.kind in kinds and o.args.get("realm") in asked
+                and (o.kind == "enforce" or o.args["realm"] not in surrendered)]
+        first = dict(state, peace_asked=[], negotiating=[])
+        return [_p("not-asked", f"{o.canonical}: this window asks only about "
+                   + (", ".join(f"your war with {e}" for e in asked) or "wars that are not yours")
+                   + " (a surrender's victor sends ENFORCE <term> ON <realm>; after two NEGOTIATE texts that "
+                   "differ, NEGOTIATE again, OFFER WHITE PEACE, ENFORCE or KEEP WAR); the other wars were "
+                   "resolved", o) for o in given if o not in fits] + peace(first, power, fits)
     if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]
@@ -181,8 +196,18 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             out.append(_p("not-at-war", f"you are not at war with {enemy}", o,
                           ", ".join(st.enemies(state, power)) or None))
             continue
+        cond = vc.condition(state, power, enemy)
+        if cond == "white_peace":
+            # 10.1 step 1: "these Wars all end immediately"; nothing is left to decide in them.
+            out.append(_p("automatic-white-peace", f"nothing is occupied in your war with {enemy}: it ends by "
+                          "itself in an Automatic White Peace (10.1 step 1), so it takes no order", o))
+            continue
         if o.kind == "enforce":
             why = vc.why_not(state, power, enemy, o.args["term"])
+            if cond == "inconclusive" and o.args["term"] == "white_peace":
+                # 10.2: with no victor, a white peace is offered and accepted, not enforced.
+                why = (f"you are not the victor of your war with {enemy} (no side is victorious): a white "
+                       f"peace is offered (OFFER WHITE PEACE TO {enemy}) and must be accepted (10.2)")
             if o.args["term"] == "negotiated_peace":
                 why = "a negotiated peace is agreed with NEGOTIATE <realm> ... ENDNEGOTIATE from both sides"
             if why and _after_surrender(state, power, enemy, o.args["term"]):
@@ -192,15 +217,17 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
                 allowed = vc.terms(state, power, enemy)
                 out.append(_p("term-not-allowed", why, o, allowed[0] if allowed else None))
             else:
-                from . import peace
+                from . import peace as peace_terms
                 try:
-                    peace.check_details(state, power, enemy, o.args["details"])
+                    peace_terms.check_details(state, power, enemy, o.args["details"])
                 except Refused as exc:
                     out.append(_p(exc.code, str(exc), o))
-        elif o.kind in ("keep_war", "offer_white") and vc.condition(state, power, enemy) == "total":
+        elif o.kind in ("keep_war", "offer_white") and cond == "total":
+            # 10.1 step 2: "The Victor -must- enforce Peace Terms of their choosing unless a Negotiated
+            # Peace is agreed with the Loser": the war cannot go on.
             out.append(_p("total-victory", f"you have a Total Victory over {enemy}: you must enforce a term "
-                          "(10.1 step 2); without ENFORCE, keep_current_board_state applies", o,
-                          "ENFORCE keep_current_board_state ON " + enemy, "warning"))
+                          "(10.1 step 2): send ENFORCE <term> ON " + enemy + " (or NEGOTIATE with it)", o,
+                          "ENFORCE keep_current_board_state ON " + enemy))
         elif o.kind == "surrender" and state.get("no_surrender"):
             out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
         elif o.kind == "negotiate":

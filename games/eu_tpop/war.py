@@ -138,6 +138,19 @@ def add_war(state: dict, a: str, b: str, how: str) -> None:
         state["truces"].remove(st.pair(a, b))
 
 
+def join_active_allies(state: dict, pr: str, events: list) -> None:
+    """11.3 Active Allies: "Your Active Allies are considered part of every War that you are
+    currently involved in (or enter into while they are active). These NPRs can be attacked by
+    your Enemies": each of ``pr``'s Active Allies is at war with each of ``pr``'s enemies."""
+    if not st.is_player(state, pr):
+        return
+    for npr in st.active_allies(state, pr):
+        for enemy in st.enemies(state, pr):
+            if enemy != npr and not st.at_war(state, npr, enemy):
+                add_war(state, enemy, npr, "active ally")
+                events.append({"kind": "ally_joins_war", "npr": npr, "pr": pr, "enemy": enemy})
+
+
 def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, events: list) -> None:
     cbs = check_declare(state, realm, targets, asked_cb)
     rd = state["realms"][realm]
@@ -159,6 +172,9 @@ def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, e
             rd["stability"] = st.cap_stability(rd["stability"] - loss)
             events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before,
                            "reason": f"war on {target}" + (" without a CB" if cb is None else " while married")})
+    join_active_allies(state, realm, events)
+    for target in targets:
+        join_active_allies(state, target, events)
 
 
 def remove_influence(state: dict, realm: str, targets: list[str], events: list) -> None:
@@ -234,6 +250,7 @@ def activate_npr(state: dict, pr: str, npr: str, events: list) -> None:
     units = min(5, strength // 2)
     state["realms"][pr]["allied"] += units
     events.append({"kind": "active_ally", "pr": pr, "npr": npr, "allied_units": units})
+    join_active_allies(state, pr, events)
 
 
 def call_npr(state: dict, caller: str, npr: str, enemies: list[str], defensive: bool, events: list) -> None:
@@ -274,6 +291,7 @@ def accept(state: dict, item: dict, active: bool, events: list) -> None:
     events.append({"kind": "cta", "from": caller, "to": ally, "defensive": defensive, "answer": "accepted"})
     if st.kind(state, caller) == "NPR" and active and st.alliance(state, ally, caller):
         activate_npr(state, ally, caller, events)
+    join_active_allies(state, ally, events)
     if defensive and st.kind(state, caller) == "NPR" and not any(
             st.at_war(state, ally, e) and e not in enemies for e in enemies):
         events.append({"kind": "monarch_power", "realm": ally, "delta": 1, "type": "military",

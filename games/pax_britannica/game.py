@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.kit import audience, treatybook
+from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenarios, Treaties
 from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction
 from pbem.kit.state_copy import copy_state
 
@@ -35,14 +36,15 @@ MOVEMENT_VERBS = {"BUY", "B", "PURCHASE", "BUILD", "MOVE", "M", "PLACE", "SUPPRE
 WAR_VERBS = {"ATTACK", "DENY", "GRANT", "JOIN", "SUPPORT", "END", "DELAY", "DEMAND"}
 
 
-class PaxBritannica(Game):
+class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, Guide):
+    """The game, with every capability (pbem.kit.capabilities)."""
+
     name = "pax_britannica"
     title = "Pax Britannica"
     min_players = 4
     max_players = 7
     powers = st.POWERS
 
-    treaties = True
     report_lists_treaties = True  # report/diplomacy.py: every treaty the reader may see, with its status
 
     # -- names ---------------------------------------------------------------

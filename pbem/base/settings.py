@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.base.deadlines import DAY_NAMES, parse_days, parse_duration, parse_hour, parse_windows, parse_zone
+from pbem.base.deadlines import parse_windows
+from pbem.base.time_values import DAY_NAMES, parse_days, parse_duration, parse_hour, parse_zone
 from pbem.base.identity import is_secret_hash
 
 Check = Callable[[object], "str | None"]

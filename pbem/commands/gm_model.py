@@ -39,6 +39,12 @@ class GmStart(CommandBase):
 
 
 @dataclass(frozen=True)
+class GmCancel(CommandBase):
+    WORDS = "GM CANCEL"
+    line: int | None = line_field()
+
+
+@dataclass(frozen=True)
 class GmPause(CommandBase):
     WORDS = "GM PAUSE"
     line: int | None = line_field()

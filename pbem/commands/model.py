@@ -13,7 +13,7 @@ from datetime import date
 from typing import Union
 
 from pbem.commands.base import MASK, CommandBase, block, line_field, listed
-from pbem.commands.gm_model import (GmAddPlayer, GmAnnounce, GmBecome, GmCreate, GmEdit, GmExtend,
+from pbem.commands.gm_model import (GmAddPlayer, GmAnnounce, GmBecome, GmCancel, GmCreate, GmEdit, GmExtend,
                                     GmPause, GmPreview, GmProcess, GmReplace, GmResume, GmRevealSeed,
                                     GmRollback, GmRule, GmSetDeadline, GmStart)
 from pbem.kit.gameapi import Problem
@@ -189,6 +189,15 @@ class SetZone(CommandBase):
 
 
 @dataclass(frozen=True)
+class SetMap(CommandBase):
+    choice: str  # one of pbem.commands.values.MAP_CHOICES
+    line: int | None = line_field()
+
+    def canonical(self) -> str:
+        return f"SET MAP {self.choice.upper()}"
+
+
+@dataclass(frozen=True)
 class Join(CommandBase):
     game: str
     power: str
@@ -275,7 +284,7 @@ class TreatyList(CommandBase):
 Command = Union[
     SignOff, Orders, Done, Clear, Press, Status, Help, History, Resend, SetAddress, Confirm, SetPassword,
     SetAbsence, SetZone, Join, TreatyPropose, TreatySign, TreatyRefuse, TreatyWithdraw, TreatyReveal,
-    TreatyBreach, TreatyList, GmCreate, GmAddPlayer, GmStart, GmPause, GmResume, GmExtend, GmSetDeadline,
+    TreatyBreach, TreatyList, GmCreate, GmAddPlayer, GmStart, GmCancel, GmPause, GmResume, GmExtend, GmSetDeadline,
     GmProcess, GmPreview, GmRollback, GmReplace, GmBecome, GmRule, GmAnnounce, GmRevealSeed,
     GmEdit,
 ]

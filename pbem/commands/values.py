@@ -60,6 +60,17 @@ def _zones() -> dict[str, str]:
     return {z.lower(): z for z in zoneinfo.available_timezones()}
 
 
+#: how a player's report shows the map: an inline PNG every mail client shows, the
+#: reader's own inline SVG, only the link to the archive, or nothing
+MAP_CHOICES = ("png", "svg", "link", "none")
+
+
+def map_choice(text: str) -> str:
+    if text.lower() in MAP_CHOICES:
+        return text.lower()
+    raise BadValue("bad-map-choice", f"{text!r} is not a way to show the map (write PNG, SVG, LINK or NONE)")
+
+
 def zone(text: str) -> str:
     if text.upper() in ("UTC", "Z"):
         return "UTC"

@@ -72,6 +72,22 @@ def set_zone(session: Session, cmd: m.SetZone) -> None:
                     + ([f"the current deadline: {shown}"] if shown else []))
 
 
+@command(m.SetMap, "SET MAP", "set_map", "SET MAP <PNG/SVG/LINK/NONE>",
+         "How your reports show the map: PNG (an image every mail client shows; the default), SVG"
+         " (your own map, sharper, with your places ringed; some clients show no SVG), LINK (only the"
+         " link to the game's archive) or NONE.",
+         "player", build=lambda c: m.SetMap(v.map_choice(str(c[0]))), for_power=True)
+def set_map(session: Session, cmd: m.SetMap) -> None:
+    row = store.player(session.ctx, session.game.name, session.power)
+    store.update_player(session.ctx, row["id"], map_view=cmd.choice)
+    said = {"png": "as an image in every report", "svg": "as your own SVG drawing in every report",
+            "link": "as a link to the game's archive", "none": "not at all"}[cmd.choice]
+    lines = [f"your reports show the map {said}"]
+    if cmd.choice == "link" and not session.ctx.base_url:
+        lines.append("this site publishes no archive address, so your reports will carry no map")
+    session.section("Map set:", lines)
+
+
 @command(m.Join, "JOIN", "join", "JOIN <game> <power> <secret>",
          "Ask to play a power in a game that has not started; choose your secret. The seat is "
          "yours once your address answers the token mailed to it with CONFIRM.",

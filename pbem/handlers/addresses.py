@@ -26,7 +26,7 @@ from pbem.commands import values as v
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience
-from pbem.storage import store
+from pbem.storage import address_confirmations, store
 from pbem.storage.db import dumps, loads, parse_iso, utcnow_iso
 
 
@@ -56,8 +56,7 @@ def set_address(session: Session, cmd: m.SetAddress) -> None:
     if kept:
         store.update_player(ctx, row["id"], addresses=kept)
     # A later SET ADDRESS replaces the tokens of an earlier one.
-    ctx.db.execute("update address_confirmations set status = 'replaced' "
-                   "where game = ? and power = ? and status = 'pending'", [rec.name, power])
+    address_confirmations.replace_pending(ctx, rec.name, power)
     for address in fresh:
         _token_mail(session, rec, power, address, wanted,
                     f"The player of {power} in game {rec.name} asked that this address receive "
@@ -76,10 +75,10 @@ def _token_mail(session: Session, rec, power: str, address: str, requested: list
                 secret_hash: str | None = None) -> None:
     ctx, hours = session.ctx, session.ctx.limits.confirm_hours
     token = new_secret()
-    ctx.db["address_confirmations"].insert({
+    address_confirmations.add_pending(ctx, {
         "game": rec.name, "power": power, "address": address, "token_hash": _token_hash(token),
         "requested": dumps(requested), "expires": utcnow_iso(ctx.now() + timedelta(hours=hours)),
-        "status": "pending", "message": session.msg_id, "secret_hash": secret_hash})
+        "message": session.msg_id, "secret_hash": secret_hash})
     session.notify(key=f"confirm-address:{session.msg_id}:{address}", to=[address], kind="confirm",
                    secrets=(token,), subject=f"[{rec.name}] confirm this address for {power}",
                    text=(f"{why}\n\nIf that is you, reply with this line "
@@ -90,8 +89,7 @@ def _token_mail(session: Session, rec, power: str, address: str, requested: list
 
 def ask_to_confirm(session: Session, rec, power: str, address: str, secret_hash: str) -> None:
     """A JOIN: the seat is taken when ``address`` answers the token mailed to it."""
-    session.ctx.db.execute("update address_confirmations set status = 'replaced' where game = ? and "
-                           "power = ? and address = ? and status = 'pending'", [rec.name, power, address])
+    address_confirmations.replace_pending(session.ctx, rec.name, power, address)
     _token_mail(session, rec, power, address, [address],
                 f"Someone writing from this address asked to play {power} in game {rec.name}.",
                 secret_hash=secret_hash)
@@ -115,12 +113,12 @@ def _take_seat(session: Session, row: dict) -> None:
     rec = store.find_game(ctx, row["game"])
     if rec is None or rec.status != "forming" or store.player(ctx, rec.name, row["power"]):
         session.problem("power-taken", f"{row['power']} in {row['game']} is no longer free", None)
-        ctx.db["address_confirmations"].update(row["id"], {"status": "replaced"})
+        address_confirmations.set_status(ctx, row["id"], "replaced")
         return
     if not seat_free_for(session, rec, sender, None):
         return
     store.add_player(ctx, rec.name, row["power"], [sender], row["secret_hash"])
-    ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
+    address_confirmations.set_status(ctx, row["id"], "confirmed")
     store.gm_log(ctx, rec.name, row["power"], "join", row["power"], seen_by=audience.public())
     session.game, session.power = store.get_game(ctx, rec.name), row["power"]
     session.section("Joined:", [f"you play {row['power']} in {rec.name}; the GM starts the game."])
@@ -139,8 +137,7 @@ def _take_seat(session: Session, row: dict) -> None:
          "any", build=lambda c: m.Confirm(str(c[0])), signon=False, limit="CONFIRM")
 def confirm(session: Session, cmd: m.Confirm) -> None:
     ctx, sender = session.ctx, session.mail.sender
-    row = next(ctx.db["address_confirmations"].rows_where(
-        "token_hash = ? and status = 'pending'", [_token_hash(cmd.token)]), None)
+    row = address_confirmations.pending_with(ctx, _token_hash(cmd.token))
     if row is None or parse_iso(row["expires"]) < ctx.now():
         session.problem("unknown-token", "this token is not waiting for a confirmation (it may be "
                         "mistyped, used, replaced by a later SET ADDRESS, or too old)", cmd.line)
@@ -157,7 +154,7 @@ def confirm(session: Session, cmd: m.Confirm) -> None:
     confirmed = [a for a in requested if a in current or a == sender]
     # A new address answered: a power flagged for its dead address is reachable again.
     store.update_player(ctx, player["id"], addresses=confirmed[:ctx.limits.addresses_per_power], status="active")
-    ctx.db["address_confirmations"].update(row["id"], {"status": "confirmed"})
+    address_confirmations.set_status(ctx, row["id"], "confirmed")
     store.gm_log(ctx, row["game"], row["power"], "address confirmed", row["power"],
                  seen_by=audience.powers(row["power"]))
     session.cc = [a for a in current if a != sender][:1]

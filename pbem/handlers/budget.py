@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from pbem.storage import guard_counts
 from pbem.storage.db import utcnow_iso
 
 #: kinds whose later lines replace the first (one a mail is all that makes sense)
@@ -50,9 +51,7 @@ def who(session) -> str:
 
 def hourly_count(ctx, key: str, kind: str) -> int:
     since = utcnow_iso(ctx.now() - timedelta(hours=1))
-    row = ctx.db.execute("select count(*) from command_log where who = ? and kind = ? and at >= ?",
-                         [key, kind, since]).fetchone()
-    return row[0]
+    return guard_counts.commands_since(ctx, key, kind, since)
 
 
 def allow(session, cmd, budget: MailBudget, kind: str | None) -> bool:
@@ -79,7 +78,7 @@ def allow(session, cmd, budget: MailBudget, kind: str | None) -> bool:
         return False
     budget.used[kind] = budget.used.get(kind, 0) + 1
     if kind in HOURLY:
-        ctx.db["command_log"].insert({"who": who(session), "kind": kind, "at": utcnow_iso(ctx.now())})
+        guard_counts.count_command(ctx, who(session), kind, utcnow_iso(ctx.now()))
     return True
 
 
@@ -94,4 +93,4 @@ def summary(budget: MailBudget) -> str | None:
 def prune(ctx) -> int:
     """Forget commands counted more than a day ago (only the last hour is read)."""
     before = utcnow_iso(ctx.now() - timedelta(days=1))
-    return ctx.db.execute("delete from command_log where at < ?", [before]).rowcount
+    return guard_counts.forget_commands_before(ctx, before)

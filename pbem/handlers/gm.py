@@ -17,11 +17,12 @@ from pbem.handlers.declare import command
 from pbem.handlers.gm_common import announce as _announce, log as _log, need_game as _need_game
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Edit, Refused, Ruling
 from pbem.mail.attachments import toml_files
 from pbem.play import turns
 from pbem.reporting import dossier, render, reports
-from pbem.storage import store
+from pbem.storage import inbound_mail, snapshots, store
 from pbem.storage.db import loads, utcnow_iso
 
 
@@ -66,6 +67,8 @@ def create(session: Session, cmd: m.GmCreate) -> None:
         except gamedata.DataFileError as exc:
             session.problem("bad-data-file", f"{exc}; the game was not created", cmd.line)
             return
+        if not _data_fits(session, cmd, rules, options["data"]):
+            return
     try:
         assumed = rules.assumptions(options)
     except Refused as exc:
@@ -83,9 +86,23 @@ def create(session: Session, cmd: m.GmCreate) -> None:
     session.section("Game created:", lines)
 
 
+def _data_fits(session: Session, cmd: m.GmCreate, rules, frozen: dict) -> bool:
+    """The game's check of the data file: every problem is listed, with the file's line."""
+    found = rules.check_data(frozen["text"])
+    if found:
+        session.problem("bad-data-file", f"GM CREATE {cmd.game}: the data file {frozen['name']} has {len(found)} "
+                        "problem(s), listed below with the file's lines; the game was not created")
+    # Without a line of the mail, so that the reply lists them in the file's order after the
+    # first; a reply lists a bounded number (reply_bounds.summarise counts the rest).
+    for p in found:
+        where = f"{frozen['name']} line {p.line}: " if p.line else f"{frozen['name']}: "
+        session.problem(f"data-{p.code}", where + p.message, None, p.suggestion, p.kind)
+    return not found
+
+
 def _data_file(session: Session, name: str) -> dict:
     """The GM's data file, from the mail's attachments or the site's game data folder."""
-    raw = session.ctx.db["messages"].get(session.msg_id)["raw"]
+    raw = inbound_mail.get(session.ctx, session.msg_id)["raw"]
     attached = toml_files(raw)
     if name in attached:
         return gamedata.freeze(name, attached[name])
@@ -117,6 +134,26 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
                    text=render.render("welcome.txt.j2", game=rec.name, title=rec.rules.title, power=power,
                                       secret=secret, address=ctx.address, site=ctx.site_name))
     session.section("Player added:", [f"{power}: {address} (their secret was mailed to them)"])
+
+
+@command(m.GmCancel, "GM CANCEL", "gm_cancel", "GM CANCEL",
+         "Delete a forming game: its seats, log and archive pages go (the mail stays); its players are "
+         "told. A started game is never deleted.",
+         "gm")
+def cancel(session: Session, cmd: m.GmCancel) -> None:
+    if not _need_game(session, cmd, "forming"):
+        return
+    rec, ctx = session.game, session.ctx
+    for p in store.players(ctx, rec.name):
+        session.notify(key=f"cancelled:{rec.name}:{p['power']}:{session.msg_id}", to=store.addresses(p),
+                       subject=f"[{rec.name}] the game was cancelled", kind="notice",
+                       text=f"The GM cancelled the game {rec.name} ({rec.rules.title}) before it started. "
+                            f"Your seat at {p['power']} and its secret are gone; nothing more will come "
+                            "about this game.\n")
+    store.delete_game(ctx, rec.name)
+    session.game = None   # the rest of the mail acts on no game
+    session.section("Game cancelled:", [f"{rec.name} is deleted with its seats and log; its archive pages go "
+                                        "with the next archive build."])
 
 
 @command(m.GmStart, "GM START", "gm_start", "GM START",
@@ -232,12 +269,11 @@ def _question_audience(session: Session, question: str) -> audience.Audience:
     """Who hears of a ruling: whoever may see the treaty it is on; else whoever may see the
     question the game asked (its latest ``question`` event of that id); else the GM alone."""
     rec, wanted = session.game, question.lower()
-    for t in rec.rules.treaty_records(rec.state, None, gm=True) if rec.rules.treaties else []:
+    for t in rec.rules.treaty_records(rec.state, None, gm=True) if supports(rec.rules, "treaties") else []:
         if wanted in (str(t.get("key") or t["id"]).lower(), str(t["id"]).lower()):
             return audience.treaty(t.get("key") or t["id"], t.get("parties") or ())
-    for row in session.ctx.db["events"].rows_where("game = ? and kind = 'question'", [rec.name],
-                                                   order_by="id desc", select="data"):
-        event = loads(row["data"], {})
+    for data in snapshots.events_of_kind(session.ctx, rec.name, "question"):
+        event = loads(data, {})
         if str(event.get("id", "")).lower() == wanted:
             return audience.of(event) or audience.gm()
     return audience.gm()

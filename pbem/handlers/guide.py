@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pbem.handlers import help as cmdhelp
 from pbem.handlers.session import Session
+from pbem.kit.capabilities import supports
 
 
 def help_answer(session: Session, topic: str | None) -> str:
@@ -31,12 +32,12 @@ def help_answer(session: Session, topic: str | None) -> str:
     if game is not None:
         if " ".join(topic.upper().split()) == "ORDERS":
             parts.append(_orders(game, state))
-        own = game.help_on(state, session.power, topic.strip())
+        own = game.help_on(state, session.power, topic.strip()) if supports(game, "guide") else None
         if own:
             parts.append(own.rstrip())
     if parts:
         return "\n\n".join(parts) + "\n"
-    more = game.help_topics(state) if game is not None else []
+    more = game.help_topics(state) if supports(game, "guide") else []
     text = cmdhelp.no_help(topic, more)
     if game is None:
         text += "Help on a game's orders, tables and places needs your sign-on line before HELP.\n"
@@ -44,7 +45,11 @@ def help_answer(session: Session, topic: str | None) -> str:
 
 
 def _orders(game, state) -> str:
-    """The game's list of orders, and the index of its own topics."""
+    """The game's list of orders, and the index of its own topics (a game without a
+    guide: a line saying so, so HELP ORDERS is answered all the same)."""
+    if not supports(game, "guide"):
+        return (f"{game.title} lists no order forms here: write its orders one a line between ORDERS "
+                "and ENDORDERS, as its rules write them.")
     text = game.help_text(None).rstrip()
     topics = game.help_topics(state)
     if topics:

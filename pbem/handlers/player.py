@@ -13,9 +13,10 @@ from pbem.handlers import guide, treaty
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import DONE_ON_ORDERS, NOT_AN_ORDER, Problem
 from pbem.reporting import render, reports
-from pbem.storage import phase_orders, store
+from pbem.storage import phase_orders, press_rows, store
 from pbem.storage.db import dumps, parse_iso, utcnow_iso
 
 #: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
@@ -109,7 +110,8 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
     game marks ``not-an-order``, and, written without ORDERS, any line it could not read
     that does not start like one of its orders (a line that does is an order
     with a mistake, and keeps the game's own problem)."""
-    verbs = {form.split()[0].upper(): form for form in game.order_forms()}
+    forms = game.order_forms() if supports(game, "guide") else []
+    verbs = {form.split()[0].upper(): form for form in forms}
     texts = dict(cmd.lines)
     out = []
     for problem in problems:
@@ -232,10 +234,10 @@ def press(session: Session, cmd: m.Press) -> None:
     # shows it); press to fewer is its sender's and recipients' alone.
     public = len(everyone) >= 3 and set(everyone) - {session.power} <= set(to)
     seen_by = audience.public() if public else audience.powers([session.power] if session.power else [], to)
-    ctx.db["press"].insert({"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
-                            "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
-                            "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
-                            "audience": dumps(seen_by.to_json())})
+    press_rows.add(ctx, {"game": rec.name, "phase_key": phase_key, "sender": session.power or "GM",
+                         "recipients": dumps(to), "grey": int(cmd.grey), "body": cmd.body,
+                         "sent": utcnow_iso(ctx.now()), "message": session.msg_id,
+                         "audience": dumps(seen_by.to_json())})
     # Grey press shows no time finer than its phase (its Date is the moment the phase opened)
     # and goes out apart from the sender's other mail (with the next batch of grey press).
     dated = {"date": parse_iso(rec.row.get("phase_opened")) or parse_iso(rec.row["created"]),
@@ -290,6 +292,8 @@ def status(session: Session, cmd: m.Status) -> None:
         if rec.status == "active" and phase.takes_orders_from(session.power):
             may = reports.guide_lines(rec.rules, rec.state, session.power)
             lines += ["", "What you may do now", *may] if may else []
+    elif rec.state and session.is_gm:
+        lines += ["", *rec.rules.gm_status(rec.state)]
     if rec.state is not None and session.is_gm and not session.power and rec.rules.treaties:
         claims = treaty.open_claims(rec.rules.treaty_records(rec.state, None, gm=True))
         lines += ["", "Open breach claims:", *claims] if claims else []

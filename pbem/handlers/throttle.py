@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.base.context import Context
+from pbem.storage import guard_counts
 from pbem.storage.db import parse_iso, utcnow_iso
 
 FORGET_AFTER = timedelta(days=1)
@@ -42,7 +43,7 @@ def gm_key() -> str:
 
 
 def _row(ctx: Context, key: str) -> dict | None:
-    row = next(ctx.db["throttle"].rows_where("key = ?", [key]), None)
+    row = guard_counts.throttle_row(ctx, key)
     if row and row["last"] and ctx.now() - parse_iso(row["last"]) > FORGET_AFTER:
         return None
     return row
@@ -71,10 +72,9 @@ def wrong(ctx: Context, keys: list[str]) -> int:
         if over > 0:
             pause = min(limits.throttle_cap, limits.throttle_first * 2 ** min(over - 1, 30))
             until = utcnow_iso(now + timedelta(seconds=pause))
-        ctx.db["throttle"].upsert({"key": key, "failures": failures, "last": utcnow_iso(now),
-                                   "first": row["first"] if row else utcnow_iso(now),
-                                   "blocked_until": until, "told": row["told"] if row else None},
-                                  pk="key")
+        guard_counts.save_throttle(ctx, {"key": key, "failures": failures, "last": utcnow_iso(now),
+                                         "first": row["first"] if row else utcnow_iso(now),
+                                         "blocked_until": until, "told": row["told"] if row else None})
         worst = max(worst, failures)
     return worst
 
@@ -82,7 +82,7 @@ def wrong(ctx: Context, keys: list[str]) -> int:
 def right(ctx: Context, keys: list[str]) -> None:
     """A right secret: the counters it met start again."""
     for key in keys:
-        ctx.db["throttle"].delete_where("key = ?", [key])
+        guard_counts.clear_throttle(ctx, key)
 
 
 def tell_now(ctx: Context, key: str) -> bool:
@@ -94,7 +94,7 @@ def tell_now(ctx: Context, key: str) -> bool:
     told = parse_iso(row["told"])
     if told and ctx.now() - told < TELL_EVERY:
         return False
-    ctx.db["throttle"].update(key, {"told": utcnow_iso(ctx.now())})
+    guard_counts.mark_throttle_told(ctx, key, utcnow_iso(ctx.now()))
     return True
 
 

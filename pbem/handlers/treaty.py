@@ -13,6 +13,7 @@ from pbem.commands import values as v
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import names
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Refused, TreatyAction
 from pbem.play import turns
 from pbem.reporting import render, reports
@@ -25,8 +26,12 @@ def _running(session: Session, cmd) -> bool:
     if rec is None or rec.state is None or rec.status not in ("active", "paused"):
         session.problem("game-not-running", "treaties are made in a running game", cmd.line)
         return False
-    if not rec.rules.treaties:
-        session.problem("no-treaties", f"{rec.rules.title} has no treaties; "
+    return _has_treaties(session, cmd)
+
+
+def _has_treaties(session: Session, cmd) -> bool:
+    if not supports(session.game.rules, "treaties"):
+        session.problem("no-treaties", f"{session.game.rules.title} has no treaties; "
                         "agreements are made in press", cmd.line)
         return False
     return True
@@ -186,6 +191,8 @@ def list_(session: Session, cmd: m.TreatyList) -> None:
     rec = session.game
     if rec is None or rec.state is None:
         session.problem("game-not-running", "treaties are made in a running game", cmd.line)
+        return
+    if not _has_treaties(session, cmd):
         return
     lines = [f"{t['id']}: {render.TREATY_STATUS.get(t['status'], t['status'])}, parties "
              f"{', '.join(t['parties'])}" + (" (private)" if t["secret"] else "")

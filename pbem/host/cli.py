@@ -66,7 +66,7 @@ def cmd_serve(args) -> int:
     from pbem.base.config import ConfigError
     from pbem.base.configcheck import problems, warnings
     from pbem.host import heartbeat
-    from pbem.host.daemon import build
+    from pbem.host.wiring import build
     from pbem.host.sitelock import SiteLock
     from pbem.mail.smtp_listener import ListenerUnavailable
     from pbem.storage.backup import migrate_with_backup
@@ -203,6 +203,63 @@ def _scenario_run(args) -> int:
     return run_paths([Path(p) for p in args.paths], sys.stdout)
 
 
+def _scenario_check(args) -> int:
+    from pbem.base import registry
+    from pbem.kit.gameapi import Game
+
+    if args.rules:
+        rules = registry.get(args.rules)
+    else:
+        readers = [registry.get(n) for n in registry.names()
+                   if type(registry.get(n)).check_data is not Game.check_data]
+        if len(readers) != 1:
+            raise CliError("give --rules: " + (", ".join(g.name for g in readers) or "no game") + " reads data files")
+        rules = readers[0]
+    failed = 0
+    for name in args.files:
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{name}: cannot be read ({exc})")
+            failed += 1
+            continue
+        found = rules.check_data(text)
+        if not found:
+            print(f"{name}: fits {rules.title}")
+            continue
+        failed += 1
+        print(f"{name}: {len(found)} problem(s); no game can be made from it")
+        for p in found:
+            print(f"  {name}:{p.line or '?'}: {p.explain()}")
+    return 1 if failed else 0
+
+
+def _scenario_layout(args) -> int:
+    from pbem.base import registry
+    from pbem.kit.gameapi import Game, GMError
+    from pbem.scenario.layout import LayoutError, lay_out
+
+    if args.rules:
+        games = [registry.get(args.rules)]
+    else:
+        games = [g for g in (registry.get(n) for n in registry.names())
+                 if type(g).map_layout is not Game.map_layout]
+        if len(games) != 1:
+            print(f"pbem: name the game with --rules ({', '.join(g.name for g in games) or 'none lays out a map'})",
+                  file=sys.stderr)
+            return 2
+    try:
+        out = lay_out(Path(args.file), games[0], Path(args.out) if args.out else None)
+    except (LayoutError, OSError) as exc:
+        print(f"pbem: {exc}", file=sys.stderr)
+        return 1
+    except GMError as exc:  # the game's own refusal of the file says what is wrong
+        print(f"pbem: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {out}: every place's xy = [x, y]; move any and give the file back with OPTION data=")
+    return 0
+
+
 # -- parser ----------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -257,11 +314,22 @@ def build_parser() -> argparse.ArgumentParser:
     v = verb(sub, "verify", cmd_verify, "re-run every stored phase of a game and check its dice")
     v.add_argument("game")
 
-    scenario = sub.add_parser("scenario", help="run the rules' golden scenario files")
+    scenario = sub.add_parser("scenario", help="run the rules' golden scenario files; lay out a game scenario's map")
     scenario_sub = scenario.add_subparsers(dest="scenario_command", metavar="VERB")
     scenario_sub.required = True
     run = verb(scenario_sub, "run", _scenario_run, "run scenario files or folders; non-zero exit on any failure")
     run.add_argument("paths", nargs="+", help="a .scn file or a folder of them")
+    check = verb(scenario_sub, "check", _scenario_check, "check GM data files (OPTION data=) as GM CREATE "
+                 "would: every problem, with its line; non-zero exit on any")
+    check.add_argument("files", nargs="+", help="a TOML data file (a scenario and/or dice tables)")
+    check.add_argument("--rules", help=rules_help("the game the file is for (default: the only game that reads "
+                                                  "data files), one of"))
+    lay = verb(scenario_sub, "layout", _scenario_layout,
+               "write a copy of a game's scenario file (FILE.layout.toml) with where each place stands "
+               "on the map, for the GM to adjust")
+    lay.add_argument("file", help="the scenario's TOML file (OPTION data=)")
+    lay.add_argument("--rules", help=rules_help("the game (default: the one game that lays out maps)"))
+    lay.add_argument("--out", help="where to write the copy (default: FILE.layout.toml beside it)")
 
     demo = verb(sub, "demo", cmd_demo, "play a whole game among bots by mail on the embedded default")
     demo.add_argument("--dir", default="demo-run", help="working folder (default: demo-run)")

@@ -58,6 +58,12 @@ def cmd_game_new(args) -> int:
             options["data"] = gamedata.read(cfg.server.game_data, options["data"])
         except gamedata.DataFileError as exc:
             raise CliError(str(exc)) from None
+        found = rules.check_data(options["data"]["text"])
+        if found:
+            name = options["data"]["name"]
+            refused = CliError(f"{name} has {len(found)} problem(s); the game was not created")
+            refused.problems = [str(refused)] + [f"{name}:{p.line or '?'}: {p.explain()}" for p in found]
+            raise refused
     with atomic(ctx.db):
         with_db = store.create_game(ctx, args.name, args.rules, options, policy, gm)
         store.gm_log(ctx, args.name, "GM", "create", f"rules {args.rules} {options} (command line)",
@@ -144,6 +150,9 @@ def cmd_game_status(args) -> int:
             print("waiting for: nobody (the phase asks for no orders)")
     for row in store.players(ctx, rec.name):
         print(f"  {row['power']:16} {', '.join(store.addresses(row))}  missed {row['missed']}")
+    if rec.state:
+        for line in rec.rules.gm_status(rec.state):
+            print(line)
     return 0
 
 

@@ -48,6 +48,7 @@ def cmd_status(args) -> int:
     from pbem import __version__
     from pbem.host import heartbeat, sitelock
     from pbem.outbound import sendhold
+    from pbem.storage import store
     from pbem.storage.db import MigrationDue
 
     cfg = load_cfg(args)
@@ -82,9 +83,7 @@ def cmd_status(args) -> int:
         print("sending: ok")
     _queues(ctx)
     _bouncing(ctx)
-    games = {}
-    for row in ctx.db.execute("select status, count(*) from games group by status").fetchall():
-        games[row[0]] = row[1]
+    games = store.games_by_status(ctx)
     print("games: " + (", ".join(f"{n} {s}" for s, n in sorted(games.items())) or "none"))
     return _verdict(trouble)
 
@@ -104,11 +103,10 @@ def _pass_trouble(beat: dict, cfg) -> list[str]:
 
 
 def _queues(ctx) -> None:
-    count = ctx.db.execute
-    waiting = count("select count(*) from messages where status = 'new'").fetchone()[0]
-    quarantined = count("select count(*) from messages where status = 'quarantined'").fetchone()[0]
-    queued, oldest = count("select count(*), min(created) from outbox where status = 'queued'").fetchone()
-    failed = count("select count(*) from outbox where status = 'failed'").fetchone()[0]
+    from pbem.storage import inbound_mail, outbox_rows
+
+    waiting, quarantined = inbound_mail.counts(ctx)
+    queued, oldest, failed = outbox_rows.summary(ctx)
     print(f"inbound: {waiting} mail(s) waiting to be handled; {quarantined} set aside"
           + (" (pbem quarantine list)" if quarantined else ""))
     print(f"outbound: {queued} mail(s) waiting" + (f" (oldest queued {oldest})" if queued else "")
@@ -172,7 +170,7 @@ def cmd_migrate(args) -> int:
         ran, copy = migrate_with_backup(cfg.server.database)
         db = open_db(cfg.server.database)
         total = len(applied(db))
-        db.conn.close()
+        db.close()
     finally:
         lock.release()
     if ran:
@@ -199,6 +197,7 @@ def cmd_backup(args) -> int:
 def cmd_outbox_list(args) -> int:
     from pbem.outbound import sendhold
     from pbem.outbound.outbox import recipient_roles, without_addresses
+    from pbem.storage import outbox_rows
     from pbem.storage.db import loads
 
     ctx, _ = open_ctx(args)
@@ -206,9 +205,7 @@ def cmd_outbox_list(args) -> int:
     if hold:
         print(f"sending is HELD {without_addresses(hold.summary())}; the mail waiting below goes out "
               "once the server takes mail again")
-    where = "1 = 1" if args.all else "status != 'sent'"
-    rows = list(ctx.db["outbox"].rows_where(where, order_by="id", select=(
-        "id, status, attempts, created, next_try, kind, game, recipients, stranger, last_error")))
+    rows = outbox_rows.listing(ctx, with_sent=args.all)
     for row in rows:
         to = ", ".join(recipient_roles(ctx, row, loads(row["recipients"], [])))
         when = f"next try {row['next_try']}" if row["status"] == "queued" else f"queued {row['created']}"
@@ -248,6 +245,7 @@ def cmd_outbox_show(args) -> int:
 
 def cmd_outbox_retry(args) -> int:
     from pbem.outbound import sendhold
+    from pbem.storage import outbox_rows
     from pbem.storage.db import atomic, utcnow_iso
 
     ctx, _ = open_ctx(args)
@@ -257,12 +255,11 @@ def cmd_outbox_retry(args) -> int:
         if args.ids:
             rows = [_row(ctx, i) for i in args.ids]
         else:
-            rows = list(ctx.db["outbox"].rows_where(
-                "status = 'queued'" + (" or status = 'failed'" if args.failed else ""), order_by="id"))
+            rows = outbox_rows.waiting(ctx, with_failed=args.failed)
         for row in rows:
             if row["status"] == "sent":
                 raise CliError(f"mail {row['id']} was sent {row['sent']}; nothing to send again")
-            ctx.db["outbox"].update(row["id"], {"status": "queued", "next_try": now,
+            outbox_rows.update(ctx, row["id"], {"status": "queued", "next_try": now,
                                                 **({"attempts": 0} if row["status"] == "failed" else {})})
             if row["status"] == "failed" and row["kind"] == "welcome":
                 notes.append(f"mail {row['id']} handed out a secret, masked when it was given up: the "
@@ -276,7 +273,9 @@ def cmd_outbox_retry(args) -> int:
 
 
 def _row(ctx, mail_id: int) -> dict:
-    row = next(ctx.db["outbox"].rows_where("id = ?", [mail_id]), None)
+    from pbem.storage import outbox_rows
+
+    row = outbox_rows.by_id(ctx, mail_id)
     if row is None:
         raise CliError(f"there is no outgoing mail {mail_id} (pbem outbox list shows them)")
     return row

@@ -29,6 +29,8 @@ A full disk under the database stops every step: each would fail the same
 way, and the outbox would send mail it cannot mark as sent.  The daemon
 says so in one line, tries a small write every few seconds, and goes on
 where it stopped once there is space again.
+
+The daemon as the configuration wires it (which transports) is :mod:`pbem.host.wiring`.
 """
 from __future__ import annotations
 
@@ -36,20 +38,17 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from pbem.base import registry
-from pbem.base.clock import Clock, SystemClock
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.handlers import budget
 from pbem.inbound import intake
-from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
-from pbem.mail.credentials import current_password, tls_context
+from pbem.inbound.sandbox import InProcessHandler
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from pbem.outbound import outbox, sendhold, undelivered
 from pbem.play import scheduler
-from pbem.storage.db import atomic, describe_failure, is_disk_full, open_db, parse_iso
+from pbem.storage import inbound_mail
+from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, parse_iso, probe_write
 from pbem.web import archive
 
 log = logging.getLogger(__name__)
@@ -150,7 +149,7 @@ class Daemon:
         ids = intake.pending(self.ctx)
         if ids:
             reached("intake.stored")
-        rows = self._rows_of(batch)
+        rows = inbound_mail.ids_by_source_key(self.ctx, [raw.key for raw in batch])
         fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
         acked: set[str] = set()
         for msg_id in ids:
@@ -172,8 +171,7 @@ class Daemon:
 
     def _log_handled(self, msg_id: int, status: str) -> None:
         """One line per mail: its row, who sent it (a role, never an address), the result."""
-        row = next(self.ctx.db["messages"].rows_where("id = ?", [msg_id],
-                                                      select="game, power, outcome"), None) or {}
+        row = inbound_mail.who_and_outcome(self.ctx, msg_id)
         game, power, outcome = row.get("game"), row.get("power"), row.get("outcome") or ""
         if power:
             role = f"{power}@{game}"
@@ -188,19 +186,9 @@ class Daemon:
         elif status != "quarantined":  # set aside: pbem.inbound.quarantine logs it at ERROR
             log.info("mail %s from %s: %s (%s)", msg_id, role, status, outcome)
 
-    def _rows_of(self, batch) -> dict[str, dict]:
-        keys = [raw.key for raw in batch]
-        rows: dict[str, dict] = {}
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
-            rows.update((r["source_key"], r) for r in self.ctx.db["messages"].rows_where(
-                f"source_key in ({', '.join('?' * len(chunk))})", chunk, select="id, source_key"))
-        return rows
-
     async def _ack(self, raw) -> None:
         """Move one intake copy to Processed or Rejected, once it is handled."""
-        row = next(self.ctx.db["messages"].rows_where("source_key = ?", [raw.key],
-                                                      select="status, raw"), None)
+        row = inbound_mail.status_and_copy(self.ctx, raw.key)
         if row and row["status"] == "new":
             return  # a failed try: tried again on the next pass, and only then moved
         outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
@@ -271,18 +259,14 @@ class Daemon:
                   others, delay, exc_info=exc if trace else None)
 
     def _stop_for_space(self, exc: Exception) -> None:
-        self.disk_full = describe_failure(self.ctx.db.conn.execute("pragma database_list").fetchone()[2]
-                                          or "the database", exc)
+        self.disk_full = describe_failure(file_name(self.ctx.db) or "the database", exc)
         log.error("%s: pbem stops reading mail, running phases and sending until there is space "
                   "(it tries again every %.0fs)", self.disk_full, SPACE_PROBE_SECONDS)
 
     def _space_again(self) -> bool:
         """Whether the database can be written again (a small write, undone)."""
         try:
-            with atomic(self.ctx.db):
-                self.ctx.db.execute("create table if not exists space_probe (data blob)")
-                self.ctx.db.execute("insert into space_probe values (zeroblob(65536))")
-                self.ctx.db.execute("delete from space_probe")
+            probe_write(self.ctx.db)
         except Exception as exc:
             if not is_disk_full(exc):
                 log.error("the database is still not writable: %s", exc)
@@ -379,64 +363,3 @@ class Daemon:
             if close is not None:
                 await close()
         return failed
-
-
-def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
-    """A daemon wired from the configuration (embedded default or IMAP/SMTP).
-    Raises ConfigError when what the configuration names cannot be used (a
-    password it needs is missing, a CA file does not exist), one line each."""
-    from pbem.base.config import ConfigError
-    from pbem.base.configcheck import problems
-    from pbem.mail.maildir_source import MaildirDelivery, MaildirSource
-
-    found = problems(cfg)
-    if found:
-        raise ConfigError(found)
-    registry.load_extras(cfg.server.games_extra)
-    db = open_db(cfg.server.database)
-    ctx = Context.from_config(db, clock or SystemClock(), cfg)
-    if cfg.intake.kind == "imap":
-        from pbem.mail.imap_source import ImapSource
-
-        source = ImapSource(cfg.imap.host, cfg.imap.port, cfg.imap.user, current_password(cfg, "imap"),
-                            ssl_context=tls_context(cfg, "imap") if cfg.imap.ssl else None,
-                            mailbox=cfg.imap.mailbox, processed=cfg.imap.processed_folder,
-                            rejected=cfg.imap.rejected_folder, idle=cfg.imap.idle,
-                            poll_interval=cfg.imap.poll_interval, timeout=cfg.imap.timeout)
-        inbound = f"IMAP {cfg.imap.user}@{cfg.imap.host}:{cfg.imap.port}/{cfg.imap.mailbox}"
-    else:
-        source = MaildirSource(Path(cfg.intake.maildir), poll_interval=cfg.intake.poll_interval)
-        inbound = f"Maildir {cfg.intake.maildir}"
-    if cfg.outbound.kind == "smtp":
-        from pbem.mail.sender import SmtpSender
-
-        sender = SmtpSender(cfg.smtp.host, cfg.smtp.port, user=cfg.smtp.user or None,
-                            password=current_password(cfg, "smtp") if cfg.smtp.user else None,
-                            starttls=cfg.smtp.starttls, use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout,
-                            tls_context=tls_context(cfg, "smtp") if cfg.smtp.tls or cfg.smtp.starttls
-                            else None)
-        outbound = f"SMTP {cfg.smtp.host}:{cfg.smtp.port}" + (f" as {cfg.smtp.user}" if cfg.smtp.user else "")
-    else:
-        sender = MaildirDelivery(Path(cfg.outbound.maildir))
-        outbound = f"local Maildirs under {cfg.outbound.maildir}"
-    listener = None
-    if cfg.listener.enabled and cfg.intake.kind == "maildir":
-        from pbem.mail.smtp_listener import SmtpListener
-
-        listener = SmtpListener(cfg.listener.host, cfg.listener.port,
-                                deliver_to_maildir=Path(cfg.intake.maildir),
-                                max_bytes=cfg.server.max_message_bytes * 2,
-                                max_sessions=cfg.listener.max_sessions, timeout=cfg.listener.idle_timeout)
-        inbound += f" (fed by the SMTP listener on {cfg.listener.host}:{cfg.listener.port})"
-    # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
-    handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
-                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level,
-                               log_file=str(cfg.path_of(cfg.server.log_file)) if cfg.server.log_file else "")
-               if cfg.limits.handling_timeout and clock is None else InProcessHandler())
-    return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
-                  retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
-                  handler=handler, keep_sent_days=cfg.outbound.keep_sent_days,
-                  held_retry_max=cfg.outbound.held_retry_max_seconds, heartbeat=heartbeat,
-                  description=f"config {cfg.path.resolve() if cfg.path else '(defaults)'}, database {cfg.server.database}, "
-                              f"mail in from {inbound}, out through {outbound}",
-                  listener_required=cfg.listener.required, config_name=str(cfg.path or "the configuration"))

@@ -29,7 +29,8 @@ from pbem.base import registry
 from pbem.base.config import load_config
 from pbem.base.identity import hash_secret, new_secret
 from pbem.base.resources import resource
-from pbem.host.daemon import build
+from pbem.host.wiring import build
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import DONE_EXPLICIT, Game
 from pbem.storage import store
 
@@ -210,11 +211,14 @@ def _print_results(rec) -> None:
 def run_demo(folder: Path, *, rules: str = "pax_britannica", turns: int | None = None, seed: int = 1) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(line_buffering=True)  # each line shows at once, piped or not
+    game = registry.get(rules)
+    if not supports(game, "bots"):
+        print(f"pbem demo: {game.title} has no bots, so no demo can play it", file=sys.stderr)
+        return 2
     folder = folder.resolve()
     if (folder / "var").exists():
         shutil.rmtree(folder / "var")
     folder.mkdir(parents=True, exist_ok=True)
-    game = registry.get(rules)
     # The game itself ends after the turns asked for, so the last turn is whole and scored.
     players, options = game.demo_setup(turns) if turns is not None else game.demo_setup()
     planned = len(game.turns(options) or []) or turns

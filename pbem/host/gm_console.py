@@ -20,7 +20,7 @@ from pbem.handlers.session import Session
 from pbem.mail.normalize import Inbound
 from pbem.outbound import batch
 from pbem.outbound.outbox import queue
-from pbem.storage import store
+from pbem.storage import inbound_mail, store
 from pbem.storage.db import atomic, utcnow_iso
 
 ACTOR = "gm-console"
@@ -36,11 +36,11 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
     with atomic(ctx.db):
         rec = store.get_game(ctx, game) if not any(isinstance(c, m.GmCreate) for c in parsed.commands) \
             else store.find_game(ctx, game)
-        msg_id = ctx.db["messages"].insert({
+        msg_id = inbound_mail.store_handled_here(ctx, {
             "source_key": key, "message_id": f"<{key}@{ctx.domain}>", "sender": ACTOR,
             "subject": "command line", "received": utcnow_iso(ctx.now()), "raw": text.encode(),
-            "status": "new", "game": game,
-        }).last_pk
+            "game": game,
+        })
         mail = Inbound(message_id=f"<{key}@{ctx.domain}>", sender=ACTOR, sender_name="GM (command line)",
                        reply_to=None, return_path=None, subject="command line", date=None,
                        in_reply_to=None, references=[], text=text, full_text=text)
@@ -53,6 +53,6 @@ def run(ctx: Context, game: str, commands: list[str]) -> tuple[str, bool]:
             announce.flush(session)
             for notice in session.notices:
                 queue(ctx, source=msg_id, in_reply_to=None, **notice)
-        ctx.db["messages"].update(msg_id, {"status": "done" if not session.problems else "rejected",
-                                           "outcome": "GM command line", "processed": utcnow_iso(ctx.now())})
+        inbound_mail.update(ctx, msg_id, {"status": "done" if not session.problems else "rejected",
+                                          "outcome": "GM command line", "processed": utcnow_iso(ctx.now())})
         return session.reply_text(), not session.problems

@@ -28,11 +28,13 @@ from pbem.handlers import dispatch, masking
 from pbem.handlers.reading import split_lines
 from pbem.handlers.session import Session
 from pbem.inbound import quarantine
-from pbem.mail.normalize import MAX_DEPTH, parse_message
+from pbem.mail.mime_body import MAX_DEPTH
+from pbem.mail.normalize import parse_message
 from pbem.mail.source import RawMail
 from pbem.outbound import batch, bounces, reply_bounds
 from pbem.outbound.outbox import queue
 from pbem.outbound.secrets_at_rest import find_secrets, mask_raw, scrub
+from pbem.storage import inbound_mail, outbox_rows
 from pbem.storage.db import atomic, utcnow_iso
 
 log = logging.getLogger(__name__)
@@ -45,12 +47,7 @@ def store_raw(ctx: Context, raw: RawMail) -> int | None:
     """Keep the mail verbatim before acting on it.  Returns its row id, or
     None when this very copy (same source key) was stored before."""
     with atomic(ctx.db):
-        if ctx.db["messages"].count_where("source_key = ?", [raw.key]):
-            return None
-        return ctx.db["messages"].insert({
-            "source_key": raw.key, "message_id": None, "sender": None, "subject": None,
-            "received": utcnow_iso(ctx.now()), "raw": _kept(ctx, raw.data), "status": "new",
-        }).last_pk
+        return inbound_mail.store_new(ctx, raw.key, utcnow_iso(ctx.now()), _kept(ctx, raw.data))
 
 
 #: the first line of the stored copy of a mail over the size limit
@@ -76,7 +73,7 @@ def _stored_size(raw: bytes) -> int | None:
 
 
 def pending(ctx: Context) -> list[int]:
-    return [r["id"] for r in ctx.db["messages"].rows_where("status = 'new'", order_by="id", select="id")]
+    return inbound_mail.pending_ids(ctx)
 
 
 def handled_statuses() -> tuple[str, ...]:
@@ -85,8 +82,8 @@ def handled_statuses() -> tuple[str, ...]:
 
 
 def _finish(ctx: Context, msg_id: int, status: str, outcome: str, **extra) -> str:
-    ctx.db["messages"].update(msg_id, {"status": status, "outcome": outcome,
-                                       "processed": utcnow_iso(ctx.now()), **extra})
+    inbound_mail.update(ctx, msg_id, {"status": status, "outcome": outcome,
+                                      "processed": utcnow_iso(ctx.now()), **extra})
     return status
 
 
@@ -119,7 +116,7 @@ def begin(ctx: Context, msg_id: int) -> str | None:
     counts); the mail's status instead when it is not to be tried: handled
     already, or out of tries (then it is set aside)."""
     with atomic(ctx.db):
-        row = ctx.db["messages"].get(msg_id)
+        row = inbound_mail.get(ctx, msg_id)
         if row["status"] != "new":
             return row["status"]
         if quarantine.tries_left(ctx, msg_id) <= 0:
@@ -139,11 +136,11 @@ def failed(ctx: Context, msg_id: int, reason: str) -> str:
 
 
 def _process(ctx: Context, msg_id: int) -> str:
-    row = ctx.db["messages"].get(msg_id)
+    row = inbound_mail.get(ctx, msg_id)
     if row["status"] != "new":
         return row["status"]
     mail = parse_message(row["raw"], max_bytes=ctx.max_message_bytes, own_addresses=[ctx.address],
-                         own_message_id=lambda mid: bool(ctx.db["outbox"].count_where("message_id = ?", [mid])),
+                         own_message_id=lambda mid: outbox_rows.has_message_id(ctx, mid),
                          size=_stored_size(row["raw"]))
     # Every word typed where a secret goes is masked in the stored copy, whatever becomes of
     # the mail (an oversized mail was not decoded: its bytes are searched); a secret typed
@@ -151,12 +148,11 @@ def _process(ctx: Context, msg_id: int) -> str:
     at_rest = find_secrets(mail.full_text, mail.subject,
                            row["raw"].decode("latin-1") if mail.too_large else None)
     mail.subject = scrub(mail.subject, find_secrets(mail.subject))
-    ctx.db["messages"].update(msg_id, {"message_id": mail.message_id, "sender": mail.sender,
-                                       "subject": mail.subject[:300], "raw": mask_raw(row["raw"], at_rest)})
+    inbound_mail.update(ctx, msg_id, {"message_id": mail.message_id, "sender": mail.sender,
+                                      "subject": mail.subject[:300], "raw": mask_raw(row["raw"], at_rest)})
     # The same mail again is known by its Message-ID and its sender: another sender's
     # mail under a known Message-ID (made up, or forged to drop it) is answered.
-    if ctx.db["messages"].count_where("message_id = ? and id != ? and status != 'new' and sender = ?",
-                                      [mail.message_id, msg_id, mail.sender]):
+    if inbound_mail.seen_before(ctx, mail.message_id, mail.sender, but_not=msg_id):
         return _finish(ctx, msg_id, "duplicate", "seen before (same Message-ID and sender)")
     if mail.automatic == "bounce":
         failed = bounces.record(ctx, row["raw"], msg_id)
@@ -174,7 +170,7 @@ def _process(ctx: Context, msg_id: int) -> str:
     with batch.collect(ctx, row["source_key"]):
         session, spoken = _handle(ctx, mail, msg_id, row)
     if spoken - at_rest:
-        ctx.db["messages"].update(msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
+        inbound_mail.update(ctx, msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
     reached("intake.before_commit")
     return _finish(ctx, msg_id, session.status, session.outcome, game=session.game_name, power=session.power)
 
@@ -184,11 +180,9 @@ def _same_mail_again(ctx: Context, mail, msg_id: int) -> bool:
     command: an auto-responder that marks itself nowhere answers every reply
     with the same text, and a second answer would start a loop."""
     digest = hashlib.sha256(mail.text.strip().encode("utf-8", "replace")).hexdigest()
-    ctx.db["messages"].update(msg_id, {"body_hash": digest})
+    inbound_mail.update(ctx, msg_id, {"body_hash": digest})
     since = utcnow_iso(ctx.now() - timedelta(days=1))
-    return bool(ctx.db["messages"].count_where(
-        "sender = ? and body_hash = ? and id != ? and received >= ? and outcome = 'no commands'",
-        [mail.sender, digest, msg_id, since]))
+    return inbound_mail.same_text_without_commands(ctx, mail.sender, digest, but_not=msg_id, since=since)
 
 
 def _handle(ctx: Context, mail, msg_id: int, row: dict) -> tuple[Session, set[str]]:

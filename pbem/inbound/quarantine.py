@@ -19,7 +19,7 @@ from pbem.base.context import Context
 from pbem.mail.normalize import parse_message
 from pbem.outbound.outbox import queue
 from pbem.outbound.secrets_at_rest import find_secrets, scrub, scrub_bytes
-from pbem.storage import store
+from pbem.storage import inbound_mail, store
 from pbem.storage.db import utcnow_iso
 
 log = logging.getLogger(__name__)
@@ -28,26 +28,26 @@ log = logging.getLogger(__name__)
 def count_attempt(ctx: Context, msg_id: int) -> int:
     """Count one more try at handling the mail (the caller commits it before
     the try); returns the number of tries including this one."""
-    row = ctx.db["messages"].get(msg_id)
+    row = inbound_mail.get(ctx, msg_id)
     attempts = (row.get("attempts") or 0) + 1
-    ctx.db["messages"].update(msg_id, {"attempts": attempts})
+    inbound_mail.update(ctx, msg_id, {"attempts": attempts})
     return attempts
 
 
 def uncount_attempt(ctx: Context, msg_id: int) -> None:
     """A try that failed through no fault of the mail (the database was
     locked or full) does not count."""
-    row = ctx.db["messages"].get(msg_id)
-    ctx.db["messages"].update(msg_id, {"attempts": max(0, (row.get("attempts") or 0) - 1)})
+    row = inbound_mail.get(ctx, msg_id)
+    inbound_mail.update(ctx, msg_id, {"attempts": max(0, (row.get("attempts") or 0) - 1)})
 
 
 def tries_left(ctx: Context, msg_id: int) -> int:
-    row = ctx.db["messages"].get(msg_id)
+    row = inbound_mail.get(ctx, msg_id)
     return max(0, ctx.limits.max_attempts - (row.get("attempts") or 0))
 
 
 def record_failure(ctx: Context, msg_id: int, reason: str) -> None:
-    ctx.db["messages"].update(msg_id, {"error": reason[:500]})
+    inbound_mail.update(ctx, msg_id, {"error": reason[:500]})
 
 
 def _gm_addresses(ctx: Context, sender: str) -> list[str]:
@@ -65,14 +65,14 @@ def _gm_addresses(ctx: Context, sender: str) -> list[str]:
 def set_aside(ctx: Context, msg_id: int, reason: str) -> str:
     """Quarantine the mail (inside the caller's transaction): masked, marked,
     its sender and its GMs told.  Returns the new status."""
-    row = ctx.db["messages"].get(msg_id)
+    row = inbound_mail.get(ctx, msg_id)
     raw = row["raw"] or b""
     secrets = find_secrets(raw[: ctx.max_message_bytes].decode("latin-1"))
     headers = parse_message(raw, max_bytes=0, own_addresses=[ctx.address])  # headers only
     sender = headers.sender
     subject = scrub(headers.subject, secrets)[:80] or "(no subject)"
     attempts = row.get("attempts") or 0
-    ctx.db["messages"].update(msg_id, {
+    inbound_mail.update(ctx, msg_id, {
         "status": "quarantined", "raw": scrub_bytes(raw, secrets),
         "outcome": f"quarantined after {attempts} tries: {reason}"[:500],
         "processed": utcnow_iso(ctx.now()), "sender": sender or row["sender"],
@@ -103,15 +103,14 @@ def set_aside(ctx: Context, msg_id: int, reason: str) -> str:
 
 
 def listing(ctx: Context) -> list[dict]:
-    return list(ctx.db["messages"].rows_where("status = 'quarantined'", order_by="id",
-                                              select="id, received, sender, subject, attempts, outcome"))
+    return inbound_mail.quarantined(ctx)
 
 
 def release(ctx: Context, msg_id: int) -> None:
     """Hand a quarantined mail to the moderator again, with fresh tries."""
-    row = next(ctx.db["messages"].rows_where("id = ?", [msg_id]), None)
+    row = inbound_mail.find(ctx, msg_id)
     if row is None:
         raise ValueError(f"there is no mail {msg_id}")
     if row["status"] != "quarantined":
         raise ValueError(f"mail {msg_id} is {row['status']}, not quarantined")
-    ctx.db["messages"].update(msg_id, {"status": "new", "attempts": 0, "error": None})
+    inbound_mail.update(ctx, msg_id, {"status": "new", "attempts": 0, "error": None})

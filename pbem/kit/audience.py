@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Iterable, Mapping, Union
 
+from pbem.kit.capabilities import supports
+
 #: where an event or a record keeps its audience
 KEY = "audience"
 
@@ -132,7 +134,7 @@ def book_of(records: Iterable[Mapping]) -> dict[str, tuple[bool, tuple[str, ...]
 
 def game_book(game: Any, state: Any) -> dict[str, tuple[bool, tuple[str, ...]]]:
     """The book of a game (a :class:`pbem.kit.gameapi.Game`) in ``state``: every treaty it keeps."""
-    if state is None:
+    if state is None or not supports(game, "treaties"):
         return {}
     return book_of(game.treaty_records(state, None, gm=True))
 

@@ -113,6 +113,7 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
          "close it with its END line (ENDORDERS, ENDPRESS...)"),
     Code("unexpected-end", "a closing line (END..., ENDPROPOSE) closes nothing that is open"),
     Code("bad-date", "a date (or a span of dates) is not one", "write dates as 2026-01-31"),
+    Code("bad-map-choice", "SET MAP takes PNG, SVG, LINK or NONE", "write e.g. SET MAP PNG"),
     Code("bad-time", "a time or a time zone is not one", "write e.g. 2026-01-31 18:00 Europe/London"),
     Code("bad-duration", "a length of time is not one", "write e.g. 48h, 2d or 1d12h"),
     Code("bad-address", "the email address is not one"),
@@ -172,6 +173,9 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
     Code("wrong-address", "a confirmation must come from the address the token was mailed to"),
     # -- treaties
     Code("no-treaties", "this game has no treaties", "agreements are made in press"),
+    Code("no-gm-commands", "the game takes no GM commands of its own; GM <command> is one of the moderator's",
+         "HELP GM lists them"),
+    Code("no-rulings", "the game asks the GM no questions, so there is nothing to rule on"),
     Code("unknown-treaty", "you are not a party to a treaty of that id"),
     Code("treaty-ambiguous", "you see several treaties of that id", "name one as the reply shows"),
     Code("treaty-exists", "a treaty of that id exists already", "choose another id"),

@@ -1,6 +1,6 @@
 """The common life cycle of a treaty, as pure functions over a game's state.
 
-Games that know treaties (``Game.treaties = True``) keep them in their own
+Games that know treaties (the ``pbem.kit.capabilities.Treaties`` capability) keep them in their own
 state under ``state["treaties"]`` (id -> record) and call :func:`act` from
 their :meth:`~pbem.kit.gameapi.Game.treaty`; a game adds its own meaning on top
 (structured clauses, breaches, victory points).  The moderator only reads the

@@ -19,76 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import ssl
 from collections.abc import Callable
 
 import aioimaplib
 
+from pbem.mail.imap_protocol import (parse_exists, parse_fetch, parse_key, parse_search,
+                                     parse_uidvalidity, quote_mailbox, uid_set)
 from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
 
 log = logging.getLogger(__name__)
-
-_ATOM = re.compile(r"[A-Za-z0-9_.\-/]+")
-_UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]")
-_EXISTS = re.compile(rb"^(\d+) EXISTS$")
-_FETCH_START = re.compile(rb"^\d+ FETCH \(")
-_UID = re.compile(rb"UID (\d+)")
-_SEARCH_RESULT = re.compile(rb"^[\d ]*$")
-
-
-def quote_mailbox(name: str) -> str:
-    """Mailbox name as an IMAP astring (ASCII names only: no modified UTF-7 here)."""
-    if not name.isascii():
-        raise ValueError(f"mailbox names must be ASCII: {name!r}")
-    if _ATOM.fullmatch(name):
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def uid_set(uids: list[int]) -> str:
-    return ",".join(str(u) for u in uids)
-
-
-def parse_search(lines: list) -> list[int]:
-    """UIDs of an untagged SEARCH answer; other untagged lines (EXISTS...) carry words."""
-    uids = []
-    for line in lines:
-        if isinstance(line, bytes) and _SEARCH_RESULT.match(line):
-            uids.extend(int(tok) for tok in line.split())
-    return uids
-
-
-def parse_fetch(lines: list) -> dict[int, bytes]:
-    """{uid: message} from a UID FETCH (UID BODY.PEEK[]) answer, whatever the item order."""
-    bodies: dict[int, bytes] = {}
-    uid = body = None
-
-    def flush():
-        if uid is not None and body is not None:
-            bodies[uid] = body
-
-    for line in lines:
-        if isinstance(line, (bytearray, memoryview)):
-            body = bytes(line)
-            continue
-        if _FETCH_START.match(line):
-            flush()
-            uid = body = None
-        found = _UID.search(line)
-        if found and uid is None:
-            uid = int(found.group(1))
-    flush()
-    return bodies
-
-
-def parse_key(key: str) -> tuple[str, int, int]:
-    """(mailbox, uidvalidity, uid) of an ``imap:`` key."""
-    prefix, _, rest = key.partition(":")
-    mailbox, validity, uid = rest.rsplit(":", 2)
-    if prefix != "imap" or not validity.isdecimal() or not uid.isdecimal():
-        raise ValueError(f"not an IMAP key: {key!r}")
-    return mailbox, int(validity), int(uid)
 
 
 class ImapSource:
@@ -317,11 +257,9 @@ class ImapSource:
         if answer.result != "OK":
             await self._create(self.mailbox)
             answer = await self._call("SELECT", self._client.select(quote_mailbox(self.mailbox)))
-        joined = b"\n".join(x for x in answer.lines if isinstance(x, bytes))
-        found = _UIDVALIDITY.search(joined)
-        if not found:
+        validity = parse_uidvalidity(answer.lines)
+        if validity is None:
             self._fail("SELECT without UIDVALIDITY")
-        validity = int(found.group(1))
         if validity != self._uidvalidity:
             if self._uidvalidity is not None:
                 log.warning("UIDVALIDITY of %s changed from %s to %s: every stored UID is void",
@@ -329,8 +267,7 @@ class ImapSource:
             self._uidvalidity = validity
             self._returned, self._acked = set(), set()
         self._selected = True
-        return next((int(m.group(1)) for line in answer.lines if isinstance(line, bytes)
-                     for m in [_EXISTS.match(line)] if m), 0)
+        return parse_exists(answer.lines)
 
     async def _search(self) -> list[int]:
         criteria = "UNSEEN UNDELETED" if self._flag_only else "UNDELETED"

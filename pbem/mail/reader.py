@@ -18,7 +18,8 @@ from typing import TextIO
 from urllib.parse import unquote
 
 from pbem.mail.maildir_source import MaildirDelivery, read_maildir
-from pbem.mail.normalize import decode_bytes, html_to_text
+from pbem.mail.decoding import decode_bytes
+from pbem.mail.html_text import html_to_text
 from pbem.mail.source import PermanentFailure
 
 RULE = "=" * 72

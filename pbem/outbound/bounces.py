@@ -29,7 +29,7 @@ from email.policy import compat32
 from pbem.base.context import Context
 from pbem.kit import audience
 from pbem.outbound.outbox import queue
-from pbem.storage import store
+from pbem.storage import guard_counts, outbox_rows, store
 from pbem.storage.db import loads, utcnow_iso
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def _our_recipients(ctx: Context, raw: bytes) -> set[str]:
     Message-ID quoted in the bounce."""
     found: set[str] = set()
     for message_id in dict.fromkeys(_MSGID.findall(raw[:200_000].decode("latin-1"))):
-        row = next(ctx.db["outbox"].rows_where("message_id = ?", [message_id]), None)
+        row = outbox_rows.by_message_id(ctx, message_id)
         if row:
             found |= {a.lower() for a in loads(row["recipients"], [])}
     return found
@@ -119,19 +119,18 @@ def record(ctx: Context, raw: bytes, msg_id: int) -> list[str]:
     named = failures(raw, ctx)
     day = ctx.now().date().isoformat()
     for failure in named:
-        row = ctx.db["bounces"].get(failure.address) if ctx.db["bounces"].count_where(
-            "address = ?", [failure.address]) else None
+        row = guard_counts.bounce_row(ctx, failure.address)
         if row and row["last_day"] == day:
             continue  # a dead mailbox bounces all the day's mail: it counts once
         score = (row["score"] if row else 0.0) + (HARD if failure.hard else SOFT)
         before = row["state"] if row else OK
         state = DEAD if score >= ctx.limits.bounce_score else BOUNCING
         now = utcnow_iso(ctx.now())
-        ctx.db["bounces"].upsert({
+        guard_counts.save_bounce(ctx, {
             "address": failure.address, "score": score, "hard": (row["hard"] if row else 0) + failure.hard,
             "soft": (row["soft"] if row else 0) + (not failure.hard), "first": row["first"] if row else now,
             "last": now, "last_day": day, "state": state,
-            "detail": f"{'hard' if failure.hard else 'soft'} bounce, mail {msg_id}"}, pk="address")
+            "detail": f"{'hard' if failure.hard else 'soft'} bounce, mail {msg_id}"})
         if state != before:
             _tell(ctx, failure.address, state, score, msg_id)
     return [f.address for f in named]
@@ -167,5 +166,4 @@ def bouncing_addresses(ctx: Context) -> list[dict]:
     """Every address mail to it has bounced from, worst first: address,
     score, hard and soft bounces, state (ok, bouncing, dead), first and last
     bounce.  For a status listing."""
-    return list(ctx.db["bounces"].rows_where("score > 0", order_by="score desc, address",
-                                             select="address, score, hard, soft, state, first, last"))
+    return guard_counts.bouncing(ctx)

@@ -21,6 +21,7 @@ from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.mail.compose import Inline, build_message, make_message_id
 from pbem.mail.source import MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused, TemporaryFailure
+from pbem.storage import outbox_rows, store
 from pbem.storage.db import atomic, dumps, loads, utcnow_iso
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
     if not to:
         return None
     message_id = make_message_id(ctx.domain, key)
-    if ctx.db["outbox"].count_where("message_id = ?", [message_id]):
+    if outbox_rows.has_message_id(ctx, message_id):
         return message_id
     # RFC 3834: "auto-replied" is the answer to a mail; a report, a notice or a reminder
     # that answers nobody's mail is "auto-generated".
@@ -65,7 +66,7 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
                         references=list(references), loop_tag=LOOP_TAG, date=date or ctx.now(), related=related,
                         auto_submitted="auto-replied" if in_reply_to else "auto-generated")
     now = utcnow_iso(ctx.now())
-    ctx.db["outbox"].insert({
+    outbox_rows.add(ctx, {
         "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),
         "subject": subject, "raw": bytes(msg), "status": "queued", "attempts": 0,
         "next_try": utcnow_iso(not_before) if not_before else now, "created": now, "source": source,
@@ -77,9 +78,7 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
 
 def due(ctx: Context, limit: int = 50, after: int = 0) -> list[dict]:
     """Queued mail whose time has come, oldest first, from row ``after`` on."""
-    return list(ctx.db["outbox"].rows_where(
-        "status = 'queued' and next_try <= ? and id > ?", [utcnow_iso(ctx.now()), after],
-        order_by="id", limit=limit))
+    return outbox_rows.due(ctx, utcnow_iso(ctx.now()), after=after, limit=limit)
 
 
 #: on_failed(ctx, row, addresses, reason): told of every mail (or recipient) given up,
@@ -138,13 +137,13 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
     try:
         await sender.send(msg, recipients)
     except (ServerUnavailable, SessionRefused) as exc:
-        ctx.db["outbox"].update(row["id"], {"last_error": str(exc)[:500]})
+        outbox_rows.update(ctx, row["id"], {"last_error": str(exc)[:500]})
         raise
     except (TemporaryFailure, PermanentFailure) as exc:
         if _partly_sent(ctx, row, recipients, exc, retry_base, on_failed):
             return 1
         if isinstance(exc, MessageRefused):
-            ctx.db["outbox"].update(row["id"], {"last_error": str(exc)[:500]})
+            outbox_rows.update(ctx, row["id"], {"last_error": str(exc)[:500]})
             return exc
         attempts = row["attempts"] + 1
         if isinstance(exc, PermanentFailure) or attempts >= max_attempts:
@@ -152,13 +151,13 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
             _give_up(ctx, row, recipients, why, on_failed)
             return 0
         delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
-        ctx.db["outbox"].update(row["id"], {"attempts": attempts, "last_error": str(exc)[:500],
+        outbox_rows.update(ctx, row["id"], {"attempts": attempts, "last_error": str(exc)[:500],
                                             "next_try": utcnow_iso(ctx.now() + delay)})
         log.warning("mail %s (%s) to %s deferred: %s", row["id"], row["kind"],
                     describe_recipients(ctx, row, recipients), without_addresses(str(exc)))
         return 0
     reached("outbox.after_send")
-    ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
+    outbox_rows.update(ctx, row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
                                         "sent": utcnow_iso(ctx.now()), **_masked(row)})
     log.info("sent mail %s (%s%s) to %s", row["id"], row["kind"], f", {row['game']}" if row["game"] else "",
              describe_recipients(ctx, row, recipients))
@@ -168,7 +167,7 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
 def _give_up(ctx: Context, row: dict, recipients: list[str], why: str, on_failed: OnFailed | None,
              attempts: int | None = None) -> None:
     with atomic(ctx.db):
-        ctx.db["outbox"].update(row["id"], {"attempts": attempts or row["attempts"] + 1, "status": "failed",
+        outbox_rows.update(ctx, row["id"], {"attempts": attempts or row["attempts"] + 1, "status": "failed",
                                             "last_error": why[:500], **_masked(row)})
         if on_failed is not None:
             on_failed(ctx, row, recipients, why)
@@ -199,10 +198,10 @@ def _partly_sent(ctx: Context, row: dict, recipients: list[str], exc, retry_base
     with atomic(ctx.db):
         if again:
             delay = timedelta(seconds=retry_base * 2 ** (attempts - 1))
-            ctx.db["outbox"].update(row["id"], {"recipients": dumps(again), "attempts": attempts,
+            outbox_rows.update(ctx, row["id"], {"recipients": dumps(again), "attempts": attempts,
                                                 "last_error": note, "next_try": utcnow_iso(ctx.now() + delay)})
         else:
-            ctx.db["outbox"].update(row["id"], {"status": "sent", "attempts": attempts, "last_error": note,
+            outbox_rows.update(ctx, row["id"], {"status": "sent", "attempts": attempts, "last_error": note,
                                                 "sent": utcnow_iso(ctx.now()), **_masked(row)})
         if lost and on_failed is not None:
             on_failed(ctx, row, lost, f"refused for good: {({r: refused[r] for r in lost})}")
@@ -235,11 +234,11 @@ def recipient_roles(ctx: Context, row: dict, addresses: list[str]) -> list[str]:
         known[ctx.admin_address.lower()] = "the admin"
     game = row.get("game")
     if game:
-        found = next(ctx.db["games"].rows_where("name = ?", [game], select="gm_address"), None)
-        if found and found["gm_address"]:
-            known[found["gm_address"].lower()] = "the GM"
-        for player in ctx.db["players"].rows_where("game = ?", [game], select="power, addresses"):
-            for address in loads(player["addresses"], []):
+        gm = store.gm_address_of(ctx, game)
+        if gm:
+            known[gm.lower()] = "the GM"
+        for player in store.players(ctx, game):
+            for address in store.addresses(player):
                 known.setdefault(address.lower(), player["power"])
     other = "an address that has not signed on" if row.get("stranger") else "another address"
     return list(dict.fromkeys(known.get(a.lower(), other) for a in addresses))
@@ -265,13 +264,12 @@ def prune(ctx: Context, *, keep_days: float) -> int:
         return 0
     before = utcnow_iso(ctx.now() - timedelta(days=keep_days))
     with atomic(ctx.db):
-        cursor = ctx.db.execute("delete from outbox where status in ('sent', 'failed') and created < ?",
-                                [before])
-    if cursor.rowcount:
-        log.info("outbox: forgot %d mail(s) sent more than %g days ago", cursor.rowcount, keep_days)
-    return cursor.rowcount
+        forgotten = outbox_rows.forget_finished_before(ctx, before)
+    if forgotten:
+        log.info("outbox: forgot %d mail(s) sent more than %g days ago", forgotten, keep_days)
+    return forgotten
 
 
 def pending_count(ctx: Context) -> int:
-    return ctx.db["outbox"].count_where("status = 'queued'")
+    return outbox_rows.queued_count(ctx)
 

@@ -23,7 +23,7 @@ from datetime import timedelta
 
 from pbem.base.context import Context
 from pbem.kit.gameapi import Problem
-from pbem.storage import store
+from pbem.storage import outbox_rows, store
 from pbem.storage.db import utcnow_iso
 
 TRUNCATED = "[... the rest of this reply was cut: a reply is at most {cap} bytes]"
@@ -67,14 +67,7 @@ def _since(ctx: Context) -> str:
 
 def stranger_traffic(ctx: Context, address: str | None = None) -> tuple[int, int]:
     """(replies, bytes) sent to strangers in the last hour: to ``address``, or to all."""
-    query = ("select count(*), coalesce(sum(length(raw)), 0) from outbox "
-             "where stranger = 1 and kind = 'reply' and created >= ?")
-    args: list = [_since(ctx)]
-    if address is not None:
-        query += " and instr(recipients, ?) > 0"
-        args.append(f'"{address}"')
-    count, size = ctx.db.execute(query, args).fetchone()
-    return count, size
+    return outbox_rows.stranger_replies_since(ctx, _since(ctx), address)
 
 
 def stranger_limit(ctx: Context, address: str, size: int) -> str | None:

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from email import message_from_bytes
 from email.policy import compat32
 
-from pbem.mail.normalize import header_text
+from pbem.mail.decoding import header_text
 
 MASK = "****"
 

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from pbem.base.context import Context
 from pbem.outbound.outbox import pending_count, queue, without_addresses
+from pbem.storage import site_state
 from pbem.storage.db import atomic, dumps, loads, parse_iso, utcnow_iso
 
 log = logging.getLogger(__name__)
@@ -42,8 +43,8 @@ class Hold:
 
 
 def current(ctx: Context) -> Hold | None:
-    row = next(ctx.db["site_state"].rows_where("key = ?", [KEY]), None)
-    return Hold(**loads(row["value"])) if row else None
+    text = site_state.value(ctx, KEY)
+    return Hold(**loads(text)) if text is not None else None
 
 
 def ready(ctx: Context) -> bool:
@@ -79,7 +80,7 @@ def release(ctx: Context, sent: int) -> Hold | None:
         return hold  # nothing was due yet: no proof that the server takes mail again
     now = utcnow_iso(ctx.now())
     with atomic(ctx.db):
-        ctx.db["site_state"].delete_where("key = ?", [KEY])
+        site_state.drop(ctx, KEY)
         if ctx.admin_address:
             queue(ctx, key=f"sending-restored:{hold.since}", to=[ctx.admin_address], kind="notice",
                   subject=f"[{ctx.site_name}] sending works again",
@@ -105,5 +106,4 @@ def wake(ctx: Context) -> bool:
 
 
 def _store(ctx: Context, hold: Hold) -> None:
-    ctx.db["site_state"].upsert({"key": KEY, "value": dumps(asdict(hold)),
-                                 "updated": utcnow_iso(ctx.now())}, pk="key")
+    site_state.put(ctx, KEY, dumps(asdict(hold)), utcnow_iso(ctx.now()))

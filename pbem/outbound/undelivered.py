@@ -14,6 +14,7 @@ import logging
 
 from pbem.base.context import Context
 from pbem.outbound.outbox import queue, recipient_roles
+from pbem.storage import store
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +30,7 @@ def tell(ctx: Context, row: dict, addresses: list[str], reason: str) -> None:
     if not game or row.get("stranger"):
         # A reply to an address that never signed on (often forged): nobody's to mend.
         return
-    found = next(ctx.db["games"].rows_where("name = ?", [game], select="gm_address"), None)
-    gm = (found or {}).get("gm_address") or ""
+    gm = store.gm_address_of(ctx, game)
     lowered = {a.lower() for a in addresses}
     to = gm if gm and gm.lower() not in lowered else ctx.admin_address
     if not to or to.lower() in lowered:

@@ -19,7 +19,7 @@ from pbem.kit.engine import Step, apply_one, run_phases
 from pbem.kit.gameapi import Input, Order, PhaseInfo, input_to_json
 from pbem.outbound.outbox import queue
 from pbem.reporting import render, reports
-from pbem.storage import phase_orders, store
+from pbem.storage import phase_orders, snapshots, store
 from pbem.storage.db import atomic, dumps, loads, utcnow_iso
 
 log = logging.getLogger(__name__)
@@ -94,18 +94,13 @@ def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
     kind = "input" if step.input is not None else "phase"
     label = (unique_label(ctx, rec.name, step.phase) if kind == "phase"
              else f"{step.phase.label}: {describe_input(step.input)}")
-    ctx.db["snapshots"].insert({
-        "game": rec.name, "seq": seq, "phase_key": step.phase.key, "label": label, "kind": kind,
-        "before": dumps(step.before),
+    snapshots.record(ctx, rec.name, seq, step.phase.key, {
+        "label": label, "kind": kind, "before": dumps(step.before),
         "orders": dumps({p: [o.to_json() for o in os] for p, os in step.orders.items()}),
         "input": dumps(input_to_json(step.input)) if step.input is not None else None,
         "after": dumps(step.after), "events": dumps(step.events), "dice": dumps(step.dice),
         "created": utcnow_iso(ctx.now()), "rolled_back": 0, "rules_version": rules_version(rec.rules),
-    })
-    ctx.db["events"].insert_all(({"game": rec.name, "seq": seq, "kind": e.get("kind", ""),
-                                  "data": dumps(e)} for e in step.events))
-    ctx.db["dice"].insert({"game": rec.name, "seq": seq, "phase_key": step.phase.key,
-                           "rolls": dumps(step.dice)})
+    }, step.events, step.dice)
 
 
 def unique_label(ctx: Context, name: str, phase: PhaseInfo) -> str:
@@ -113,9 +108,7 @@ def unique_label(ctx: Context, name: str, phase: PhaseInfo) -> str:
     label, so a game's label that an earlier phase of another key already has (a phase the
     game repeats under one name) is numbered: "1884 War: Alliance Determination (2)"."""
     label = phase.label or phase.key
-    taken = {str(r["label"]).lower() for r in ctx.db["snapshots"].rows_where(
-        "game = ? and rolled_back = 0 and kind = 'phase' and phase_key != ?", [name, phase.key],
-        select="label")}
+    taken = {t.lower() for t in snapshots.phase_labels(ctx, name, other_than=phase.key)}
     number, unique = 1, label
     while unique.lower() in taken:
         number += 1
@@ -232,17 +225,11 @@ def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
     the seed and the phase key — a rollback can never be used to re-roll."""
     with atomic(ctx.db):
         rec = store.get_game(ctx, name)
-        rows = list(ctx.db["snapshots"].rows_where(
-            "game = ? and lower(phase_key) = lower(?) and rolled_back = 0 and kind = 'phase'",
-            [name, phase_key], order_by="seq desc", limit=1))
-        if not rows:
+        snap = snapshots.latest_resolution(ctx, name, phase_key)
+        if snap is None:
             raise ValueError(f"no resolved phase {phase_key!r} in game {name}")
-        snap = rows[0]
-        keys = [r["phase_key"] for r in ctx.db["snapshots"].rows_where(
-            "game = ? and seq >= ? and rolled_back = 0", [name, snap["seq"]])]
-        ctx.db.execute("update snapshots set rolled_back = 1 where game = ? and seq >= ?", [name, snap["seq"]])
-        for key in keys:
-            ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ?", [name, key])
+        for key in snapshots.roll_back_from(ctx, name, snap["seq"]):
+            phase_orders.withdraw_phase(ctx, name, key)
         store.update_game(ctx, name, state=loads(snap["before"]), status="active")
         store.gm_log(ctx, name, "GM", "rollback", f"back to the start of {snap['label']}", seen_by=public())
         return _enter_phase(ctx, store.get_game(ctx, name))

@@ -20,7 +20,7 @@ from pbem.kit.dice import SeededDice, commitment
 from pbem.kit.engine import apply_one, resolve_one
 from pbem.kit.gameapi import Order, Refused, input_from_json
 from pbem.play.turns import input_dice, rules_version
-from pbem.storage import store
+from pbem.storage import snapshots, store
 from pbem.storage.db import dumps, loads
 
 UNRECORDED = "an earlier version (before versions were recorded)"
@@ -72,7 +72,7 @@ def verify(ctx: Context, name: str) -> Report:
     if commitment(seed) != rec.row["seed_hash"]:
         report.problems.append("the seed does not match the hash published at the start")
     previous_after = None
-    for snap in ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0", [rec.name], order_by="seq"):
+    for snap in snapshots.standing(ctx, rec.name):
         report.phases += 1
         report.inputs += snap["kind"] == "input"
         made_by = snap.get("rules_version") or UNRECORDED

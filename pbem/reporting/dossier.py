@@ -18,6 +18,7 @@ from pbem.base.context import Context
 from pbem.base.deadlines import format_moment
 from pbem.base.sitepaths import game_url
 from pbem.kit import audience
+from pbem.kit.capabilities import supports
 from pbem.outbound.outbox import queue
 from pbem.reporting import reports
 from pbem.reporting.render import status_words
@@ -32,10 +33,15 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
     return out
 
 
+def _treaties(rec: store.GameRecord, power: str) -> list[dict]:
+    """The treaties ``power`` may see; none in a game without treaties."""
+    return rec.rules.treaty_records(rec.state, power) if supports(rec.rules, "treaties") else []
+
+
 def treaty_lines(rec: store.GameRecord, power: str) -> list[str]:
     zone = rec.policy.timezone
     lines: list[str] = []
-    for t in rec.rules.treaty_records(rec.state, power):
+    for t in _treaties(rec, power):
         status = status_words(t["status"])
         lines.append(f"{t['id']}: {status}; parties {', '.join(t['parties'])}"
                      + ("; secret (parties only)" if t.get("secret") else "; public"))
@@ -107,7 +113,7 @@ def orders_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
 def owed_lines(rec: store.GameRecord, power: str) -> list[str]:
     """Treaty proposals waiting for the power's answer and claims against it."""
     out = []
-    for t in rec.rules.treaty_records(rec.state, power):
+    for t in _treaties(rec, power):
         if t["status"] == "proposed" and power in t["parties"] and power not in t.get("signatures", {}):
             out.append(f"treaty {t['id']} waits for your answer: TREATY SIGN {t['id']} or TREATY REFUSE {t['id']}")
         for b in t.get("breaches") or []:

@@ -16,8 +16,10 @@ from pbem.base import phaselabels
 from pbem.base.identity import reply_token
 from pbem.base.resources import resource
 from pbem.kit import templating
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game, Report
 from pbem.mail.compose import Inline, content_id
+from pbem.reporting import raster
 from pbem.storage import store
 
 TEMPLATES = resource("templates")
@@ -113,15 +115,24 @@ def treaty_keys(events) -> list[str]:
                               if e.get("kind") == "treaty" and (e.get("key") or e.get("id"))))
 
 
-def report_map(ctx: Context, game: Game, state: dict, power: str | None,
-               key: str) -> tuple[dict | None, list[Inline]]:
-    """The reader's map as an inline image of the HTML report (``None`` and no
-    part for a game without a map), with its text equivalent for the page."""
-    drawing = game.map_svg(state, power)
+def report_map(ctx: Context, game: Game, state: dict, power: str | None, key: str,
+               view: str = "png") -> tuple[dict | None, list[Inline]]:
+    """The map in a reader's HTML report as the reader chose (SET MAP): ``png``, the public map
+    as an image every mail client shows (:mod:`pbem.reporting.raster`); ``svg``, the reader's
+    own drawing; ``link``, only the link to the archive (the report's ``archive_url``);
+    ``none``.  Returns what the page shows (``None`` for no map, or a game without one) and
+    the inline parts."""
+    if view == "none":
+        return None, []
+    drawing = game.map_svg(state, power if view == "svg" else None) if supports(game, "maps") else None
     if drawing is None:
         return None, []
-    cid = content_id(ctx.domain, f"{key}:map")
     label = game.phase(state).label
-    board = {"cid": cid, "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power else ""),
-             "lines": game.map_text(state, power)}
-    return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
+    board = {"cid": None, "lines": game.map_text(state, power),
+             "alt": f"Map of {game.title} at {label}" + (f", for {power}" if power and view == "svg" else "")}
+    if view == "link":
+        return (board if ctx.base_url else None), []
+    board["cid"] = cid = content_id(ctx.domain, f"{key}:map")
+    if view == "svg":
+        return board, [Inline(cid, "image/svg+xml", drawing.encode("utf-8"), "map.svg")]
+    return board, [Inline(cid, "image/png", raster.png(drawing), "map.png")]

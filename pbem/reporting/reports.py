@@ -21,6 +21,7 @@ from pbem.base import phaselabels
 from pbem.base.context import Context
 from pbem.base.sitepaths import game_url
 from pbem.kit import audience
+from pbem.kit.capabilities import supports
 from pbem.kit.engine import Step
 from pbem.kit.gameapi import Event, Game, OrderOption
 from pbem.mail.compose import Inline
@@ -47,10 +48,16 @@ def reader_zone(ctx: Context, rec: store.GameRecord, power: str | None) -> str |
     return row.get("zone") if row else None
 
 
+def map_view(ctx: Context, rec: store.GameRecord, power: str | None) -> str:
+    """How ``power``'s reports show the map (SET MAP); the GM's and the public's: a PNG."""
+    row = store.player(ctx, rec.name, power) if power else None
+    return (row or {}).get("map_view") or "png"
+
+
 def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
     """The treaties in force ``power`` may see (None: the public ones; ``gm``: the GM's, every
     one), briefly; none when the game's own report lists them."""
-    if not game.treaties or game.report_lists_treaties:
+    if not supports(game, "treaties") or game.report_lists_treaties:
         return []
     out = []
     book = audience.game_book(game, state)
@@ -69,7 +76,7 @@ def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = Fal
 
 def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
     """What the power may order now, as the game says (nothing when it cannot)."""
-    return list(game.options_now(state, power))
+    return list(game.options_now(state, power)) if supports(game, "guide") else []
 
 
 def guide_lines(game: Game, state: dict, power: str) -> list[str]:
@@ -110,7 +117,7 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     token = render.token_for(rec, power) if owes and (ctx.reply_token or store.option_on(rec, "reply_token")) \
         else None
     text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
-    board, parts = render.report_map(ctx, game, state, power, key)
+    board, parts = render.report_map(ctx, game, state, power, key, map_view(ctx, rec, power))
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,
                          map=board, **values)
     return text, html, parts
@@ -232,7 +239,7 @@ def _held(ctx: Context, rec: store.GameRecord, power: str, told_seq: int, before
 def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: str) -> None:
     """Mail the current record of each treaty (by key) to every player the gate lets see it
     (its parties while it is secret, else everyone)."""
-    if not treaty_keys:
+    if not treaty_keys or not supports(rec.rules, "treaties"):
         return
     game, state = rec.rules, rec.state
     players = store.players(ctx, rec.name)

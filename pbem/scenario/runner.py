@@ -14,6 +14,7 @@ from typing import TextIO
 from pbem.base import registry
 from pbem.kit.dice import DiceExhausted, ScriptedDice
 from pbem.kit.engine import EngineError, apply_one, run_phases
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Edit, Game, GMError, Order, Problem, Refused, Ruling
 from pbem.scenario.compare import compare, event_matches
 from pbem.scenario.parser import Case, ScenarioSyntaxError, Statement, parse_file, scenario_files
@@ -156,6 +157,10 @@ def run_case(case: Case) -> CaseResult:
         game = registry.get(case.rules)
     except KeyError as exc:
         result.failures.append(str(exc.args[0]))
+        return result
+    if not supports(game, "scenarios"):
+        result.failures.append(f"line {case.line}: {game.title} takes no scenario files "
+                               "(it answers no PHASE statement nor EXPECT query)")
         return result
     try:
         run = _Run(case, game)

@@ -104,6 +104,19 @@ def is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower()
 
 
+def file_name(db: sqlite_utils.Database) -> str:
+    """The file the database is kept in ("" for one in memory), for messages about it."""
+    return db.conn.execute("pragma database_list").fetchone()[2]
+
+
+def probe_write(db: sqlite_utils.Database) -> None:
+    """A small write, undone in the same commit: raises while the disk is still full."""
+    with atomic(db):
+        db.execute("create table if not exists space_probe (data blob)")
+        db.execute("insert into space_probe values (zeroblob(65536))")
+        db.execute("delete from space_probe")
+
+
 class MigrationDue(DatabaseUnusable):
     """The database was made by an earlier version: `pbem migrate` (or the
     daemon) brings it up to date, with a backup first."""

@@ -207,6 +207,12 @@ def _told_seq(db: sqlite_utils.Database) -> None:
     db.execute("update players set told_seq = coalesce((select seq from games where games.name = players.game), 0)")
 
 
+@migration("0014_map_view")
+def _map_view(db: sqlite_utils.Database) -> None:
+    """How each player's reports show the map (SET MAP): png (the default), svg, link or none."""
+    db["players"].add_column("map_view", str, not_null_default="png")
+
+
 def _stamp_stored_events(db: sqlite_utils.Database) -> None:
     """Events stored before events had audiences get the one their game gives their kind
     (:meth:`pbem.kit.gameapi.Game.stamp`); those whose audience depended on more (a secret

@@ -51,6 +51,11 @@ def clear_orders(ctx: Context, game: str, phase_key: str, power: str) -> None:
                    [game, phase_key, power])
 
 
+def withdraw_phase(ctx: Context, game: str, phase_key: str) -> None:
+    """Every power's orders for the phase cease to be current (they stay in the history)."""
+    ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ?", [game, phase_key])
+
+
 def current_orders(ctx: Context, game: str, phase_key: str) -> dict[str, list[Order]]:
     """The orders stored for the phase, by the power that sent them."""
     return {row["power"]: [Order.from_json(o) for o in loads(row["orders"], [])]

@@ -157,6 +157,11 @@ def list_games(ctx: Context, status: str | None = None) -> list[GameRecord]:
     return [GameRecord(r) for r in ctx.db["games"].rows_where(where, args, order_by="name")]
 
 
+def games_by_status(ctx: Context) -> dict[str, int]:
+    """How many games there are in each status."""
+    return dict(ctx.db.execute("select status, count(*) from games group by status").fetchall())
+
+
 def update_game(ctx: Context, name: str, **fields: Any) -> None:
     encoded = {k: (dumps(v) if k in ("state", "options", "warnings_sent", "extensions") else v)
                for k, v in fields.items()}
@@ -206,6 +211,20 @@ def create_game(ctx: Context, name: str, rules: str, options: dict, policy: Dead
     return get_game(ctx, name)
 
 
+#: what a game owns and GM CANCEL deletes with it; the mail it received and sent
+#: (messages, outbox) is kept: nothing that came in or went out is lost
+GAME_TABLES = ("address_confirmations", "orders", "press", "treaties", "events", "dice", "snapshots", "gm_log",
+               "players")
+
+
+def delete_game(ctx: Context, name: str) -> None:
+    """Delete a game and everything it owns (the caller holds the transaction)."""
+    for table in GAME_TABLES:
+        if ctx.db[table].exists():
+            ctx.db.execute(f"delete from {table} where game = ?", [name])
+    ctx.db.execute("delete from games where name = ?", [name])
+
+
 # -- players ---------------------------------------------------------------
 
 def players(ctx: Context, game: str) -> list[dict]:
@@ -226,6 +245,12 @@ def players_at(ctx: Context, address: str) -> list[dict]:
     address = address.lower()
     rows = ctx.db["players"].rows_where("instr(lower(addresses), ?) > 0", [dumps(address)])
     return [r for r in rows if address in (a.lower() for a in addresses(r))]
+
+
+def gm_address_of(ctx: Context, game: str) -> str:
+    """The GM address of the game of exactly this name; "" when none is set or no such game."""
+    found = next(ctx.db["games"].rows_where("name = ?", [game], select="gm_address"), None)
+    return (found or {}).get("gm_address") or ""
 
 
 def gm_addresses(ctx: Context) -> set[str]:

@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from pbem.base.private_files import PUBLIC_DIR, PUBLIC_FILE, make_dirs
 from pbem.base.resources import resource
 from pbem.base.sitepaths import game_dir, slug  # noqa: F401  (part of this module's interface)
 from pbem.kit import audience, templating
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game
 from pbem.storage import store
 from pbem.storage.db import loads, utcnow_iso
@@ -99,7 +101,7 @@ def game_summary(ctx: Context, rec: store.GameRecord) -> dict:
 def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
     """The treaties the gate lets the public see: a secret one stays off the archive even in
     part, until it is revealed."""
-    if game is None or rec.state is None:
+    if game is None or rec.state is None or not supports(game, "treaties"):
         return []
     out = []
     book = audience.game_book(game, rec.state)
@@ -168,7 +170,8 @@ def game_page(ctx: Context, rec: store.GameRecord) -> dict:
             "phases": shown, "turns": pages_of.turns_of(every), "quiet": len(every) - len(shown),
             "charts": pages_of.chart_data(game, every, over), "players": pages_of.player_rows(ctx, rec.name),
             "results": results, "results_columns": results_columns(results),
-            "treaties": treaties(rec, game), "gm_log": gm_log(ctx, rec, game)}
+            "treaties": treaties(rec, game), "has_treaties": supports(game, "treaties"),
+            "gm_log": gm_log(ctx, rec, game)}
 
 
 # -- writing the site ------------------------------------------------------
@@ -212,7 +215,7 @@ def _write_maps(folder: Path, game: Game | None, page: dict) -> None:
         if target.is_file():
             phase["has_map"] = True
             continue
-        drawing = game.map_svg(phase["after"], None) if game else None
+        drawing = game.map_svg(phase["after"], None) if supports(game, "maps") else None
         if drawing is not None:
             _write(target, drawing)
             phase["has_map"] = True
@@ -257,7 +260,8 @@ def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
     the last build (the index is always rewritten).  Raises
     :class:`ArchiveError` after writing the rest when a game fails."""
     out = Path(out)
-    built = _read_built(out) if only_changed else {}
+    previous = _read_built(out)
+    built = previous if only_changed else {}
     records = store.list_games(ctx)
     stamps = {rec.name: _stamp(ctx, rec) for rec in records}
     if only_changed and stamps == built and (out / "index.html").is_file():
@@ -265,6 +269,10 @@ def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
     _mkdir(out)
     _write(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
     common = {"site": ctx.site_name, "built": utcnow_iso(ctx.now())}
+    live = {game_dir(name) for name in stamps}
+    for gone in set(previous) - set(stamps):   # a game deleted (GM CANCEL): its pages go too
+        if game_dir(gone) not in live:
+            _remove_game_dir(out, gone)
     built = {name: stamp for name, stamp in built.items() if name in stamps}
     games, failed = [], []
     for rec in records:
@@ -285,6 +293,12 @@ def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:
     if failed:
         raise ArchiveError(f"archive written to {out} without: {'; '.join(failed)}")
     return out / "index.html"
+
+
+def _remove_game_dir(out: Path, name: str) -> None:
+    folder = out / game_dir(name)
+    if folder.is_dir() and not folder.is_symlink() and folder.resolve().parent == out.resolve():
+        shutil.rmtree(folder)
 
 
 def _read_built(out: Path) -> dict:

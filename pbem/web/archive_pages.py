@@ -17,6 +17,7 @@ from typing import Any
 from pbem.base.context import Context
 from pbem.base.sitepaths import slug
 from pbem.kit import audience
+from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game
 from pbem.storage import phase_orders, store
 from pbem.storage.db import loads
@@ -139,7 +140,7 @@ def fill_phase(game: Game | None, page: dict) -> dict:
     report = game.report(after, events, None) if game else None
     page["report"] = report.text if report else ""
     page["report_blocks"] = text_blocks(report.text) if report else []
-    page["map_lines"] = game.map_text(after, None) if game else []
+    page["map_lines"] = game.map_text(after, None) if supports(game, "maps") else []
     page["map_alt"] = (f"Map of the position after {page['label']}" if game else "")
     page["event_rows"] = [{"kind": e.get("kind", ""), "fields": [(k, v) for k, v in e.items()
                                                                   if k not in ("kind", "phase_key", audience.KEY)]}

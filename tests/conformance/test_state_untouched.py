@@ -8,12 +8,14 @@ import random
 import pytest
 
 from pbem.base import registry
+from pbem.kit.capabilities import supports
 from pbem.kit.dice import SeededDice
 from pbem.kit.engine import apply_one, EngineError, resolve_one, run_phases
 from pbem.kit.gameapi import Edit
 from pbem.kit.state_copy import copy_state, fingerprint
-from tests.testgame import Beacon
+from tests.beacon import Beacon
 
+registry.load_extra("tests.beacon:GAME")
 registry.load_extra("tests.testgame:GAME")
 
 
@@ -24,27 +26,37 @@ def _read_everything(game, state, powers):
     game.charts(state)
     game.view(state, None)
     game.report(state, [], None)
-    game.map_text(state, None)
+    if supports(game, "maps"):
+        game.map_text(state, None)
     for power in powers:
         game.view(state, power)
         game.report(state, [], power)
-        game.map_text(state, power)
-        game.map_svg(state, power)
-        game.treaty_records(state, power)
-        game.options_now(state, power)
+        if supports(game, "maps"):
+            game.map_text(state, power)
+            game.map_svg(state, power)
+        if supports(game, "treaties"):
+            game.treaty_records(state, power)
+        if supports(game, "guide"):
+            game.options_now(state, power)
         game.defaults(state, power)
         game.describe_defaults(state, power)
         if phase.takes_orders_from(power):
-            lines = game.bot_orders(state, power, random.Random(1))
-            parsed = game.parse_orders(state, power, list(enumerate(lines, 1)))
+            parsed = game.parse_orders(state, power, list(enumerate(_lines(game, state, power, random.Random(1)), 1)))
             game.validate(state, power, parsed.orders)
             game.order_summary(state, power, parsed.orders)
+
+
+def _lines(game, state, power, rng):
+    """What a bot would order, or the defaults written out for a game without bots."""
+    if supports(game, "bots"):
+        return game.bot_orders(state, power, rng)
+    return [o.canonical for o in game.defaults(state, power)]
 
 
 @pytest.mark.parametrize("rules", registry.names())
 def test_no_game_changes_the_state_it_is_given(rules, phases=25):
     game = registry.get(rules)
-    players, options = game.demo_setup(2)
+    players, options = game.demo_setup(2) if supports(game, "bots") else (list(game.roster({}).powers), {})
     state = game.setup(players, options, SeededDice(seed="u", context="setup"))
     rng = random.Random(5)
     ordered = 0
@@ -58,7 +70,7 @@ def test_no_game_changes_the_state_it_is_given(rules, phases=25):
         orders = {}
         ordered += bool(phase.owes)
         for power in phase.owes:
-            lines = game.bot_orders(state, power, rng)
+            lines = _lines(game, state, power, rng)
             orders[power] = game.parse_orders(state, power, list(enumerate(lines, 1))).orders
         steps = run_phases(game, state, orders, lambda ph: SeededDice(seed="u", context=ph.key))
         assert fingerprint(state) == mark, "resolve changed its input"

@@ -7,7 +7,7 @@ Most mails are short and written out below; the big ones (floods, bombs,
 deep nesting) are built by code, which is why the corpus is generated.  The
 mails are templates: {NORTH}, {SOUTH} and {GM} stand for the secrets of the
 test game, filled in when a test delivers the mail.  The game: Beacon
-(tests/testgame), g1 running with North (north@example.test) and South
+(tests/beacon), g1 running with North (north@example.test) and South
 (south@example.test), g2 forming; the moderator is pbem@example.test.
 """
 from __future__ import annotations
@@ -230,7 +230,7 @@ case("orders_for_wrong_phase.eml", plain(SIGN + "ORDERS 9/tally\nBID 2\n"), stat
      reply_contains=["[orders-for-other-phase]"])
 case("unterminated_announce.eml", plain("SIGNON GM@g1 {GM}\nGM ANNOUNCE\nhello all\n", sender="gm@example.test"),
      status="done", replies=1, reply_contains=["[unterminated-block]"])
-case("thousand_options.eml", plain("SIGNON GM@g3 {GM}\nGM CREATE g3 RULES testgame"
+case("thousand_options.eml", plain("SIGNON GM@g3 {GM}\nGM CREATE g3 RULES beacon"
                                    + "".join(f" OPTION k{i}=v" for i in range(1000)) + "\n", sender="gm@example.test"),
      status="done", replies=1, reply_contains=["[unknown-option]"], reply_max_bytes=64_000, no_game="g3")
 case("huge_treaty_text.eml", plain(SIGN + "TREATY PROPOSE t1 WITH South\n" + "We agree.\n" * 5000 + "ENDTREATY\n"),
@@ -267,7 +267,7 @@ case("x_loop_autoresponder.eml", plain("I am on holiday until Monday.\n", sender
                                        extra="X-Loop: robot@elsewhere.test\n"), status="ignored", replies=0)
 case("endless_absence.eml", plain(SIGN + "SET ABSENCE 0001-01-01 9999-12-31\n"), status="done", replies=1,
      reply_contains=["[bad-absence]"])
-case("long_game_name.eml", plain("SIGNON GM@x {GM}\nGM CREATE " + "g" * 300 + " RULES testgame\n",
+case("long_game_name.eml", plain("SIGNON GM@x {GM}\nGM CREATE " + "g" * 300 + " RULES beacon\n",
                                  sender="gm@example.test"),
      status="done", replies=1, reply_contains=["[bad-game-name]"], no_game="g" * 300)
 case("huge_name_echoed.eml", plain(SIGN + "PRESS TO " + "Z" * 200_000 + "\nhi\nENDPRESS\nSTATUS\n"),

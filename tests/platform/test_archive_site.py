@@ -23,13 +23,13 @@ PRESS_TEXT = "Whisper: North is bluffing"
 
 
 def new_context(path: Path) -> context.Context:
-    registry.load_extra("tests.testgame:GAME")
+    registry.load_extra("tests.beacon:GAME")
     return context.Context(db=db.open_db(path / "db.sqlite"), clock=clock.FakeClock())
 
 
 def new_game(ctx: context.Context, name: str = "g1") -> None:
     policy = deadlines.DeadlinePolicy.from_settings(dict(config.load_config(None).deadlines))
-    store.create_game(ctx, name, "testgame", {}, policy, "gm@example.test")
+    store.create_game(ctx, name, "beacon", {}, policy, "gm@example.test")
     for power, address in ADDRESSES.items():
         store.add_player(ctx, name, power, [address], identity.hash_secret("x"))
     turns.start_game(ctx, name)
@@ -112,7 +112,7 @@ def links(html: str) -> list[str]:
 
 def test_index_lists_every_game_with_powers_and_no_addresses(ctx, site):
     policy = deadlines.DeadlinePolicy.from_settings({})
-    store.create_game(ctx, "Spring cup", "testgame", {}, policy, "gm@example.test")
+    store.create_game(ctx, "Spring cup", "beacon", {}, policy, "gm@example.test")
     store.add_player(ctx, "Spring cup", "East", ["east@example.test"], identity.hash_secret("y"))
     index = archive.build_archive(ctx, site)
     html = index.read_text()

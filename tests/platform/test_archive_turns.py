@@ -141,7 +141,7 @@ def test_every_phase_kind_renders_with_strict_undefined(tmp_path):
     value raises)."""
     ctx = new_context(tmp_path)
     policy = deadlines.DeadlinePolicy.from_settings(dict(config.load_config(None).deadlines))
-    store.create_game(ctx, "g1", "testgame", {"claims": "on"}, policy, "gm@example.test")
+    store.create_game(ctx, "g1", "beacon", {"claims": "on"}, policy, "gm@example.test")
     for power in ("North", "South"):
         store.add_player(ctx, "g1", power, [f"{power.lower()}@example.test"], "x")
     turns.start_game(ctx, "g1")

@@ -16,7 +16,7 @@ def pbem(tmp_path):
     config.write_text('[server]\ndatabase = "pbem.sqlite"\naddress = "mod@example.test"\n', encoding="utf-8")
 
     def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
-        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME,tests.buggygame:GAME"}
+        env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME,tests.buggygame:GAME"}
         env.pop("PBEM_CONFIG", None)
         proc = subprocess.run([sys.executable, "-m", "pbem", "-c", str(config), *args], cwd=ROOT,
                               capture_output=True, text=True, env=env, timeout=60)
@@ -27,14 +27,14 @@ def pbem(tmp_path):
 
 
 def test_a_game_is_made_seated_listed_started_previewed_and_processed(pbem):
-    out = pbem("game", "new", "g1", "--rules", "testgame", "--option", "gold=5", "--gm", "gm@example.test").stdout
+    out = pbem("game", "new", "g1", "--rules", "beacon", "--option", "gold=5", "--gm", "gm@example.test").stdout
     assert out.startswith("created g1 (Beacon (test game)), forming")
     north = pbem("game", "add-player", "g1", "n", "north@example.test", "--secret", "s3cret").stdout
     assert north.strip() == "North: north@example.test, secret s3cret"
     south = pbem("game", "add-player", "g1", "South", "south@example.test").stdout
     assert south.startswith("South: south@example.test, secret ") and len(south.split()[-1]) >= 8
     pbem("game", "add-player", "g1", "West", "west@example.test", ok=False)
-    assert pbem("game", "list").stdout.split() == ["g1", "testgame", "forming", "-"]
+    assert pbem("game", "list").stdout.split() == ["g1", "beacon", "forming", "-"]
     status = pbem("game", "status", "g1").stdout
     assert "g1: Beacon (test game), forming" in status and "north@example.test" in status
     pbem("game", "start", "g1")
@@ -60,7 +60,7 @@ def test_errors_are_one_line_and_a_failed_exit(pbem):
 
 
 def test_preview_of_a_game_not_started_says_so(pbem):
-    pbem("game", "new", "g1", "--rules", "testgame", "--gm", "gm@example.test")
+    pbem("game", "new", "g1", "--rules", "beacon", "--gm", "gm@example.test")
     proc = pbem("game", "preview", "g1", ok=False)
     assert proc.stderr.strip() == "pbem: error: g1 is forming: there is no phase to preview"
 
@@ -85,3 +85,15 @@ def test_pbem_gm_keeps_a_command_when_the_next_one_fails(pbem, tmp_path):
                                "action like 'extended the deadline%'").fetchone()[0]
     assert after != before and extended == 1
 
+
+
+def test_game_status_shows_the_gm_the_board_and_what_only_the_gm_sees(pbem):
+    pbem("game", "new", "eu1", "--rules", "eu_tpop", "--gm", "gm@example.test")
+    for realm in ("Valmont", "Corvia", "Ostmark"):
+        pbem("game", "add-player", "eu1", realm, f"{realm.lower()}@example.test")
+    pbem("game", "start", "eu1")
+    status = pbem("game", "status", "eu1").stdout
+    assert "phase: Round 1 action 1: Valmont" in status
+    assert "The board (what every realm sees)" in status and "Western Sea (sea): Corvia fleet 2" in status
+    after = status.split("Only the GM sees this part:")[1]
+    assert "Corvia: prestige 10, stability +1, 15 Ducats" in after

@@ -28,7 +28,7 @@ class Host:
         text = text.replace("enabled = true ", "enabled = false", 1)
         text = text.replace("reply_rate_per_hour = 30", "reply_rate_per_hour = 0", 1)
         (folder / "pbem.toml").write_text(text)
-        self.env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME", "PYTHONPATH": str(ROOT)}
+        self.env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME", "PYTHONPATH": str(ROOT)}
         self.env.pop("PBEM_CRASH_AT", None)
 
     def pbem(self, *args: str, crash: str | None = None) -> subprocess.CompletedProcess:
@@ -64,7 +64,7 @@ class Host:
 @pytest.fixture
 def host(tmp_path):
     h = Host(tmp_path)
-    h.ok("game", "new", "g1", "--rules", "testgame", "--gm", "gm@example.test")
+    h.ok("game", "new", "g1", "--rules", "beacon", "--gm", "gm@example.test")
     h.ok("game", "add-player", "g1", "North", "north@example.test", "--secret", "nn")
     h.ok("game", "add-player", "g1", "South", "south@example.test", "--secret", "ss")
     h.ok("game", "start", "g1")

@@ -71,7 +71,7 @@ def test_a_pass_over_unchanged_games_decodes_no_state(tmp_path, monkeypatch):
     loop.start_beacon("g2")
     loop.tick()
     scheduler.next_wakeup(loop.ctx)
-    game = registry.get("testgame")
+    game = registry.get("beacon")
     calls = []
     real_phase, real_state = game.phase, store.GameRecord.state
     monkeypatch.setattr(game, "phase", lambda state: calls.append("phase") or real_phase(state))

@@ -13,7 +13,7 @@ from helpers_site import one_pass as _one_pass
 from helpers_site import production_config as _production
 from helpers_site import site_config as _config
 from pbem.base.config import load_config
-from pbem.host.daemon import build
+from pbem.host.wiring import build
 
 
 @pytest.mark.mail

@@ -15,7 +15,7 @@ def test_a_database_at_the_first_migration_is_brought_forward(tmp_path):
     name, first = pdb.MIGRATIONS[0]
     first(old)
     old["migrations"].insert({"name": name, "applied": "2026-01-01T00:00:00+00:00"})
-    old["games"].insert({"name": "g1", "rules": "testgame", "status": "active"})
+    old["games"].insert({"name": "g1", "rules": "beacon", "status": "active"})
     old.conn.close()
 
     db = pdb.open_db(path)

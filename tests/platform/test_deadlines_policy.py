@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.base.deadlines import DeadlineError, DeadlinePolicy, extend, format_duration, is_due, parse_duration, pause_allowed, warnings_due
+from pbem.base.deadlines import DeadlineError, DeadlinePolicy, extend, is_due, pause_allowed, warnings_due
+from pbem.base.time_values import format_duration, parse_duration
 
 UTC = timezone.utc
 H = timedelta(hours=1)

@@ -45,8 +45,8 @@ def test_demo_plays_a_whole_game_by_mail(tmp_path):
 
 def test_demo_plays_any_game_with_bots(tmp_path):
     """The test game, registered as a plug-in, with its reaction windows."""
-    env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.testgame:GAME"}
-    proc = subprocess.run([sys.executable, "-m", "pbem", "demo", "--rules", "testgame", "--dir",
+    env = {**os.environ, "PBEM_EXTRA_GAMES": "tests.beacon:GAME"}
+    proc = subprocess.run([sys.executable, "-m", "pbem", "demo", "--rules", "beacon", "--dir",
                            str(tmp_path / "demo")], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     for line in ("Round 1 Claim", "Round 3 Orders", "Final standings:"):

@@ -10,7 +10,7 @@ GM = "gm@example.test"
 @pytest.fixture
 def loop(tmp_path):
     lp = Loop(tmp_path)
-    assert lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n"
+    assert lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon\n"
                    "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\n"
                    "GM START\n") == "done"
     lp.flush()

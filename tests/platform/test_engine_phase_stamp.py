@@ -6,7 +6,7 @@ from pbem.kit.engine import run_phases
 
 
 def test_every_event_is_stamped_with_its_phase():
-    game = registry.load_extra("tests.testgame:GAME")
+    game = registry.load_extra("tests.beacon:GAME")
     state = game.setup(["North", "South"], {}, SeededDice(seed="s", context="setup"))
     steps = run_phases(game, state, {}, lambda ph: SeededDice(seed="s", context=ph.key))
     assert [s.phase.key for s in steps] == ["1/orders", "1/tally"]

@@ -110,7 +110,7 @@ def test_a_recipient_refused_for_now_among_several_is_retried_alone(clean_mailbo
 # -- the database -------------------------------------------------------------------------------
 
 def _pbem(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_EXTRA_GAMES": "tests.testgame:GAME"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_EXTRA_GAMES": "tests.beacon:GAME"}
     return subprocess.run([sys.executable, "-m", "pbem", "-c", str(folder / "pbem.toml"), *args],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=120)
 
@@ -134,7 +134,7 @@ def test_a_locked_database_gives_one_line_and_the_daemon_goes_on_when_it_is_free
     holder = sqlite3.connect(database, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another program writing, and taking its time
     try:
-        proc = _pbem(tmp_path, "game", "new", "g1", "--rules", "testgame")
+        proc = _pbem(tmp_path, "game", "new", "g1", "--rules", "beacon")
         assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
         assert "the database is locked by another program" in proc.stderr
 

@@ -1,7 +1,9 @@
 """The contract's own behaviour: what a game must implement fails loudly
-when missing, typed inputs round-trip through JSON, rosters read names."""
+when missing, an input a game has no capability for is refused, typed inputs
+round-trip through JSON, rosters read names."""
 import pytest
 
+from pbem.kit.capabilities import GMCommands, Guide, Rulings, capabilities, supports
 from pbem.kit.gameapi import Edit, Game, input_from_json, input_to_json, PhaseInfo, Refused, Roster, Ruling, TreatyAction
 
 
@@ -10,14 +12,44 @@ class Bare(Game):
 
 
 @pytest.mark.parametrize("call", [
-    lambda g: g.validate({}, "A", []), lambda g: g.view({}, "A"), lambda g: g.report({}, [], None),
+    lambda g: g.validate({}, "A", []), lambda g: g.report({}, [], None), lambda g: g.phase({}),
     lambda g: g.defaults({}, "A"), lambda g: g.roster({}), lambda g: g.resolve({}, {}, None),
-    lambda g: g.apply({}, Ruling("q", "r"), None), lambda g: g.apply({}, Edit("SET X 1"), None),
-    lambda g: g.order_forms(), lambda g: g.help_text(), lambda g: g.results({}),
+    lambda g: g.setup([], {}, None), lambda g: g.is_over({}), lambda g: g.parse_orders({}, "A", []),
+    lambda g: g.results({}),
 ])
 def test_a_missing_method_raises_instead_of_accepting_everything(call):
     with pytest.raises(NotImplementedError):
         call(Bare())
+
+
+class Declared(Game, GMCommands, Rulings, Guide):
+    name, title = "declared", "Declared"
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.apply({}, Ruling("q", "r"), None), lambda g: g.apply({}, Edit("SET X 1"), None),
+    lambda g: g.order_forms(), lambda g: g.help_text(),
+])
+def test_a_declared_capability_without_its_methods_raises(call):
+    with pytest.raises(NotImplementedError):
+        call(Declared())
+
+
+@pytest.mark.parametrize("inp,code,message", [
+    (Edit("SET X 1"), "no-gm-commands", "Bare takes no game-specific GM commands; HELP GM lists the moderator's"),
+    (Ruling("q", "r"), "no-rulings", "Bare asks the GM no questions to rule on"),
+])
+def test_an_input_the_game_has_no_capability_for_is_refused(inp, code, message):
+    with pytest.raises(Refused) as refused:
+        Bare().apply({}, inp, None)
+    assert (refused.value.code, str(refused.value)) == (code, message)
+
+
+def test_supports_names_the_capabilities_and_refuses_a_misspelt_one():
+    assert capabilities(Bare()) == [] and capabilities(Declared()) == ["gm_commands", "rulings", "guide"]
+    assert supports(Declared(), "guide") and not supports(Bare(), "treaties")
+    with pytest.raises(KeyError):
+        supports(Bare(), "treaty")
 
 
 def test_a_game_without_treaties_refuses_a_treaty_action():
@@ -53,26 +85,20 @@ def test_a_phase_window_says_who_answers_and_who_is_told():
 
 
 def test_a_game_without_a_map_sends_no_map_part(tmp_path):
-    """The map hook is optional: the base class draws nothing, and the report
-    of such a game carries no inline part (the Beacon map is the other path,
-    tested in test_loop_beacon)."""
+    """Maps are a capability: the report of a game without one carries no inline
+    part (the Beacon map is the other path, tested in test_loop_beacon)."""
     from pbem.base import clock, context
     from pbem.reporting import render
     from pbem.storage import db
-    from tests.testgame import Beacon
-
-    class NoMap(Beacon):
-        map_svg = Game.map_svg
-        map_text = Game.map_text
-        charts = Game.charts
+    from tests.beacon import Beacon
+    from tests.testgame import Beacon as NoMap
 
     game = NoMap()
     state = game.setup(["North", "South"], {}, None)
-    assert game.map_svg(state, "North") is None and game.map_text(state, None) == []
-    assert game.charts(state, final=True) == {}
+    assert not supports(game, "maps") and game.charts(state, final=True) == {}
     ctx = context.Context(db=db.open_db(tmp_path / "db.sqlite"), clock=clock.FakeClock())
     assert render.report_map(ctx, game, state, "North", "report:g:1:North") == (None, [])
     board, parts = render.report_map(ctx, Beacon(), state, "North", "report:g:1:North")
-    assert board["cid"] == parts[0].cid and parts[0].mime_type == "image/svg+xml"
+    assert board["cid"] == parts[0].cid and parts[0].mime_type == "image/png"  # the default view (SET MAP)
     assert board["lines"] == ["North: 0 beacons", "South: 0 beacons"]
     ctx.db.conn.close()

@@ -173,7 +173,7 @@ def test_the_archive_is_readable_by_a_web_server_running_as_another_user():
         site = Site(folder / "site")
         site.folder.chmod(0o755)
         site.init()
-        site.pbem("game", "new", "g1", "--rules", "testgame")
+        site.pbem("game", "new", "g1", "--rules", "beacon")
         site.pbem("archive", "build")
         index = site.folder / "archive" / "index.html"
         assert index.is_file()

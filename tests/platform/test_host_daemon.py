@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 def _game(site: Site, north: str = "north@players.test") -> dict[str, str]:
     """Game g1 (Beacon) with North and South seated and started; their secrets."""
-    site.pbem("game", "new", "g1", "--rules", "testgame", "--gm", "gm@players.test")
+    site.pbem("game", "new", "g1", "--rules", "beacon", "--gm", "gm@players.test")
     secrets = {}
     for power, address in (("North", north), ("South", "south@players.test")):
         out = site.pbem("game", "add-player", "g1", power, address).stdout

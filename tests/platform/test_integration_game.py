@@ -18,7 +18,7 @@ pytestmark = pytest.mark.mail
 
 def test_a_whole_game_by_mail(table):
     # The GM creates the game and seats two players.
-    table.send("gm", f"SIGNON GM@duel {GM_SECRET}\nGM CREATE duel RULES testgame\n"
+    table.send("gm", f"SIGNON GM@duel {GM_SECRET}\nGM CREATE duel RULES beacon\n"
                      f"GM ADD PLAYER North {table.servers.address('alice')}\n"
                      f"GM ADD PLAYER South {table.servers.address('bob')}\nGM START\n")
     table.run()

@@ -33,7 +33,7 @@ def test_a_daemon_whose_listener_port_is_taken_answers_mail_dropped_by_pbem_send
     site, holder, gm_secret = _site(tmp_path)
     port = holder.getsockname()[1]
     with holder:
-        site.send("gm@example.test", f"SIGNON GM@g1 {gm_secret}\nGM CREATE g1 RULES testgame\n"
+        site.send("gm@example.test", f"SIGNON GM@g1 {gm_secret}\nGM CREATE g1 RULES beacon\n"
                   "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\nGM START\n")
         serve = site.run("serve", "--once")
         assert serve.returncode == 0, serve.stderr

@@ -91,8 +91,9 @@ def test_gm_extend_pause_rollback(loop):
 
 
 def test_reports_have_plain_text_first_and_an_html_alternative(loop):
-    for power in ("North", "South"):
-        loop.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {loop.secrets[power]}\nORDERS\nBID 1\n")
+    for power in ("North", "South"):  # North takes its own map as SVG (SET MAP SVG; the default is a PNG)
+        loop.mail(f"{power.lower()}@example.test", f"SIGNON {power}@g1 {loop.secrets[power]}\n"
+                  + ("SET MAP SVG\n" if power == "North" else "") + "ORDERS\nBID 1\n")
     loop.tick()
     loop.flush()
     report = [m for m in loop.inbox("north@example.test") if "turn report" in m["Subject"]][-1]

@@ -18,7 +18,7 @@ POWERS = ("North", "South", "East")
 def start(tmp_path, options: str = "OPTION claims=on") -> Loop:
     lp = Loop(tmp_path)
     seats = "".join(f"GM ADD PLAYER {p} {p.lower()}@example.test\n" for p in POWERS)
-    assert lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame {options}\n{seats}GM START\n") == "done"
+    assert lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon {options}\n{seats}GM START\n") == "done"
     lp.flush()
     lp.secrets = {p: secret_in(next(m for m in lp.inbox(f"{p.lower()}@example.test") if "you play" in m["Subject"])
                                .get_body(("plain",)).get_content()) for p in POWERS}
@@ -140,20 +140,6 @@ def test_a_treaty_clause_warns_before_and_breaks_when_the_bids_open(tmp_path):
     broken = [m for m in lp.inbox("north@example.test") if "treaty calm: broken" in m["Subject"]]
     assert len(broken) == 1 and "South claims" not in broken[0].get_body(("plain",)).get_content()
     assert "South broke treaty calm." in reports_of(lp, "north@example.test")[-1]
-
-
-def test_a_game_without_treaties_refuses_treaty_commands(tmp_path):
-    from pbem.base import registry
-
-    lp = start(tmp_path, "")
-    GAME = registry.get("testgame")
-    GAME.treaties = False
-    try:
-        say(lp, "North", "TREATY PROPOSE t WITH South", "x", "ENDTREATY")
-    finally:
-        GAME.treaties = True
-    lp.flush()
-    assert "[no-treaties] Beacon (test game) has no treaties" in lp.last_text("north@example.test")
 
 
 def test_verify_replays_treaties_edits_and_rulings_and_catches_tampering(tmp_path):

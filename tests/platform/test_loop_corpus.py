@@ -23,7 +23,7 @@ def loop(tmp_path_factory):
     lp = Loop(tmp_path_factory.mktemp("corpus"))
     # The corpus mails were written to the moderator of pbem.example.org.
     lp.ctx.address, lp.ctx.domain = "pbem@pbem.example.org", "pbem.example.org"
-    lp.mail("gm@example.test", f"SIGNON GM@pax1 {GM_SECRET}\nGM CREATE pax1 RULES testgame\n")
+    lp.mail("gm@example.test", f"SIGNON GM@pax1 {GM_SECRET}\nGM CREATE pax1 RULES beacon\n")
     return lp
 
 

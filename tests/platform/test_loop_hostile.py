@@ -49,7 +49,7 @@ def test_the_corpus_is_large_and_every_mail_has_its_outcome():
 def loop(tmp_path):
     lp = Loop(tmp_path)
     lp.start_beacon()
-    lp.mail("gm@example.test", f"SIGNON GM@g2 {GM_SECRET}\nGM CREATE g2 RULES testgame OPTION powers=North,South,West\n")
+    lp.mail("gm@example.test", f"SIGNON GM@g2 {GM_SECRET}\nGM CREATE g2 RULES beacon OPTION powers=North,South,West\n")
     lp.flush()
     return lp
 

@@ -12,7 +12,7 @@ from pbem.base.identity import reply_token
 
 def _game(lp, *options):
     opt = (" OPTION " + " ".join(options)) if options else ""
-    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame{opt}\n")
+    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon{opt}\n")
     for power in ("North", "South"):
         lp.join(f"{power.lower()}@example.test", "g1", power, f"{power.lower()}-secret")
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM START\n")
@@ -139,7 +139,7 @@ def test_gm_become_tells_the_power_without_copying_it_on_the_gm_reply(tmp_path):
 
 def test_gm_create_with_an_unknown_option_creates_nothing(tmp_path):
     lp = Loop(tmp_path)
-    lp.mail("gm@example.test", f"SIGNON GM@g2 {GM_SECRET}\nGM CREATE g2 RULES testgame OPTION colour=red\n")
+    lp.mail("gm@example.test", f"SIGNON GM@g2 {GM_SECRET}\nGM CREATE g2 RULES beacon OPTION colour=red\n")
     lp.flush()
     assert "[unknown-option]" in lp.last_text("gm@example.test")
     assert store.find_game(lp.ctx, "g2") is None

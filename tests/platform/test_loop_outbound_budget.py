@@ -25,7 +25,7 @@ POWERS = ("North", "South", "West")
 def lp(tmp_path):
     loop = Loop(tmp_path)
     seats = "".join(f"GM ADD PLAYER {p} {p.lower()}@example.test\n" for p in POWERS)
-    assert loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame OPTION "
+    assert loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon OPTION "
                          f"powers={','.join(POWERS)}\n{seats}GM START\n") == "done"
     loop.flush()
     loop.secrets = {p: secret_in(next(m for m in loop.inbox(f"{p.lower()}@example.test")
@@ -159,7 +159,7 @@ def test_gm_guesses_are_counted_for_the_site_whatever_game_they_name(lp):
 
 def test_the_game_option_reply_token_prints_the_token_it_asks_for(tmp_path):
     loop = Loop(tmp_path)
-    loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame OPTION reply_token=true\n"
+    loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon OPTION reply_token=true\n"
                   "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\nGM START\n")
     loop.flush()
     mails = loop.inbox("north@example.test")
@@ -211,7 +211,7 @@ def test_help_with_a_huge_word_is_answered(lp):
 @pytest.fixture
 def forming(tmp_path):
     loop = Loop(tmp_path)
-    loop.mail(GM, f"SIGNON GM@f1 {GM_SECRET}\nGM CREATE f1 RULES testgame\n")
+    loop.mail(GM, f"SIGNON GM@f1 {GM_SECRET}\nGM CREATE f1 RULES beacon\n")
     loop.flush()
     return loop
 
@@ -297,7 +297,7 @@ def test_an_absence_of_ten_thousand_years_is_refused(lp):
 
 
 def test_a_three_hundred_character_game_name_is_refused(lp):
-    lp.mail(GM, f"SIGNON GM@x {GM_SECRET}\nGM CREATE {'g' * 300} RULES testgame\n")
+    lp.mail(GM, f"SIGNON GM@x {GM_SECRET}\nGM CREATE {'g' * 300} RULES beacon\n")
     lp.flush()
     assert "[bad-game-name]" in lp.last_text(GM)
     assert store.find_game(lp.ctx, "g" * 300) is None

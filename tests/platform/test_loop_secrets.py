@@ -237,7 +237,7 @@ def test_a_reader_who_sees_two_treaties_of_one_id_names_one(tmp_path, monkeypatc
 def test_the_gm_log_keeps_roles_and_ids_and_the_archive_shows_no_address(tmp_path):
     loop = Loop(tmp_path)
     odd = ["bob@localhost", "jörg@exämple.de", "o'brien+tag@example.test"]
-    loop.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n"
+    loop.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon\n"
                                  f"GM ADD PLAYER North {odd[0]}\nGM ADD PLAYER South {odd[1]}\n")
     loop.join(odd[2], "g1", "East", "a-long-enough-secret")
     loop.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM START\nGM REPLACE East new.east@example.test\n")

@@ -10,7 +10,7 @@ from pbem.storage import store
 @pytest.fixture
 def lp(tmp_path):
     lp = Loop(tmp_path)
-    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n")
+    lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon\n")
     for power in ("North", "South", "East"):
         lp.join(f"{power.lower()}@example.test", "g1", power, f"{power.lower()}-password")
     lp.mail("gm@example.test", f"SIGNON GM@g1 {GM_SECRET}\nGM START\n")

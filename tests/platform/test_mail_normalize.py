@@ -6,7 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.classify import automatic_reason
-from pbem.mail.normalize import decode_bytes, html_to_text, parse_message
+from pbem.mail.decoding import decode_bytes
+from pbem.mail.html_text import html_to_text
+from pbem.mail.normalize import parse_message
 from pbem.mail.quotes import strip_quotes, unflow
 
 ORDERS = "SIGNON France@pax1 secret\nORDERS\nBUY INFLUENCE Marocco\nMOVE ARMY 3 HOME TO Algiers"

@@ -36,9 +36,9 @@ def test_a_reply_to_a_mail_and_the_turn_reports_through_the_whole_loop(tmp_path)
 
 def test_a_long_subject_is_cut_at_a_word_and_never_folded():
     from pbem.mail.compose import fit_subject
-    long = "[pax-autumn] Austria-Hungary turn report: 1884 War, sequence 1 (Britain, Germany)"
+    long = "[autumn1880] Austria-Hungary turn report: 1884 War, sequence 1 (Britain, Germany)"
     short = fit_subject(long)
-    assert len(short) < 60 and short.endswith("...") and short.startswith("[pax-autumn] Austria-Hungary turn")
+    assert len(short) < 60 and short.endswith("...") and short.startswith("[autumn1880] Austria-Hungary turn")
     assert " ".join(short[:-3].split()) == short[:-3] and long.startswith(short[:-3])
     assert fit_subject("  Re:\n orders  ") == "Re: orders"
     assert fit_subject("x" * 80) == "x" * 56 + "..."
@@ -57,7 +57,7 @@ def test_a_phase_is_named_short_in_a_subject():
 def test_every_mail_subject_in_the_outbox_is_under_60_characters(tmp_path):
     loop = Loop(tmp_path)
     key = outbox.queue(loop.ctx, key="s", to=["a@example.test"], text="...",
-                       subject="[a-long-game-name] Austria-Hungary turn report: 1884 War, sequence 1: First "
+                       subject="[longgamename] Austria-Hungary turn report: 1884 War, sequence 1: First "
                                "Alliance Maneuver (Britain, Germany)")
     raw = stored(loop, key)
     assert len(raw["Subject"]) < 60 and "\n" not in bytes(raw).split(b"Subject: ", 1)[1].split(b"\nDate", 1)[0].decode()

@@ -17,7 +17,7 @@ from helpers_site import site_config
 from pbem.outbound import outbox, sendhold
 from pbem.host.cli import main
 from pbem.base.config import load_config
-from pbem.host.daemon import build
+from pbem.host.wiring import build
 
 pytestmark = pytest.mark.mail
 
@@ -28,7 +28,7 @@ def smtp_site(servers, tmp_path, password_file):
     path = site_config(tmp_path, {
         'address = "pbem@localhost"': f'address = "{servers.address("moderator")}"',
         'admin_address = ""': f'admin_address = "{servers.address("carol")}"',
-        'games_extra = []': 'games_extra = ["tests.testgame:GAME"]',
+        'games_extra = []': 'games_extra = ["tests.beacon:GAME"]',
         'enabled = true ': 'enabled = false',
         'kind = "maildir"                    # production: "smtp"': 'kind = "smtp"',
         'retry_base_seconds = 30.0': 'retry_base_seconds = 60.0',
@@ -141,7 +141,7 @@ def test_a_recipient_refused_fails_only_its_mail_and_the_gm_is_told(clean_mailbo
     secret = tmp_path / "smtp-password"
     secret.write_text(servers.password("moderator") + "\n")
     path = smtp_site(servers, tmp_path, secret)
-    assert main(["-c", str(path), "game", "new", "g1", "--rules", "testgame",
+    assert main(["-c", str(path), "game", "new", "g1", "--rules", "beacon",
                  "--gm", servers.address("dave")]) == 0
     assert main(["-c", str(path), "game", "add-player", "g1", "North", "ghost@example.test"]) == 0
     assert main(["-c", str(path), "game", "add-player", "g1", "South", servers.address("alice")]) == 0

@@ -8,7 +8,7 @@ PLAYERS = {"North": "north@example.test", "South": "south@example.test", "East":
 def test_announcements_to_everyone_show_each_reader_only_their_own_address(tmp_path):
     loop = Loop(tmp_path)
     seats = "".join(f"GM ADD PLAYER {p} {a}\n" for p, a in PLAYERS.items())
-    assert loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n{seats}GM START\n"
+    assert loop.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon\n{seats}GM START\n"
                          "GM EXTEND 1d\nGM ANNOUNCE\nHello all.\nENDANNOUNCE\n") == "done"
     loop.flush()
     # one mail per reader for the whole GM mail, saying all three things (with the

@@ -13,12 +13,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 FAILING = """
 CASE X-01 a wrong expectation fails with expected and actual
-RULES testgame
+RULES beacon
 PLAYERS North South
 EXPECT gold North = 11
 END CASE
 CASE X-02 asking for more dice than given fails the case
-RULES testgame
+RULES beacon
 PLAYERS North South
 ORDERS North
 BID 1
@@ -29,7 +29,7 @@ END ORDERS
 PROCESS
 END CASE
 CASE X-03 passes
-RULES testgame
+RULES beacon
 PLAYERS North South
 EXPECT gold North = 10
 END CASE
@@ -38,7 +38,7 @@ END CASE
 
 @pytest.fixture(autouse=True)
 def _testgame(monkeypatch):
-    monkeypatch.setenv("PBEM_EXTRA_GAMES", "tests.testgame:GAME")
+    monkeypatch.setenv("PBEM_EXTRA_GAMES", "tests.beacon:GAME")
 
 
 def test_failures_are_reported_line_by_line(tmp_path):
@@ -54,7 +54,7 @@ def test_failures_are_reported_line_by_line(tmp_path):
 
 
 def test_parse_error_names_file_and_line(tmp_path):
-    (tmp_path / "bad.scn").write_text("CASE A-1 t\nRULES testgame\nFROBNICATE\nEND CASE\n")
+    (tmp_path / "bad.scn").write_text("CASE A-1 t\nRULES beacon\nFROBNICATE\nEND CASE\n")
     out = io.StringIO()
     assert run_paths([tmp_path], out) == 1
     assert "bad.scn:3" in out.getvalue()
@@ -63,8 +63,8 @@ def test_parse_error_names_file_and_line(tmp_path):
 @pytest.mark.parametrize("text,line", [
     ("CASE A t\nEXPECT gold North 3\nEND CASE", 2),
     ("CASE A t\nORDERS North\nBID 1\n", 2),
-    ("CASE A t\nRULES testgame\n", 1),
-    ("RULES testgame\n", 1),
+    ("CASE A t\nRULES beacon\n", 1),
+    ("RULES beacon\n", 1),
     ("CASE A t\nDICE x\nEND CASE", 2),
 ])
 def test_syntax_errors(text, line):
@@ -83,6 +83,6 @@ def test_cli_exit_status(tmp_path):
     (tmp_path / "f.scn").write_text(FAILING)
     proc = subprocess.run([sys.executable, "-m", "pbem", "scenario", "run", str(tmp_path)],
                           cwd=ROOT, capture_output=True, text=True,
-                          env={"PBEM_EXTRA_GAMES": "tests.testgame:GAME", "PATH": "/usr/bin:/bin"})
+                          env={"PBEM_EXTRA_GAMES": "tests.beacon:GAME", "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 1, proc.stderr
     assert "1 passed, 2 failed" in proc.stdout

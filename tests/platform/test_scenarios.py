@@ -12,11 +12,11 @@ CASES = [case for path in FILES for case in parse_file(path)]
 
 
 def test_scenarios_exist():
-    assert {p.parent.name for p in FILES} >= {"testgame"}
+    assert {p.parent.name for p in FILES} >= {"beacon"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{Path(c.path).parent.name}/{c.id}" for c in CASES])
 def test_case(case, monkeypatch):
-    monkeypatch.setenv("PBEM_EXTRA_GAMES", "tests.testgame:GAME")
+    monkeypatch.setenv("PBEM_EXTRA_GAMES", "tests.beacon:GAME")
     result = run_case(case)
     assert result.passed, "\n".join(result.failures)

@@ -31,7 +31,7 @@ def site(tmp_path_factory):
     site.gm_secret = re.search(r"GM secret .*: (\S+)", out).group(1)
     text = (site.folder / "pbem.toml").read_text().replace("enabled = true ", "enabled = false", 1)
     (site.folder / "pbem.toml").write_text(text)
-    site.send("gm@example.test", f"SIGNON GM@g1 {site.gm_secret}\nGM CREATE g1 RULES testgame\n"
+    site.send("gm@example.test", f"SIGNON GM@g1 {site.gm_secret}\nGM CREATE g1 RULES beacon\n"
               "GM ADD PLAYER North north@example.test\nGM ADD PLAYER South south@example.test\nGM START\n")
     site.pbem("serve", "--once")
     welcome = (site.folder / "var/mail/out/north@example.test")
@@ -89,7 +89,7 @@ def test_what_pbem_keeps_is_its_own_user_s_only(site):
 def test_archive_pages_are_readable_by_a_web_server_whatever_the_umask(tmp_path):
     site = Site(tmp_path, umask=0o077)
     site.pbem("init")
-    site.pbem("game", "new", "g1", "--rules", "testgame")
+    site.pbem("game", "new", "g1", "--rules", "beacon")
     site.pbem("archive", "build")
     archive = tmp_path / "archive"  # beside the private var/, which a web server may not enter
     pages = [p for p in archive.rglob("*") if p.is_file()]

@@ -19,7 +19,7 @@ def test_init_sets_a_site_gm_and_a_game_made_without_gm_tells_it(tmp_path):
     out = site.pbem("init")
     assert "site GM: gm@localhost (server.gm_address in " in out and "pbem mail gm@localhost" in out
     assert load_config(site.config).server.gm_address == "gm@localhost"
-    made = site.pbem("game", "new", "g1", "--rules", "testgame")
+    made = site.pbem("game", "new", "g1", "--rules", "beacon")
     assert "GM: gm@localhost (server.gm_address)" in made
     assert _gm_of(site, "g1") == "gm@localhost"
     site.pbem("game", "add-player", "g1", "North", "north@example.test")
@@ -40,19 +40,19 @@ def test_init_takes_the_site_gm_given_and_refuses_the_moderator_s_own(tmp_path):
     assert not site.config.exists()
     site.pbem("init", "--gm", "Referee@Example.org")
     assert load_config(site.config).server.gm_address == "Referee@Example.org"
-    site.pbem("game", "new", "g1", "--rules", "testgame")
+    site.pbem("game", "new", "g1", "--rules", "beacon")
     assert _gm_of(site, "g1") == "referee@example.org"
 
 
 def test_a_game_without_gm_needs_a_site_gm_and_never_gets_the_moderator(tmp_path):
     site = Site(tmp_path)
     site.config.write_text('[server]\ndatabase = "pbem.sqlite"\naddress = "mod@example.test"\n')
-    proc = site.run("game", "new", "g1", "--rules", "testgame")
+    proc = site.run("game", "new", "g1", "--rules", "beacon")
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
     assert "give --gm ADDRESS, or set server.gm_address in" in proc.stderr
-    proc = site.run("game", "new", "g1", "--rules", "testgame", "--gm", "Mod@Example.test")
+    proc = site.run("game", "new", "g1", "--rules", "beacon", "--gm", "Mod@Example.test")
     assert proc.returncode == 1 and "is the moderator's own address" in proc.stderr, proc.stderr
-    site.pbem("game", "new", "g1", "--rules", "testgame", "--gm", "gm@example.test")
+    site.pbem("game", "new", "g1", "--rules", "beacon", "--gm", "gm@example.test")
     assert "g1" in site.pbem("game", "list")
 
 

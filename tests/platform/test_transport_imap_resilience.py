@@ -5,7 +5,8 @@ import email
 import pytest
 
 from fixtures_mail import free_port
-from pbem.mail.imap_source import ImapSource, parse_key
+from pbem.mail.imap_protocol import parse_key
+from pbem.mail.imap_source import ImapSource
 from pbem.mail.source import PermanentFailure, TemporaryFailure
 
 pytestmark = pytest.mark.mail

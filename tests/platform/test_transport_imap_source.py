@@ -5,7 +5,8 @@ import ssl
 
 import pytest
 
-from pbem.mail.imap_source import ImapSource, parse_fetch, parse_key, parse_search
+from pbem.mail.imap_protocol import parse_fetch, parse_key, parse_search
+from pbem.mail.imap_source import ImapSource
 from pbem.mail.source import RawMail, TemporaryFailure
 
 pytestmark = pytest.mark.mail

@@ -8,6 +8,7 @@ import pytest
 from pbem.kit import treatybook
 from pbem.reporting import dossier
 from pbem.web import archive
+from pbem.kit.capabilities import Treaties
 from pbem.kit.gameapi import Refused, TreatyAction
 from pbem.reporting.render import render
 
@@ -50,7 +51,11 @@ def test_a_proposed_record_still_ends_with_the_treaty_commands():
 
 def test_the_dossier_and_the_archive_show_the_conclusion_instead_of_signatures():
     state = _state()
-    game = SimpleNamespace(treaty_records=lambda s, power, gm=False: treatybook.visible(s, power, gm))
+    class Book(Treaties):  # a game with treaties (the moderator asks for the capability)
+        def treaty_records(self, s, power, gm=False):
+            return treatybook.visible(s, power, gm)
+
+    game = Book()
     rec = SimpleNamespace(state=state, rules=game, policy=SimpleNamespace(timezone="UTC"))
     lines = dossier.treaty_lines(rec, "South")
     assert "  concluded by the game: enforced in round 2" in lines and not any("not signed" in x for x in lines)

@@ -19,7 +19,7 @@ def played(tmp_path) -> Loop:
     """Beacon's first round played: the bids and the tally are stored snapshots."""
     lp = Loop(tmp_path)
     seats = "".join(f"GM ADD PLAYER {p} {p.lower()}@example.test\n" for p in POWERS)
-    assert lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES testgame\n{seats}GM START\n") == "done"
+    assert lp.mail(GM, f"SIGNON GM@g1 {GM_SECRET}\nGM CREATE g1 RULES beacon\n{seats}GM START\n") == "done"
     lp.flush()
     for power, bid in (("North", 3), ("South", 1)):
         welcome = next(m for m in lp.inbox(f"{power.lower()}@example.test") if "you play" in m["Subject"])
@@ -33,7 +33,7 @@ def played(tmp_path) -> Loop:
 def upgrade(monkeypatch):
     """Installs rules that resolve every phase differently (a medal more in the state)."""
     def install():
-        game = registry.get("testgame")
+        game = registry.get("beacon")
         resolve = game.resolve
 
         def new_resolve(state, orders, dice):
@@ -46,7 +46,7 @@ def upgrade(monkeypatch):
 def test_every_snapshot_records_the_rules_version_that_made_it(tmp_path):
     lp = played(tmp_path)
     versions = {r["rules_version"] for r in lp.db["snapshots"].rows_where("game = 'g1'")}
-    assert versions == {f"testgame (pbem {__version__})"}
+    assert versions == {f"beacon (pbem {__version__})"}
     report = verify(lp.ctx, "g1")
     assert report.ok and report.lines()[-1].endswith("all identical")
 
@@ -54,15 +54,15 @@ def test_every_snapshot_records_the_rules_version_that_made_it(tmp_path):
 def test_phases_made_by_earlier_rules_are_named_not_counted_as_differences(tmp_path, upgrade):
     lp = played(tmp_path)
     upgrade()
-    lp.db.execute("update snapshots set rules_version = 'testgame (pbem 0.1.0)' where seq = 1")
+    lp.db.execute("update snapshots set rules_version = 'beacon (pbem 0.1.0)' where seq = 1")
     lp.db.execute("update snapshots set rules_version = null where seq > 1")  # before versions were kept
     report = verify(lp.ctx, "g1")
     assert report.ok, report.problems
     labels = [r["label"] for r in lp.db["snapshots"].rows_where("game = 'g1'", order_by="seq")]
-    assert report.changed == {"testgame (pbem 0.1.0)": labels[:1], UNRECORDED: labels[1:]}
+    assert report.changed == {"beacon (pbem 0.1.0)": labels[:1], UNRECORDED: labels[1:]}
     lines = report.lines()
-    assert lines[0] == (f"RULES CHANGED: 1 step(s) made by testgame (pbem 0.1.0) give another result under "
-                        f"testgame (pbem {__version__}): {labels[0]}")
+    assert lines[0] == (f"RULES CHANGED: 1 step(s) made by beacon (pbem 0.1.0) give another result under "
+                        f"beacon (pbem {__version__}): {labels[0]}")
     assert lines[1].startswith(f"RULES CHANGED: {len(labels) - 1} step(s) made by {UNRECORDED}")
     assert "no difference under the rules that made them" in lines[2]
     assert "DIFFERENT" not in "\n".join(lines) and "differences" not in lines[2]

@@ -88,7 +88,7 @@ def start_round(state: dict) -> None:
 def check_one(state: dict, realm: str, o) -> None:
     a = o.args
     if o.kind == "activate":
-        moves.check_activate(state, realm, a["path"], a["siege"])
+        moves.check_activate(state, realm, a["path"], a["siege"], a.get("taking"))
     elif o.kind == "naval":
         moves.check_naval(state, realm, a["from"], a["to"])
     elif o.kind == "recruit":
@@ -143,7 +143,7 @@ def act(state: dict, realm: str, orders: list, events: list) -> None:
 def _do(state: dict, realm: str, o, events: list) -> list[dict]:
     a = o.args
     if o.kind == "activate":
-        return moves.activate(state, realm, a["path"], a["siege"], events)
+        return moves.activate(state, realm, a["path"], a["siege"], events, a.get("taking"))
     if o.kind == "naval":
         return moves.naval(state, realm, a["from"], a["to"], events)
     if o.kind == "recruit":

@@ -20,9 +20,14 @@ def wars(state: dict) -> list[tuple[str, str]]:
     return [tuple(w["pair"].split("|")) for w in state["wars"]]
 
 
+PEACE_ORDERS = ("enforce", "offer_white", "surrender", "negotiate", "keep_war")
+
+
 def owes(state: dict) -> list[str]:
     """Human players with a war to decide: one that does not end by itself in
-    an Automatic White Peace."""
+    an Automatic White Peace; in the window after a surrender, its victors (10.2)."""
+    if reopened(state):
+        return [r for r in state["order"] if asked_of(state, r)]
     out = []
     for realm in state["order"]:
         if st.is_human(state, realm) and any(vc.condition(state, realm, e) != "white_peace"
@@ -31,13 +36,34 @@ def owes(state: dict) -> list[str]:
     return out
 
 
+def reopened(state: dict) -> bool:
+    """Whether step D waits in its second window: a surrender's victor to name its term (10.2),
+    or two players whose NEGOTIATE texts differed to agree (or decide otherwise)."""
+    return bool(state.get("peace_asked") or state.get("negotiating"))
+
+
+def asked_of(state: dict, realm: str) -> list[str]:
+    """The enemies whose war the second window of step D asks ``realm`` about."""
+    out = [loser for v, loser in state.get("peace_asked", []) if v == realm]
+    for a, b, *_ in state.get("negotiating", []):
+        if realm in (a, b):
+            out.append(b if realm == a else a)
+    return out
+
+
 def resolve(state: dict, orders: dict, dice, events: list) -> None:
-    """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board)."""
+    """Phase 3 step D (no dice: every outcome of 10.1 is chosen or follows from the board).
+    When a surrender leaves its victor a term to choose (10.2), the step waits for it in a
+    second window (``state["peace_asked"]``, :func:`after_surrender`) before the aftermath."""
+    if reopened(state):
+        second_window(state, orders, events)
+        return
     _white_peace(state, events)
     _total(state, orders, events)
     _remaining(state, orders, events)
     _moot(state, orders, events)
-    aftermath(state, events)
+    if not reopened(state):
+        aftermath(state, events)
 
 
 def _white_peace(state: dict, events: list) -> None:
@@ -78,7 +104,7 @@ def _total(state: dict, orders: dict, events: list) -> None:
         for loser in st.enemies(state, v):
             if not st.at_war(state, v, loser) or vc.condition(state, v, loser) != "total":
                 continue
-            if _try_negotiated(state, orders, v, loser, events):
+            if _differs(state, orders, v, loser, events) or _try_negotiated(state, orders, v, loser, events):
                 continue
             o = _enforce_order(orders, v, loser)
             term, details = _choose(state, v, loser, o, events, must=True)
@@ -108,6 +134,22 @@ def _choose(state: dict, v: str, loser: str, o, events: list, must: bool):
     return term, []
 
 
+def _differs(state: dict, orders: dict, a: str, b: str, events: list) -> bool:
+    """Two NEGOTIATE texts that differ, in the first window of step D: both players are told,
+    each text quoted, and the war waits for the second window (Choice), where they may send the
+    same text again or decide the war otherwise."""
+    if any({x, y} == {a, b} for x, y, *_ in state.get("negotiating", [])):
+        return True   # already waiting for the second window
+    if _negotiated(orders, a, b) is not False:
+        return False
+    mine = next(o for o in _orders_of(orders, a) if o.kind == "negotiate" and o.args["realm"] == b)
+    theirs = next(o for o in _orders_of(orders, b) if o.kind == "negotiate" and o.args["realm"] == a)
+    state.setdefault("negotiating", []).append([a, b])
+    events.append({"kind": "negotiation_differs", "a": a, "b": b, "text_a": mine.args["lines"],
+                   "text_b": theirs.args["lines"]})
+    return True
+
+
 def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> bool:
     lines = _negotiated(orders, a, b)
     if lines is False:
@@ -134,7 +176,8 @@ def _try_negotiated(state: dict, orders: dict, a: str, b: str, events: list) -> 
                 events.append({"kind": "peace_refused", "realm": extra[1], "against": extra[2],
                                "term": "negotiated_peace", "why": f"its Cut Ties: {exc}"})
         else:
-            pc.pay_ducats(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+            paid = pc.pay_ducats(state, extra[1], extra[2], extra[3], events, "negotiated peace")
+            record["text"] += f"\n{extra[1]} pays {extra[2]} {paid} Ducats (the agreed extra action)."
     return True
 
 
@@ -182,24 +225,51 @@ def read_negotiation(state: dict, a: str, b: str, lines: list[str]):
     return term, victor, details, extras
 
 
-def _remaining(state: dict, orders: dict, events: list) -> None:
-    """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order."""
+def _written_order(state: dict, orders: dict, v: str) -> list[str]:
+    """10.1 step 3: "A player must resolve all of the Wars that they wish to end, in any order they
+    like": the player's wars in the order its orders first name them, then the others."""
+    out = []
+    for o in _orders_of(orders, v):
+        enemy = o.args.get("realm") if o.kind in PEACE_ORDERS else None
+        if enemy and enemy not in out and st.at_war(state, v, enemy):
+            out.append(enemy)
+    return out + [e for e in st.enemies(state, v) if e not in out]
+
+
+def _remaining(state: dict, orders: dict, events: list, only: tuple[str, str] | None = None) -> None:
+    """10.1 step 3 (1.2: 'Remaining Wars'), player by player in turn order, each player's wars in
+    the order it wrote them (``only``: the one war of ``only[0]`` against ``only[1]``)."""
     # Choice: surrenders sent in the window take effect before anyone resolves a war, so the
     # enemy can enforce its terms in the same window (10.2: it must end the war this round).
     for v in state["order"]:
         for o in _orders_of(orders, v):
             if o.kind == "surrender" and st.at_war(state, v, o.args["realm"]):
                 events += gm_edits.surrender(state, v, o.args["realm"])
-    for v in state["order"]:
-        for loser in list(st.enemies(state, v)):
+    for v in ([only[0]] if only else state["order"]):
+        for loser in ([only[1]] if only else _written_order(state, orders, v)):
             if not st.at_war(state, v, loser):
                 continue
-            if _try_negotiated(state, orders, v, loser, events):
+            if only is None and (_differs(state, orders, v, loser, events) or
+                                 _try_negotiated(state, orders, v, loser, events)):
                 continue
             cond = vc.condition(state, v, loser)
+            if cond == "white_peace":
+                # A war left with nothing occupied by an earlier peace of this step meets 10.1 step 1's
+                # requirements: it ends in an Automatic White Peace, whatever was ordered for it.
+                _automatic(state, v, loser, events)
+                continue
             o = _enforce_order(orders, v, loser)
             offered = any(x.kind == "offer_white" and x.args["realm"] == loser for x in _orders_of(orders, v))
-            if cond in ("partial", "total") and (o is not None or [loser, v] in state["surrendered"]):
+            surrendered = [loser, v] in state["surrendered"]
+            if surrendered and o is None and st.is_human(state, v):
+                # 10.2: "your Enemy is allowed to enforce Peace as if they had achieved a Partial
+                # Victory": the decision is the victor's, asked in a window of its own.
+                if [v, loser] not in state.setdefault("peace_asked", []):
+                    state["peace_asked"].append([v, loser])
+                    events.append({"kind": "decision_needed", "realm": v, "decision": "peace",
+                                   "default": f"ENFORCE keep_current_board_state ON {loser}"})
+                continue
+            if cond in ("partial", "total") and (o is not None or surrendered):
                 term, details = _choose(state, v, loser, o, events, must=True)
                 pc.apply_term(state, v, loser, term, details, events)
             elif cond in ("partial", "total") and st.kind(state, v) == "BOT":
@@ -213,6 +283,42 @@ def _remaining(state: dict, orders: dict, events: list) -> None:
             elif offered:
                 events.append({"kind": "peace_refused", "realm": v, "against": loser, "term": "white_peace",
                                "why": f"{loser} did not accept"})
+
+
+def _automatic(state: dict, a: str, b: str, events: list) -> None:
+    """An Automatic White Peace between two parties (10.1 step 1), led by the player."""
+    pa, pb = vc.peace_party(state, a, b), vc.peace_party(state, b, a)
+    if pa == pb or not st.at_war(state, pa, pb):
+        pa, pb = a, b
+    lead, other = (pa, pb) if st.is_player(state, pa) or not st.is_player(state, pb) else (pb, pa)
+    pc.apply_term(state, lead, other, "white_peace", [], events, how="automatic", condition="white_peace")
+
+
+def second_window(state: dict, orders: dict, events: list) -> None:
+    """The second window of step D: each victor of a surrender names its term (10.2; silence keeps
+    the current board state); two players whose NEGOTIATE texts differed agree now or decide the
+    war as in the first window (a Total Victory's victor still must enforce a term: 10.1 step 2).
+    Then the aftermath (10.1 step 4)."""
+    for v, loser in state.pop("peace_asked", []):
+        if not st.at_war(state, v, loser):
+            continue
+        o = _enforce_order(orders, v, loser)
+        term, details = _choose(state, v, loser, o, events, must=True)
+        pc.apply_term(state, v, loser, term, details, events)
+    for a, b in state.pop("negotiating", []):
+        if _try_negotiated(state, orders, a, b, events):
+            continue
+        for v, loser in ((a, b), (b, a)):
+            if not st.at_war(state, v, loser):
+                continue
+            if vc.condition(state, v, loser) == "total":
+                term, details = _choose(state, v, loser, _enforce_order(orders, v, loser), events, must=True)
+                pc.apply_term(state, v, loser, term, details, events)
+            else:
+                _remaining(state, {v: _orders_of(orders, v), loser: _orders_of(orders, loser)}, events,
+                           only=(v, loser))
+    _moot(state, orders, events)
+    aftermath(state, events)
 
 
 def _moot(state: dict, orders: dict, events: list) -> None:

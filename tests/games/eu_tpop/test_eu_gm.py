@@ -111,3 +111,29 @@ def test_a_surrender_by_the_gm_is_told_with_its_gm_line_like_every_edit(state):
     _, events = GAME.apply(at_war, Edit("SURRENDER Corvia TO Valmont"), ScriptedDice())
     assert events[0] == {"kind": "gm_edit", "text": "SURRENDER Corvia TO Valmont"}
     assert [e["kind"] for e in events[1:]] == ["prestige", "prestige", "surrender"]
+
+
+@pytest.mark.parametrize("line,message", [
+    ("REMOVE UNITS Valmont Belcourt", "Valmont has no units at port of Belcourt; units stand at areas, and Belcourt "
+     "is a province of the area Valmont (ships in its port: REMOVE UNITS Valmont PORT Belcourt); Valmont's units "
+     "are at: Valmont, Western Sea"),
+    ("REMOVE UNITS Ostmark Marches", "Ostmark has no units at Marches; Ostmark's units are at: Ostmark"),
+    ("REMOVE UNITS Rebels Brenn", "there are no rebels at Brenn (rebels stand at: Marches)"),
+    ("REMOVE WAR Valmont Corvia", "there is no war between Valmont and Corvia: nothing to remove"),
+    ("REMOVE MARRIAGE Corvia Brenn", "there is no marriage between Corvia and Brenn: nothing to remove"),
+    ("REMOVE CB Valmont Tarvo", "Valmont holds no CB on Tarvo: nothing to remove"),
+    ("REMOVE CLAIM Corvia Tarvo", "Corvia has no claim on Tarvo: nothing to remove"),
+    ("REMOVE LEADER Corvia Armand", "Corvia has no leader 'armand' (its leaders: none)"),
+])
+def test_a_removal_that_would_change_nothing_is_refused_with_the_reason(state, line, message):
+    """A GM edit either applies or is refused: "State edit applied" never covers an edit that did nothing."""
+    with pytest.raises(GMError) as err:
+        GAME.apply(state, Edit(line), ScriptedDice())
+    assert (err.value.code, str(err.value)) == ("nothing-to-remove", message)
+
+
+def test_a_removal_that_finds_its_units_applies(state):
+    after, _ = GAME.apply(state, Edit("REMOVE UNITS Valmont Valmont"), ScriptedDice())
+    assert "Valmont" not in after["units"].get("Valmont", {}) and "Valmont" in state["units"]["Valmont"]
+    after, _ = GAME.apply(state, Edit("REMOVE MARRIAGE Valmont Brenn"), ScriptedDice())
+    assert "Valmont|Brenn" not in after["marriages"]

@@ -66,3 +66,37 @@ def test_help_on_an_order_its_alias_and_the_peace_terms():
     assert "keep_current_board_state" in GAME.help_on(None, None, "TERMS")
     assert GAME.help_on(None, None, "Valmont") is None and GAME.help_text("nothing") == ""
     assert "TERMS" in GAME.help_topics(None) and "DECLARE" in GAME.help_topics(None)
+
+
+def _step_d(*edits):
+    from pbem.kit.dice import ScriptedDice
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for text in ("SET STEP D", *edits):
+        state, _ = GAME.apply(state, Edit(text), ScriptedDice())
+    assert GAME.phase(state).key.endswith("peace_and_rebels/D")
+    return state
+
+
+def _menu(state, power) -> dict[str, tuple]:
+    return {o.form.split()[0]: o.choices for o in GAME.options_now(state, power)}
+
+
+def test_the_peace_menu_lists_only_what_may_be_chosen():
+    # Valmont occupies Dauvin (inconclusive with Corvia); nothing is occupied in its war with Brenn.
+    state = _step_d("SET WAR Valmont VS Corvia Brenn", "SET PROVINCE Dauvin CONTROLLER Valmont")
+    valmont, corvia = _menu(state, "Valmont"), _menu(state, "Corvia")
+    # 10.1 step 1: the war with Brenn ends by itself: no KEEP WAR, SURRENDER or OFFER on it
+    for form in ("KEEP", "SURRENDER", "OFFER"):
+        assert "Brenn" not in valmont[form]
+    # 10.2: with no victor, no term is enforced by either side (the white peace is offered)
+    assert "ENFORCE" not in valmont and "ENFORCE" not in corvia
+    assert corvia["OFFER"] == ("Valmont",)
+
+
+def test_a_total_victory_offers_terms_and_no_keep_war():
+    state = _step_d("SET WAR Valmont VS Brenn", "SET PROVINCE Brenn CONTROLLER Valmont",
+                    "SET PROVINCE Holm CONTROLLER Valmont")
+    menu = _menu(state, "Valmont")
+    assert "keep_current_board_state ON Brenn" in menu["ENFORCE"]
+    assert "KEEP" not in menu and "OFFER" not in menu

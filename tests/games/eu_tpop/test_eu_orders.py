@@ -40,7 +40,7 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
     ("declare war on", "invalid-order", "name the realm(s) you declare war on", None),
     ("DECLARE WAR ON Brenn CB nonsense", "unknown-cb", "unknown CB type 'nonsense' (one of claim, cta, token, "
      "event, disputed, excommunication, holy_war, imperial_liberation)", None),
-    ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> TO <area> [TO <area>] [SIEGE]", None),
+    ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]", None),
     ("ACTIVATE Valmont x", "invalid-order", "expected TO, found x", None),
     ("ACTIVATE Valmont TO", "invalid-order", "expected an area name", None),
     ("RECRUIT two INF IN Valmont", "invalid-order", "expected how many units, found two", None),
@@ -48,7 +48,7 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
     ("RECRUIT 3 ART IN Valmont ALLIED x", "invalid-order", "unexpected 'x' at the end of the line", None),
     ("STANDING RETREAT IF", "invalid-order", "expected OUTNUMBERED, found the end of the line", None),
     ("STANDING CASUALTIES FOO", "invalid-order",
-     "STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART (not ['FOO'])", None),
+     "STANDING CASUALTIES lists MERC, REGULAR, ALLIED and/or INF, CAV, ART and/or LIGHT, HEAVY (not ['FOO'])", None),
     ("STANDING x", "invalid-order", "expected CTA or RETREAT or CASUALTIES or CALL or LEADER, found x", None),
     ("STANDING RETREAT x", "invalid-order", "expected NEVER or ASK or OUTNUMBERED, found x", None),
     ("LEADER ask", "invalid-order", "LEADER names a leader, BEST or NONE (ASK is for STANDING LEADER)", None),

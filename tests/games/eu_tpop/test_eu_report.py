@@ -63,12 +63,13 @@ def test_sentences_read_their_events():
         "  Round 1: A rolled inf - (1 hit); B rolled art (0 hits). B lost 1 (inf). Leading: A's Jean."
 
 
-def test_a_report_lists_the_sentences_of_its_events_then_status_and_next_steps():
+def test_a_report_lists_the_sentences_of_its_events_then_status_next_steps_and_the_board():
     state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
     events = [{"kind": "pass", "realm": "Ostmark"}, {"kind": "standing", "realm": "Corvia", "order": "X"}]
     text = GAME.report(state, events, "Corvia").text
     assert text.startswith("Ostmark passes.\n\nCorvia: prestige 10")
-    assert text.endswith("Valmont is acting. You may send STANDING orders at any time.\n")
+    assert "Valmont is acting. You may send STANDING orders at any time.\n\nThe board (what every realm sees)\n" in text
+    assert text.endswith("  Western Sea (sea): Corvia fleet 2: 1 light, 1 heavy; Valmont fleet 1: 1 light.\n")
     only_untold = GAME.report(state, events[1:], "Corvia").text
     assert only_untold.startswith("Nothing happened that concerns you.\n\nCorvia:")
 

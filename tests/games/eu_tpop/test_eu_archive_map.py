@@ -1,0 +1,62 @@
+"""Europa Universalis' map in the archive, read by a real browser: a phase page shows the
+map (its SVG file) with the board in words, and headless Chromium draws the map itself."""
+from __future__ import annotations
+
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pbem.base import clock, config, context, deadlines, identity
+from pbem.play import turns
+from pbem.storage import db, phase_orders, store
+from pbem.web import archive
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium(tmp_path: Path, *args: str) -> str:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
+    done = subprocess.run([str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.fixture
+def site(tmp_path):
+    ctx = context.Context(db=db.open_db(tmp_path / "db.sqlite"), clock=clock.FakeClock())
+    policy = deadlines.DeadlinePolicy.from_settings(dict(config.load_config(None).deadlines))
+    store.create_game(ctx, "eu1", "eu_tpop", {"rounds": 1}, policy, "gm@example.test")
+    for realm in ("Valmont", "Corvia", "Ostmark"):
+        store.add_player(ctx, "eu1", realm, [f"{realm.lower()}@example.test"], identity.hash_secret("x"))
+    turns.start_game(ctx, "eu1")
+    for _ in range(3):
+        turns.run_phase(ctx, "eu1")
+    index = archive.build_archive(ctx, tmp_path / "site")
+    snaps = phase_orders.history(ctx, "eu1")
+    ctx.db.conn.close()
+    return index, snaps
+
+
+def test_a_phase_page_shows_the_map_and_the_board_in_words(tmp_path, site):
+    index, snaps = site
+    page = next((index.parent / "eu1").glob(f"{snaps[-1]['seq']}-*.html"))
+    dom = chromium(tmp_path, "--dump-dom", page.as_uri())
+    assert "This game has no map" not in dom
+    svg_file = next(h for h in dom.split('src="')[1:] if h.split('"')[0].endswith(".svg")).split('"')[0]
+    assert "The map in words" in dom and "Western Sea (sea): Corvia fleet 2: 1 light, 1 heavy" in dom
+    drawing = page.parent / svg_file
+    assert drawing.read_text().startswith("<svg") and "Valmont army 4: 3 inf, 1 cav" in drawing.read_text()
+    shot = tmp_path / "map.png"
+    chromium(tmp_path, f"--screenshot={shot}", "--window-size=1280,1000", "--hide-scrollbars", drawing.as_uri())
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1280, 1000)
+    assert len(data) > 30_000, f"a {len(data)}-byte screenshot is too small to hold the map"
