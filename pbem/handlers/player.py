@@ -294,7 +294,7 @@ def status(session: Session, cmd: m.Status) -> None:
             lines += ["", "What you may do now", *may] if may else []
     elif rec.state and session.is_gm:
         lines += ["", *rec.rules.gm_status(rec.state)]
-    if rec.state is not None and session.is_gm and not session.power and rec.rules.treaties:
+    if rec.state is not None and session.is_gm and not session.power and supports(rec.rules, "treaties"):
         claims = treaty.open_claims(rec.rules.treaty_records(rec.state, None, gm=True))
         lines += ["", "Open breach claims:", *claims] if claims else []
     session.section("Status:", lines)
