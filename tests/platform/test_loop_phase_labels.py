@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pax_table import GM, POWERS, PaxTable, address
+from pax_table import POWERS, PaxTable
 from pbem.storage import store
 
 SCENE = ("GM SET MARKER Britain possession Egypt", "GM SET ARMY Britain 10 Egypt",
@@ -80,4 +80,3 @@ def test_an_announce_is_not_sent_when_a_gm_command_of_its_mail_fails(tmp_path, m
     reply = t.gm("GM ANNOUNCE", "Deadline moved.", "ENDANNOUNCE")
     assert "Announcement sent to every player" in reply
     assert len(t.mails("France", "announcement")) == before + 1
-    assert GM and address("France")
