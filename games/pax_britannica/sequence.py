@@ -62,8 +62,15 @@ def congress_info(state: dict) -> PhaseInfo:
     title = congress_rules.STEP_TITLES[step] + ("" if step == "attend" else f", round {c['round']}")
     return PhaseInfo(key=key, name="congress", turn=turn, owes=owes, may=may,
                      label=f"{turn} {st.label('congress')} in {c['site']} ({title})",
+                     short=_short(f"{turn} Congress: {congress_rules.STEP_TITLES[step]}"
+                                  + ("" if step == "attend" else f" {c['round']}")),
                      window=f"congress_{step}",
                      done=DONE_EXPLICIT if step == "propose" else "orders")
+
+
+def _short(text: str) -> str:
+    """A label for a mail's subject, 28 characters at most ("1884 Congress: war or peace 2")."""
+    return text if len(text) <= 28 else text.replace(": ", " ")[:28]
 
 
 # -- what follows a phase besides its own rules --------------------------------------------------

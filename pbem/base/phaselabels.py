@@ -2,9 +2,11 @@
 
 Players and the GM name a phase in ``ORDERS <phase>``, ``RESEND <phase>``,
 ``GM ROLLBACK <phase>`` and ``pbem game rollback`` in any form the moderator
-prints: the label HISTORY and the reports show ("1884 Movement/Status
-Change"), the key ("1884/movement"), the game's name of the phase with or
-without its turn ("1884 movement", "Movement"), in any case, with any
+prints: the whole label HISTORY and the reports show ("1884 Movement/Status
+Change", "1884 War, sequence 1: First Alliance Attack (Britain, Germany)"),
+its id (the phase's key, "1884/movement", which HISTORY prints beside the
+label in brackets), the whole HISTORY line, the game's name of the phase with
+or without its turn ("1884 movement", "Movement"), in any case, with any
 punctuation.  ``ORDERS 1884`` names the current phase by its turn alone.
 """
 from __future__ import annotations
@@ -37,33 +39,55 @@ def names_phase(text: str, phase: PhaseInfo) -> bool:
     said = _norm(text)
     if phase.turn is not None and said == _norm(str(phase.turn)):
         return True
-    return said in forms(phase.key, phase.label, phase.name, phase.turn)
+    printed = _PRINTED.match(" ".join(str(text).split()))
+    known = forms(phase.key, phase.label, phase.name, phase.turn)
+    return any(_norm(t) in known for t in (text, printed["id"] or "", printed["label"]) if t)
+
+
+#: what an input's snapshot adds to its phase's label (see pbem.play.turns.describe_input)
+_INPUT = re.compile(r": (GM edit|GM ruling on|treaty) .*$")
+#: what HISTORY prints after a label: the phase's id, and when it was resolved
+_PRINTED = re.compile(r"^(?P<label>.*?)(?: \[(?P<id>[^\]]+)\])?(?: \(resolved [^)]*\))?$")
+
+
+def phase_label(row: Mapping) -> str:
+    """The label of the phase a snapshot row belongs to (an input's row adds what it was)."""
+    label = str(row["label"])
+    return _INPUT.sub("", label) if row.get("kind", "input") == "input" else label
+
+
+def history_line(row: Mapping) -> str:
+    """A resolved phase as HISTORY prints it (without when): its label and its id."""
+    return f"{phase_label(row)} [{row['phase_key']}]"
 
 
 def _row_forms(row: Mapping) -> set[str]:
     key = str(row["phase_key"])
     turn, _, name = key.partition("/")
-    label = str(row["label"]).split(": ", 1)[0]
-    return forms(key, label, name if _ else "", turn if _ else None)
+    return forms(key, phase_label(row), name if _ else "", turn if _ else None)
 
 
 def find(text: str, rows: Sequence[Mapping]) -> list[Mapping]:
     """The snapshot rows (``phase_key``, ``label``) a phase name picks out, in
     their order: every resolution of that phase (a rolled-back phase may have
-    been resolved again).  A turn alone picks out the phases of that turn."""
+    been resolved again).  A whole HISTORY line picks out its phase by its id.
+    A turn alone picks out the phases of that turn."""
+    printed = _PRINTED.match(" ".join(str(text).split()))
+    for said in dict.fromkeys(_norm(t) for t in (text, printed["id"] or "", printed["label"]) if t):
+        found = [r for r in rows if said in _row_forms(r)]
+        if found:
+            return found
     said = _norm(text)
-    found = [r for r in rows if said in _row_forms(r)]
-    if found:
-        return found
     return [r for r in rows if _norm(str(r["phase_key"]).partition("/")[0]) == said]
 
 
-def listing(rows: Iterable[Mapping], limit: int = 12) -> str:
-    """The labels of some phases, the latest last, for a reply that says which exist."""
-    labels = list(dict.fromkeys(str(r["label"]).split(": ", 1)[0] for r in rows))
+def listing(rows: Iterable[Mapping], limit: int = 12) -> list[str]:
+    """Some phases, each by its label and its id, the latest last, for a reply that says which
+    exist: a line each, so that a long label is never cut."""
+    labels = list(dict.fromkeys(history_line(r) for r in rows))
     shown = labels[-limit:]
-    more = f"... ({len(labels) - len(shown)} earlier), " if len(labels) > len(shown) else ""
-    return more + ", ".join(shown)
+    return ([f"... ({len(labels) - len(shown)} earlier: HISTORY lists them)"] if len(labels) > len(shown)
+            else []) + shown
 
 
 def short(phase: PhaseInfo) -> str:

@@ -10,6 +10,7 @@ game stands again.
 """
 from __future__ import annotations
 
+from pbem.handlers import gm_common
 from pbem.handlers.session import Session
 from pbem.kit import audience
 from pbem.outbound.outbox import queue
@@ -22,6 +23,7 @@ SUBJECT = 72
 
 def flush(session: Session) -> None:
     """Queue the announcements of this mail (none: nothing is sent)."""
+    _hold_gm_texts(session)
     if not session.announcements or session.game is None:
         return
     session.reload()
@@ -46,6 +48,26 @@ def flush(session: Session) -> None:
               subject=_subject(rec.name, [what for what, _ in heard]), text=text, html=html,
               source=session.msg_id, related=parts)
     session.announcements.clear()
+
+
+def _hold_gm_texts(session: Session) -> None:
+    """A GM ANNOUNCE is not sent when a command of its mail was refused: its text may tell of
+    what that command was to do.  What the other commands did is still told."""
+    failed = [p for p in session.problems if p.kind != "warning"]
+    if not failed:
+        for index, _ in session.gm_texts:
+            gm_common.log(session, "announce", session.announcements[index][1][:200])
+    if not failed or not session.gm_texts:
+        session.gm_texts.clear()
+        return
+    lines = ", ".join(str(p.line) for p in failed if p.line) or "?"
+    for index, section in session.gm_texts:
+        session.sections[section] = (
+            "Announcement NOT sent: a command of this mail was refused (line " + lines + "); "
+            "send the announcement again once it is right.", [])
+    held = {index for index, _ in session.gm_texts}
+    session.announcements[:] = [a for i, a in enumerate(session.announcements) if i not in held]
+    session.gm_texts.clear()
 
 
 def _subject(game: str, whats: list[str]) -> str:

@@ -289,7 +289,9 @@ def _treaties_changed(session: Session, events: list[dict], line) -> None:
 def announce(session: Session, cmd: m.GmAnnounce) -> None:
     if not _need_game(session, cmd):
         return
-    _log(session, "announce", cmd.text[:200])
+    # The text may tell of what another command of the mail does: it is held if one fails
+    # (see announce.flush), so players never read of a rollback that did not happen.
+    session.gm_texts.append((len(session.announcements), len(session.sections)))
     _announce(session, "announcement from the GM", cmd.text)
     session.section("Announcement sent to every player.", [])
 

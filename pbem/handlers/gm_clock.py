@@ -169,9 +169,9 @@ def preview(session: Session, cmd: m.GmPreview) -> None:
 
 
 @command(m.GmRollback, "GM ROLLBACK", "gm_rollback", "GM ROLLBACK <phase>",
-         "Go back to the start of a resolved phase, named as HISTORY prints it (1884 "
-         "Movement/Status Change or 1884/movement); every player is mailed the restored "
-         "position.",
+         "Go back to the start of a resolved phase, named by its label or its id as HISTORY "
+         "prints them (1884 Movement/Status Change or 1884/movement); every player is mailed the "
+         "restored position.",
          "gm", build=lambda c: m.GmRollback(v.phrase(c[0])))
 def rollback(session: Session, cmd: m.GmRollback) -> None:
     """Back to the start of a resolved phase, named as HISTORY prints it; every
@@ -182,11 +182,12 @@ def rollback(session: Session, cmd: m.GmRollback) -> None:
     found = phaselabels.find(cmd.phase, rows)
     keys = list(dict.fromkeys(r["phase_key"] for r in found))
     if len(keys) != 1:
-        what = (f"{cmd.phase!r} names {len(keys)} phases: "
-                f"{', '.join(r['label'] for r in found)}; name one" if keys else
+        what = (f"{cmd.phase!r} names {len(keys)} phases: name one by its label or its id" if keys else
                 f"no resolved phase {cmd.phase!r} in {session.game.name}")
-        session.problem("bad-rollback", what + (f". Resolved phases: {phaselabels.listing(rows)}"
-                                                if rows else ""), cmd.line)
+        session.problem("bad-rollback", what + ("; the reply lists the resolved phases" if rows else ""), cmd.line)
+        if rows:
+            session.section(f"Resolved phases{' it names' if keys else ''} (label [id], the latest last):",
+                            phaselabels.listing(found or rows))
         return
     rec = turns.rollback(session.ctx, session.game.name, keys[0])
     session.game = rec

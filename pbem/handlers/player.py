@@ -9,7 +9,7 @@ from pbem.base.deadlines import format_moment
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords as help_keywords
-from pbem.handlers import guide
+from pbem.handlers import guide, treaty
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
@@ -96,7 +96,8 @@ def orders(session: Session, cmd: m.Orders) -> None:
                        refused=len(refused))
     summary = game.order_summary(state, power, accepted)
     held = ([f"Some lines were refused, so {phase.label} does not run early on these orders: send "
-             "them again corrected, or DONE to let them stand. At the deadline they stand as they are."]
+             "them again corrected, or DONE (in a mail of its own) to let them stand. At the deadline "
+             "they stand as they are."]
             if refused and phase.done == DONE_ON_ORDERS and power in phase.owes else [])
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
                     game.as_written(accepted, power) + ([""] + summary if summary else [])
@@ -166,6 +167,14 @@ def done(session: Session, cmd: m.Done) -> None:
     phase = rec.rules.phase(rec.state)
     if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
+        return
+    refused = sorted({p.line for p in session.problems
+                      if p.kind != "warning" and p.line is not None and p.line < cmd.line})
+    if refused:
+        # The player meant more than what stands: DONE would close the window on it.
+        session.problem("done-after-refusal", f"DONE not taken: line {', '.join(map(str, refused))} of this "
+                        "mail was refused; send the line corrected, or DONE alone to let what was "
+                        "accepted stand", cmd.line)
         return
     phase_orders.mark_done(session.ctx, rec.name, phase.key, power, session.msg_id)
     mine = phase_orders.current_orders(session.ctx, rec.name, phase.key).get(power)
@@ -285,6 +294,9 @@ def status(session: Session, cmd: m.Status) -> None:
             lines += ["", "What you may do now", *may] if may else []
     elif rec.state and session.is_gm:
         lines += ["", *rec.rules.gm_status(rec.state)]
+    if rec.state is not None and session.is_gm and not session.power and supports(rec.rules, "treaties"):
+        claims = treaty.open_claims(rec.rules.treaty_records(rec.state, None, gm=True))
+        lines += ["", "Open breach claims:", *claims] if claims else []
     session.section("Status:", lines)
 
 
@@ -296,20 +308,21 @@ def help_(session: Session, cmd: m.Help) -> None:
 
 
 @command(m.History, "HISTORY", "history", "HISTORY",
-         "List the phases played so far.",
+         "List the phases played so far, each by its label and its id in brackets.",
          "any", limit="HISTORY")
 def history(session: Session, cmd: m.History) -> None:
     rec = session.game
     rows = phase_orders.history(session.ctx, rec.name) if rec else []
     zone = session.reader_zone() or (rec.policy.timezone if rec else "UTC")
     session.section("Resolved phases (name one in RESEND or GM ROLLBACK as written here):",
-                    [f"{r['label']} (resolved {format_moment(r['created'], zone)})" for r in rows]
+                    [f"{phaselabels.history_line(r)} (resolved {format_moment(r['created'], zone)})"
+                     for r in rows]
                     or ["none yet"])
 
 
 @command(m.Resend, "RESEND", "resend", "RESEND [<phase>]",
-         "Send the whole turn report again (default: the latest; name a phase as HISTORY "
-         "prints it).",
+         "Send the whole turn report again (default: the latest; name a phase by its label or "
+         "its id, as HISTORY prints them).",
          "any", build=lambda c: m.Resend(v.phrase(c[0])), limit="RESEND")
 def resend(session: Session, cmd: m.Resend) -> None:
     rec, ctx = session.game, session.ctx
@@ -317,10 +330,12 @@ def resend(session: Session, cmd: m.Resend) -> None:
     if cmd.phase:
         rows = phaselabels.find(cmd.phase, rows)
     if not rows or not session.power:
-        known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else ""
+        known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else []
         session.problem("nothing-to-resend", "no resolved phase matches"
-                        + (f"; resolved phases: {known}" if known else ""), cmd.line)
+                        + ("; the reply lists the resolved phases" if known else ""), cmd.line)
+        if known:
+            session.section("Resolved phases (label [id], the latest last):", known)
         return
     snap = rows[-1]
     reports.queue_again(ctx, rec, snap, session.power, key=f"resend:{session.msg_id}:{snap['seq']}")
-    session.section("Report sent again:", [snap["label"]])
+    session.section("Report sent again:", [phaselabels.history_line(snap)])

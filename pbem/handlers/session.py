@@ -49,6 +49,9 @@ class Session:
     announcements: list[tuple[str, str, audience.Audience]] = field(default_factory=list)
     #: whether the players' announcement carries each one's report (after a rollback)
     announce_position: bool = False
+    #: the GM's own texts (GM ANNOUNCE) among the announcements, by their index, with the index
+    #: of the reply's section that says so: sent only when no command of the mail failed
+    gm_texts: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def game_name(self) -> str | None:

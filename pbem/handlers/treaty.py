@@ -124,7 +124,9 @@ reveal = command(m.TreatyReveal, "TREATY REVEAL", "treaty_reveal", "TREATY REVEA
 
 
 @command(m.TreatyBreach, "TREATY BREACH", "treaty_breach", "TREATY BREACH <id> <power> [<what they did>]",
-         "Claim that another party broke a treaty in force; the GM rules on it.",
+         "Claim that another party broke a treaty in force (a power's name as written, United "
+         "States too); the GM is mailed the claim and rules on it, GM STATUS and TREATY LIST show "
+         "it open until then.",
          "player",
          build=lambda c: m.TreatyBreach(str(c[0]), str(c[1]), v.phrase(c[2]) or ""),
          for_power=True,
@@ -133,15 +135,53 @@ reveal = command(m.TreatyReveal, "TREATY REVEAL", "treaty_reveal", "TREATY REVEA
 def breach(session: Session, cmd: m.TreatyBreach) -> None:
     if not _running(session, cmd):
         return
-    against = session.game.resolve_power(cmd.against)
+    against, text = _power_and_text(session, cmd.against, cmd.text)
     if against is None:
         session.problem("unknown-power", f"{cmd.against!r} is not a power of this game", cmd.line,
                         session.game.roster.nearest(cmd.against))
         return
-    record = _act(session, cmd, _action(session, cmd, "breach", against=against, text=cmd.text))
+    record = _act(session, cmd, _action(session, cmd, "breach", against=against, text=text))
     if record:
+        _tell_gm(session, record, against, text)
         session.section(f"Treaty {record['id']}: breach by {against} claimed.",
-                        ["the GM rules on it; every party has the record"])
+                        ["the GM is mailed the claim and rules on it; every party has the record"])
+
+
+#: the most words a power's name has ("United States", "Austria Hungary")
+NAME_WORDS = 3
+
+
+def _power_and_text(session: Session, first: str, text: str) -> tuple[str | None, str]:
+    """The power a claim names, as players write it: one word, or several ("United States",
+    written without quotes), and the rest of the line."""
+    words = text.split()
+    for n in range(min(NAME_WORDS - 1, len(words)), -1, -1):
+        power = session.game.resolve_power(" ".join([first, *words[:n]]))
+        if power is not None:
+            return power, " ".join(words[n:]) if n else text
+    return None, text
+
+
+def _tell_gm(session: Session, record: dict, against: str, text: str) -> None:
+    """The GM rules on a claim: the GM is mailed it at once (one mail for the claim)."""
+    rec = session.game
+    address = rec.row["gm_address"]
+    if not address:
+        return
+    tid = record["id"]
+    session.notify(key=f"breach:{session.msg_id}:{session.game.name}:{tid}", to=[address],
+                   subject=f"[{rec.name}] breach claim on treaty {tid}",
+                   text=f"{session.power} claims {against} broke treaty {tid}: {text or '(no reason given)'}\n\n"
+                        f"Rule on it with GM RULE {tid} <ruling>; GM STATUS and TREATY LIST show the "
+                        f"open claims.\n\n-- \n{session.ctx.site_name} moderator\n")
+
+
+def open_claims(records: list[dict]) -> list[str]:
+    """The breach claims not yet ruled on among some treaty records, a line each, by the
+    treaty's id the GM rules on."""
+    return [f"{t['id']}: {b['by']} claims {b['against']} broke it"
+            + (f" ({b['text']})" if b.get("text") else "") + f"; GM RULE {t['id']} <ruling>"
+            for t in records for b in t.get("breaches") or () if not b.get("ruled")]
 
 
 @command(m.TreatyList, "TREATY LIST", "treaty_list", "TREATY LIST",
@@ -156,5 +196,7 @@ def list_(session: Session, cmd: m.TreatyList) -> None:
         return
     lines = [f"{t['id']}: {render.TREATY_STATUS.get(t['status'], t['status'])}, parties "
              f"{', '.join(t['parties'])}" + (" (private)" if t["secret"] else "")
+             + "".join(f"; open claim: {b['by']} against {b['against']}"
+                       for b in t.get("breaches") or () if not b.get("ruled"))
              for t in rec.rules.treaty_records(rec.state, session.power, gm=session.is_gm and not session.power)]
     session.section("Treaties you may see:", lines or ["none"])

@@ -157,6 +157,8 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
     # -- playing
     Code("game-not-running", "the game is not running (not started yet, or over), so this is not taken"),
     Code("no-orders-due", "no orders are due from your power in the phase being played"),
+    Code("done-after-refusal", "DONE was not taken because an earlier line of the same mail was refused",
+         "send the refused line corrected, or DONE alone to let what was accepted stand"),
     Code("orders-for-other-phase", "the ORDERS line names a phase other than the one being played; "
          "nothing was stored", "send the orders again under a plain ORDERS line"),
     Code("nothing-to-resend", "no resolved phase matches what RESEND names", "the reply lists the resolved phases"),

@@ -92,7 +92,8 @@ def rules_version(game) -> str:
 
 def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
     kind = "input" if step.input is not None else "phase"
-    label = step.phase.label if kind == "phase" else f"{step.phase.label}: {describe_input(step.input)}"
+    label = (unique_label(ctx, rec.name, step.phase) if kind == "phase"
+             else f"{step.phase.label}: {describe_input(step.input)}")
     snapshots.record(ctx, rec.name, seq, step.phase.key, {
         "label": label, "kind": kind, "before": dumps(step.before),
         "orders": dumps({p: [o.to_json() for o in os] for p, os in step.orders.items()}),
@@ -100,6 +101,19 @@ def _record(ctx: Context, rec: store.GameRecord, seq: int, step: Step) -> None:
         "after": dumps(step.after), "events": dumps(step.events), "dice": dumps(step.dice),
         "created": utcnow_iso(ctx.now()), "rolled_back": 0, "rules_version": rules_version(rec.rules),
     }, step.events, step.dice)
+
+
+def unique_label(ctx: Context, name: str, phase: PhaseInfo) -> str:
+    """The phase's label as its snapshot keeps it: HISTORY lists every phase under its own
+    label, so a game's label that an earlier phase of another key already has (a phase the
+    game repeats under one name) is numbered: "1884 War: Alliance Determination (2)"."""
+    label = phase.label or phase.key
+    taken = {t.lower() for t in snapshots.phase_labels(ctx, name, other_than=phase.key)}
+    number, unique = 1, label
+    while unique.lower() in taken:
+        number += 1
+        unique = f"{label} ({number})"
+    return unique
 
 
 def describe_input(inp: Input) -> str:

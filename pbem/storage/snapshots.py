@@ -30,6 +30,13 @@ def latest_resolution(ctx: Context, game: str, phase_key: str) -> dict | None:
         [game, phase_key], order_by="seq desc", limit=1), None)
 
 
+def phase_labels(ctx: Context, game: str, other_than: str = "") -> set[str]:
+    """The labels of the standing resolved phases, but those of the key ``other_than``."""
+    return {str(r["label"]) for r in ctx.db["snapshots"].rows_where(
+        "game = ? and rolled_back = 0 and kind = 'phase' and phase_key != ?", [game, other_than],
+        select="label")}
+
+
 def roll_back_from(ctx: Context, game: str, seq: int) -> list[str]:
     """Mark every standing snapshot from ``seq`` on rolled back; the phase keys they had."""
     keys = [r["phase_key"] for r in ctx.db["snapshots"].rows_where(

@@ -67,7 +67,7 @@ def test_treaty_records_and_history_say_dates_and_statuses_in_words(pax):
     assert pax.mails("France", "treaty entente: in force")
     pax.all_order()
     history = pax.say("France", "HISTORY")
-    assert "1880 Movement/Status Change (resolved Mon 5 Jan 2026 12:00 UTC)" in history
+    assert "1880 Movement/Status Change [1880/movement] (resolved Mon 5 Jan 2026 12:00 UTC)" in history
     assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", history)
 
 
@@ -89,9 +89,11 @@ def test_rollback_takes_the_label_history_prints_and_mails_the_restored_position
 def test_a_rollback_to_no_resolved_phase_lists_the_phases(pax):
     pax.all_order()
     reply = pax.gm("GM ROLLBACK 1884 Movement/Status Change")
-    assert "[bad-rollback]" in reply and "Resolved phases: " in reply and "1880 Movement/Status Change" in reply
+    assert "[bad-rollback]" in reply and "Resolved phases (label [id], the latest last):" in reply
+    assert "  1880 Movement/Status Change [1880/movement]" in reply
     reply = pax.gm("GM ROLLBACK 1880")
-    assert "[bad-rollback] '1880' names" in reply and "name one" in reply
+    assert "[bad-rollback] '1880' names" in reply and "name one by its label or its id" in reply
+    assert "Resolved phases it names" in reply and "  1880 Random Events [1880/random_events]" in reply
 
 
 def test_a_paused_game_says_so_in_replies_and_status(pax):

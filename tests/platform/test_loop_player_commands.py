@@ -69,8 +69,9 @@ def test_history_and_resend_of_an_earlier_phase(loop):
     both_bid(loop, 3, 1)
     both_bid(loop, 1, 4)
     send(loop, "North", "HISTORY")
-    assert re.findall(r"Round \d \w+(?= \(resolved)", loop.last_text(NORTH)) == [
-        "Round 1 Orders", "Round 1 Tally", "Round 2 Orders", "Round 2 Tally"]
+    assert re.findall(r"Round \d \w+ \[\d/\w+\](?= \(resolved)", loop.last_text(NORTH)) == [
+        "Round 1 Orders [1/orders]", "Round 1 Tally [1/tally]", "Round 2 Orders [2/orders]",
+        "Round 2 Tally [2/tally]"]
     send(loop, "North", "RESEND 1/tally")
     again = [m for m in loop.inbox(NORTH) if "report again" in m["Subject"]]
     # The report comes in the one mail that answers RESEND, under its own subject (pbem.outbound.batch).

@@ -13,7 +13,8 @@ ROWS = [{"phase_key": "1888/movement", "label": "1888 Movement/Status Change", "
 
 
 @pytest.mark.parametrize("text", ["1892", "1892 Movement/Status Change", "1892/movement", "1892 movement",
-                                  "movement", "Movement/Status Change", "1892  MOVEMENT / status change"])
+                                  "movement", "Movement/Status Change", "1892  MOVEMENT / status change",
+                                  "1892 Movement/Status Change [1892/movement]"])
 def test_the_current_phase_in_any_printed_form(text):
     assert names_phase(text, PHASE)
 
@@ -32,5 +33,29 @@ def test_find_picks_resolved_phases_by_label_key_or_turn():
 
 
 def test_listing_names_each_phase_once_latest_last():
-    assert listing(ROWS) == "1888 Movement/Status Change, 1888 Colonial Combat, 1892 Movement/Status Change"
-    assert listing(ROWS, limit=1).startswith("... (2 earlier), 1892")
+    assert listing(ROWS) == ["1888 Movement/Status Change [1888/movement]",
+                             "1888 Colonial Combat [1888/colonial_combat]",
+                             "1892 Movement/Status Change [1892/movement]"]
+    assert listing(ROWS, limit=1) == ["... (2 earlier: HISTORY lists them)",
+                                      "1892 Movement/Status Change [1892/movement]"]
+
+
+WAR = [{"phase_key": "1884/war_alliances/0", "label": "1884 War: Alliance Determination", "seq": 5},
+       {"phase_key": "1884/war_attack_1/3", "label": "1884 War, sequence 1: First Alliance Attack (Britain, Germany)",
+        "seq": 8},
+       {"phase_key": "1884/war_attack_1/3", "kind": "input",
+        "label": "1884 War, sequence 1: First Alliance Attack (Britain, Germany): GM edit SET ETI 3", "seq": 9}]
+
+
+@pytest.mark.parametrize("text", ["1884 War, sequence 1: First Alliance Attack (Britain, Germany)",
+                                  "1884/war_attack_1/3", "War, sequence 1: First Alliance Attack (Britain, Germany)",
+                                  "1884 War, sequence 1: First Alliance Attack (Britain, Germany) [1884/war_attack_1/3]",
+                                  "1884 War, sequence 1: First Alliance Attack (Britain, Germany) [1884/war_attack_1/3]"
+                                  " (resolved Mon 5 Jan 2026 12:00 UTC)"])
+def test_a_war_phase_is_found_by_its_whole_label_or_id_as_history_prints_them(text):
+    assert [r["seq"] for r in find(text, WAR)] == [8, 9]
+
+
+def test_a_label_with_a_colon_is_listed_whole():
+    assert listing(WAR) == ["1884 War: Alliance Determination [1884/war_alliances/0]",
+                            "1884 War, sequence 1: First Alliance Attack (Britain, Germany) [1884/war_attack_1/3]"]

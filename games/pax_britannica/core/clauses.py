@@ -20,6 +20,7 @@ from pathlib import Path
 from lark import Lark
 from lark.exceptions import LarkError
 
+from pbem.kit import names
 from pbem.kit.gameapi import Problem
 
 from .reading import ShapeBase, normalise_with
@@ -55,9 +56,24 @@ _ROLES = {("pay", 0): "power", ("transfer", 0): "area", ("transfer", 1): "power"
 
 
 def is_attempt(text: str) -> bool:
-    """Whether a line means to be a clause (its first word or two are a clause keyword)."""
+    """Whether a line means to be a clause: its first word or two are a clause keyword, or one
+    slip from one ("NO MARKER IN", "PAYS", "DEFENSIVE ALIANCE"), so that a clause mistyped is
+    refused with its forms rather than kept as free text that binds nobody.  Choice: a word a
+    letter or two off a keyword of two words, or a single keyword with an ending added (or, for a
+    long one, a letter off), is a slip; "Pax Britannica", "No march", "Max and Moritz" are not."""
     words = text.upper().replace(",", " ").split()
-    return bool(words) and (words[0] in SINGLE or tuple(words[:2]) in PAIRS)
+    return bool(words) and (words[0] in SINGLE or tuple(words[:2]) in PAIRS or _slip(words))
+
+
+def _slip(words: list[str]) -> bool:
+    first = words[0]
+    if any((first.startswith(k) and len(first) <= len(k) + 2)
+           or (len(k) >= 8 and names.distance(first, k) <= 1) for k in SINGLE):
+        return True
+    if len(words) < 2:
+        return False
+    return any((first == a or (len(a) >= 8 and names.distance(first, a) <= 1))
+               and names.distance(words[1], b) <= (2 if len(b) >= 5 else 1) for a, b in PAIRS)
 
 
 class _Shape(ShapeBase):

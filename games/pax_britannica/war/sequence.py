@@ -42,23 +42,56 @@ def step_of(phase: str) -> tuple[str, int] | None:
     return None
 
 
+#: the few words a subject line gives a war's group and its phases
+SHORT_GROUP = {"rebellion": "Rebellion", "ottoman": "Ottoman"}
+SHORT_NAMES = {"war_alliances": "Alliances", "war_initiative": "Initiative", "war_end": "End",
+               "war_resolution": "Resolution"}
+#: the longest short label (a mail's subject names the phase by it)
+SHORT = 28
+
+
+def _sequence(state: dict) -> int:
+    """The number of the war's sequence a phase belongs to: an Initiative Determination opens
+    the next one, an Alliance Determination before the first belongs to none (0)."""
+    rnd = max([w.get("round", 0) for w in model.fighting(state)] or [0])
+    return rnd + 1 if state["phase"] == "war_initiative" else rnd
+
+
 def title(state: dict) -> str:
+    """The phase's own title: no two windows of a turn have the same one (a GM names them by it),
+    but an Alliance Determination called again in one sequence by a new declaration."""
     phase = state["phase"]
     found = step_of(phase)
     group = model.current_group(state)
     what = {"rebellion": "Chinese Rebellion", "ottoman": "Ottoman War"}.get(group, "War")
     if phase == "war":
         return "War Phase: declarations of War"
+    rnd = _sequence(state)
     if found:
         step, i = found
         powers = sorted({p for w in model.fighting(state) if i < len(w["sides"]) for p in w["sides"][i]},
                         key=power_order)
-        rnd = max([w.get("round", 0) for w in model.fighting(state)] or [0])
         return (f"{what}, sequence {rnd}: {model.ORDINALS[i].title()} Alliance {step.title()}"
                 + (f" ({', '.join(powers)})" if powers else ""))
     names = {"war_alliances": "Alliance Determination", "war_initiative": "Initiative Determination",
              "war_end": "War End Determination", "war_resolution": "Resolution"}
+    if rnd and phase != "war_resolution":
+        return f"{what}, sequence {rnd}: {names.get(phase, label(phase))}"
     return f"{what}: {names.get(phase, label(phase))}"
+
+
+def short(state: dict) -> str:
+    """The phase in a mail's subject: "1884 War 1: Attack 2" (the second alliance's Attack
+    Phase of the first sequence), "1884 Rebellion: Resolution"."""
+    phase, turn = state["phase"], state["turn"]
+    if phase == "war":
+        return f"{turn} War declarations"
+    what = SHORT_GROUP.get(model.current_group(state), "War")
+    rnd = _sequence(state) if phase != "war_resolution" else 0
+    found = step_of(phase)
+    name = f"{found[0].title()} {found[1] + 1}" if found else SHORT_NAMES.get(phase, label(phase))
+    text = f"{turn} {what}" + (f" {rnd}" if rnd else "") + f": {name}"
+    return text if len(text) <= SHORT else text.replace(": ", " ")[:SHORT]
 
 
 def info(state: dict) -> PhaseInfo:
@@ -66,7 +99,8 @@ def info(state: dict) -> PhaseInfo:
     owes, may = asked(state)
     key = f"{turn}/war" if phase == "war" else f"{turn}/{phase}/{state.get('war_window', 0)}"
     return PhaseInfo(key=key, name=phase, turn=turn, owes=tuple(owes), may=tuple(may),
-                     label=f"{turn} {title(state)}", window=WINDOW, done=DONE_ON_ORDERS)
+                     label=f"{turn} {title(state)}", window=WINDOW, done=DONE_ON_ORDERS,
+                     short=short(state))
 
 
 # -- who is asked ------------------------------------------------------------------------------

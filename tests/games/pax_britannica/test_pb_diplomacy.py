@@ -64,6 +64,23 @@ def test_a_line_that_starts_like_a_clause_must_be_one_free_text_stays_free():
     assert problem.code == "unknown-power" and problem.suggestion == "France"
 
 
+@pytest.mark.parametrize("line, form", [("Britain: NO MARKER IN Burma", "NO MARKERS IN <area>"),
+                                        ("NO UNIT IN Egypt", "NO UNITS IN <area>"),
+                                        ("PAYS France 10", "PAY <power>"),
+                                        ("Defensive Aliance", "DEFENSIVE ALLIANCE")])
+def test_a_line_one_slip_from_a_clause_is_not_kept_as_free_text(line, form):
+    """Rules: TREATIES - "it can stipulate that a player not place markers in particular Areas":
+    NO MARKER IN (singular) kept as free text would bind nobody, unenforced and unwarned."""
+    _, problem = clauses.parse_line(line, load_data(), 3)
+    assert problem is not None and problem.code == "invalid-clause" and form in problem.message, problem
+
+
+@pytest.mark.parametrize("line", ["No march into Burma without notice.", "Max and Moritz are friends.",
+                                  "No one shall know of this.", "Pax Britannica forever."])
+def test_free_text_that_only_starts_with_a_common_word_stays_free(line):
+    assert clauses.parse_line(line, load_data(), 1) == (None, None)
+
+
 def test_a_treaty_whose_clause_names_an_outsider_is_refused_with_the_line():
     s = board(phase="movement")
     action = TreatyAction("propose", "France", "T1", at="now", parties=("Britain",),

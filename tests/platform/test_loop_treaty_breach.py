@@ -1,0 +1,45 @@
+"""A breach claim by mail: a power of several words is named as players write it, the GM is
+mailed the claim, and GM STATUS and TREATY LIST show the open claims with the treaty's id the
+GM rules on."""
+from __future__ import annotations
+
+import pytest
+
+from pax_table import GM, PaxTable
+
+
+@pytest.fixture
+def pax(tmp_path, monkeypatch):
+    table = PaxTable(tmp_path, monkeypatch)
+    table.say("France", "TREATY PROPOSE entente WITH United-States", "Cordial words.", "ENDTREATY")
+    table.say("United-States", "TREATY SIGN entente")
+    return table
+
+
+def test_a_claim_names_a_power_of_several_words(pax):
+    reply = pax.say("France", "TREATY BREACH entente United States sold arms to Britain")
+    assert "Treaty entente: breach by United States claimed." in reply, reply
+    record = pax.ctx.db["snapshots"].count_where("game = 'pax' and kind = 'input' and label like '%breach%'")
+    assert record == 1
+    reply = pax.say("France", "TREATY BREACH entente Nowhere Land did it")
+    assert "[unknown-power] 'Nowhere' is not a power" in reply
+
+
+def test_the_gm_is_mailed_the_claim_and_sees_it_in_status_and_treaty_list(pax):
+    before = len(pax.mails(GM, "breach"))
+    pax.say("France", "TREATY BREACH entente United States sold arms to Britain")
+    told = pax.mails(GM, "breach")[before:]
+    assert len(told) == 1, [m["Subject"] for m in pax.mails(GM)]
+    text = pax.text(told[0])
+    assert "France claims United States broke treaty entente: sold arms to Britain" in text
+    assert "GM RULE entente" in text
+    status = pax.gm("STATUS")
+    assert "Open breach claims:" in status and "entente: France claims United States broke it" in status
+    listed = pax.gm("TREATY LIST")
+    assert "entente" in listed and "open claim: France against United States" in listed
+    listed = pax.say("United-States", "TREATY LIST")
+    assert "open claim: France against United States" in listed
+    assert "open claim" not in pax.say("Britain", "TREATY LIST")
+    pax.gm("GM RULE entente DISMISSED")
+    assert "Open breach claims:" not in pax.gm("STATUS")
+    assert "open claim" not in pax.gm("TREATY LIST")
