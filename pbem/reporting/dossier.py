@@ -22,7 +22,7 @@ from pbem.kit.capabilities import supports
 from pbem.outbound.outbox import queue
 from pbem.reporting import reports
 from pbem.reporting.render import status_words
-from pbem.storage import phase_orders, store
+from pbem.storage import phase_orders, press_rows, store
 from pbem.storage.db import loads
 
 
@@ -71,7 +71,7 @@ def press_lines(ctx: Context, rec: store.GameRecord, power: str) -> list[str]:
     labels[rec.rules.phase(rec.state).key] = rec.rules.phase(rec.state).label
     lines: list[str] = []
     grey: list[tuple[str, list[str]]] = []  # grey press received: after the rest, in no order of time
-    for row in ctx.db["press"].rows_where("game = ?", [rec.name], order_by="id"):
+    for row in press_rows.of_game(ctx, rec.name):
         to = loads(row["recipients"], [])
         mine, theirs = row["sender"] == power, power in to
         if not (mine or theirs) or not audience.admits(loads(row.get("audience")), power, {}):

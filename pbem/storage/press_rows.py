@@ -12,3 +12,8 @@ from pbem.base.context import Context
 def add(ctx: Context, fields: dict) -> None:
     """Keep one press message (inside the caller's transaction)."""
     ctx.db["press"].insert(fields)
+
+
+def of_game(ctx: Context, game: str) -> list[dict]:
+    """Every press message of ``game``, oldest first (each reader's view filters it by audience)."""
+    return list(ctx.db["press"].rows_where("game = ?", [game], order_by="id"))

@@ -54,3 +54,13 @@ def events_of_kind(ctx: Context, game: str, kind: str) -> list[dict]:
     """The events of one kind the game emitted, newest first (rolled back or not)."""
     return [row["data"] for row in ctx.db["events"].rows_where(
         "game = ? and kind = ?", [game, kind], order_by="id desc", select="data")]
+
+
+def archive_stamp(ctx: Context, game: str) -> list:
+    """What a game's archive pages depend on in the database: the last snapshot and the count
+    of snapshots standing, and how many GM-log entries, players and press messages it has."""
+    snap = ctx.db.execute("select max(seq), count(*) from snapshots where game = ? and rolled_back = 0",
+                          [game]).fetchone()
+    counts = [ctx.db.execute(f"select count(*) from {table} where game = ?", [game]).fetchone()[0]
+              for table in ("gm_log", "players", "press")]
+    return [list(snap), counts]

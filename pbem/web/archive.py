@@ -32,7 +32,7 @@ from pbem.base.sitepaths import game_dir, slug  # noqa: F401  (part of this modu
 from pbem.kit import audience, templating
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game
-from pbem.storage import store
+from pbem.storage import snapshots, store
 from pbem.storage.db import loads, utcnow_iso
 from pbem.web import archive_pages as pages_of
 
@@ -246,12 +246,8 @@ def _unavailable(ctx: Context, rec: store.GameRecord) -> dict:
 def _stamp(ctx: Context, rec: store.GameRecord) -> list:
     """What a game's pages depend on that changes: its status, phase, last
     snapshot, GM log, players, press, and the seed's reveal."""
-    db = ctx.db
-    snap = db.execute("select max(seq), count(*) from snapshots where game = ? and rolled_back = 0",
-                      [rec.name]).fetchone()
-    counts = [db.execute(f"select count(*) from {table} where game = ?", [rec.name]).fetchone()[0]
-              for table in ("gm_log", "players", "press")]
-    return [rec.status, rec.row["phase_key"], list(snap), counts, bool(rec.row["seed_revealed"])]
+    snap, counts = snapshots.archive_stamp(ctx, rec.name)
+    return [rec.status, rec.row["phase_key"], snap, counts, bool(rec.row["seed_revealed"])]
 
 
 def build_archive(ctx: Context, out: Path, only_changed: bool = False) -> Path:

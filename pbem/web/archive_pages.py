@@ -19,7 +19,7 @@ from pbem.base.sitepaths import slug
 from pbem.kit import audience
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game
-from pbem.storage import phase_orders, store
+from pbem.storage import phase_orders, press_rows, store
 from pbem.storage.db import loads
 from pbem.web import charts
 
@@ -97,7 +97,7 @@ def public_press(ctx: Context, game: str, book: audience.Book) -> dict[str, list
     signed press of its phase, in an order that says nothing of when it was sent."""
     out: dict[str, list[dict]] = {}
     grey: dict[str, list[dict]] = {}
-    for row in ctx.db["press"].rows_where("game = ?", [game], order_by="id"):
+    for row in press_rows.of_game(ctx, game):
         if not audience.admits(loads(row.get("audience")), audience.PUBLIC, book):
             continue
         if row["grey"]:

@@ -14,13 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 #: modules outside pbem/storage that still touch the database, and why they may for now
-KNOWN = {
-    # The archive and the dossier read press and snapshot counts directly; they are being
-    # reworked apart, and their reads move into the store then.
-    "pbem/reporting/dossier.py",
-    "pbem/web/archive.py",
-    "pbem/web/archive_pages.py",
-}
+KNOWN: set[str] = set()
 
 #: calls that run SQL or read/write a table through sqlite_utils
 SQL_CALLS = {"execute", "executemany", "executescript", "rows_where", "count_where", "delete_where"}
