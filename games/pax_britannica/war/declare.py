@@ -66,7 +66,10 @@ def check_declare(state: dict, who: str, target: str) -> Fail:
     if model.at_war(state, who, target) or disputes.at_war(state, who, target) and state.get("phase") == "war":
         return "already-at-war", f"{who} is already at War with {target}"
     if model.allied(state, who, target) and who != target:
-        return "own-ally", f"{target} is {who}'s ally in the war being fought"
+        # Rules: DECLARATIONS OF WAR - a three-cornered War (model.split_check)
+        fail = model.split_check(model.war_of(state, who), who, target)
+        if fail:
+            return fail
     if not usable(state, who, target):
         return "no-casus-belli", f"{who} holds no Casus Belli against {target} it may use now"
     return None
@@ -159,6 +162,7 @@ def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
     index = model.side_index(war, ally)
     enemies = [p for i, side in enumerate(war["sides"]) if i != index for p in side]
     model.place_in_war(war, who, index)
+    model.bond(war, who, ally)
     events = declarations.record(state, who, enemies, phase, player=board.is_great(state, who))
     decl = state["declarations"][-1]
     decl.update({"war": war["id"], "how": how, "with": ally, **({"pulled_by": pulled_by} if pulled_by else {})})
