@@ -56,20 +56,28 @@ def asked(state: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem]:
     problems: list[Problem] = []
     spent: dict[str, int] = {}
+    # Rules: NEGOTIATION (3) - "Players can also freely transfer money to each other", and money
+    # is settled before Codominions (``resolve``): the money a power ACCEPTs in these orders
+    # counts towards the Protectorate its Codominion costs; whether it is paid is settled then.
+    accepted: dict[str, int] = {}
+    for o in orders:
+        if o.kind == "accept_money":
+            accepted[o.power or power] = accepted.get(o.power or power, 0) + o.args["amount"]
     for o in orders:
         who = o.power or power
         if o.kind not in ALLOWED:
             problems.append(Problem("wrong-phase", f"{o.canonical.splitlines()[0]} is not an order of "
                                     f"the Negotiation Phase", o.line))
             continue
-        fail = check(state, data, who, o, spent)
+        fail = check(state, data, who, o, spent, accepted.get(who, 0))
         if fail:
             problems.append(Problem(fail[0], fail[1], o.line, fail[2] if len(fail) > 2 else None))
     return problems
 
 
-def check(state: dict, data, who: str, o: Order, spent: dict) -> tuple | None:
-    """Why an order cannot be carried out as the board stands (None: it can)."""
+def check(state: dict, data, who: str, o: Order, spent: dict, accepted: int = 0) -> tuple | None:
+    """Why an order cannot be carried out as the board stands (None: it can).  ``spent``: what
+    the power's orders so far GIVE; ``accepted``: what its orders ACCEPT."""
     a = o.args
     if o.kind == "downgrade":
         have = board.status_of(state, a["area"], who)
@@ -98,7 +106,7 @@ def check(state: dict, data, who: str, o: Order, spent: dict) -> tuple | None:
             if spent[who] > board.treasury(state, who):
                 return "insufficient-funds", f"{who} has {board.treasury(state, who)}"
     elif o.kind == "codominion":
-        return codominion_check(state, data, who, a)
+        return codominion_check(state, data, who, a, accepted - spent.get(who, 0))
     elif o.kind == "call_congress":
         return call_check(state, who, a["site"])
     elif o.kind == "declare_war":
@@ -113,8 +121,9 @@ def check(state: dict, data, who: str, o: Order, spent: dict) -> tuple | None:
     return None
 
 
-def codominion_check(state: dict, data, who: str, a: dict) -> tuple | None:
-    """Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree"."""
+def codominion_check(state: dict, data, who: str, a: dict, income: int = 0) -> tuple | None:
+    """Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree".
+    ``income``: money the power's own orders accept (and do not give away) this phase."""
     c = {"area": a["area"], "members": [who] + a["with"], "text": f"CODOMINION {a['area']}"}
     trouble = treaties.codominion_problems(state, c)
     if trouble:
@@ -127,8 +136,9 @@ def codominion_check(state: dict, data, who: str, a: dict) -> tuple | None:
         return "bad-codominion", "a Minor Power cannot agree to a Codominion by negotiation"
     price = 0 if board.has_control(state, who, a["area"]) else \
         max(0, data.markers["protectorate"].buy - treaties.held_marker_price(data, state, a["area"], who))
-    if price > board.treasury(state, who):
-        return "insufficient-funds", f"joining the Codominion costs {who} {price}"
+    if price > board.treasury(state, who) + max(0, income):
+        return "insufficient-funds", f"joining the Codominion costs {who} {price}" + (
+            f" (it has {board.treasury(state, who)}, and accepts {income})" if income > 0 else "")
     return None
 
 
