@@ -13,6 +13,8 @@ EUROPEAN TENSION INCREASES ("+5 points each time a declaration of War is issued 
 """
 from __future__ import annotations
 
+import copy
+
 from pbem.kit import audience, treatybook
 
 from ..core import board, declarations, disputes, treaty_records
@@ -75,9 +77,24 @@ def check_declare(state: dict, who: str, target: str) -> Fail:
     return None
 
 
+def check_targets(state: dict, who: str, targets: list[str]) -> dict[str, Fail]:
+    """Each target of one declaration judged after the ones named before it have joined the
+    war records (naming two powers of one alliance may not make a fourth alliance)."""
+    if len(targets) < 2:
+        return {t: check_declare(state, who, t) for t in targets}
+    trial = copy.deepcopy(state)
+    fails: dict[str, Fail] = {}
+    for t in targets:
+        fails[t] = check_declare(trial, who, t)
+        if fails[t] is None:
+            model.enter(trial, who, t)
+    return fails
+
+
 def declare(state: dict, who: str, targets: list[str], phase: str) -> list[dict]:
     """A player's declaration (one +5 for every power it names), put into the war records."""
-    ok = [t for t in targets if check_declare(state, who, t) is None]
+    fails = check_targets(state, who, targets)
+    ok = [t for t in targets if fails[t] is None]
     if not ok:
         return []
     events = declarations.record(state, who, ok, phase, player=board.is_great(state, who))

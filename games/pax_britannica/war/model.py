@@ -289,7 +289,10 @@ def merge(state: dict, into: dict, other: dict, flip: bool) -> None:
 def enter(state: dict, by: str, target: str, kind: str = "war") -> dict:
     """Put a declaration of War by ``by`` on ``target`` into the war records: a new war, or
     the declarer's or target's war (the newcomer goes to the alliance opposed to the one it
-    fights), or two wars merged.  Returns the war.  Rules: DECLARATIONS OF WAR."""
+    fights), or two wars merged; a declaration between powers of one alliance makes a
+    three-cornered War (``split``).  Returns the war.  Rules: DECLARATIONS OF WAR.  Choice: one
+    made in Negotiation that would need a fourth alliance (checked only in the War Phase) leaves
+    the two where they stand."""
     candidates = [w for w in open_wars(state) if group_of(w) == kind]
     wa, wb = war_of(state, by, candidates), war_of(state, target, candidates)
     if wa is None and wb is None:
