@@ -82,6 +82,14 @@ def unrevealed(state: dict) -> list[tuple[dict, dict]]:
             for p in t.get("pending_cbs", []) if p.get("turn") == state.get("turn")]
 
 
+def unoffered(state: dict) -> list[tuple[dict, dict]]:
+    """``unrevealed`` less the treaties whose signers a Negotiation window of this turn has
+    asked already (``state["negotiation_window"]["told"]``, phases/negotiation_windows.py)."""
+    rec = state.get("negotiation_window") or {}
+    told = set(rec.get("told", [])) if rec.get("turn") == state.get("turn") else set()
+    return [(t, p) for t, p in unrevealed(state) if t["id"] not in told]
+
+
 def revealable(state: dict, powers) -> list[str]:
     """The broken secret treaties of this turn any of ``powers`` may reveal to gain a Casus Belli."""
     return sorted({t["id"] for t, p in unrevealed(state) if p["holder"] in set(powers)})

@@ -57,8 +57,7 @@ def fresh(state: dict, floor: int | None) -> list[dict]:
 
 def untold(state: dict) -> list[dict]:
     """Pending Casus Belli of broken secret treaties whose signers no window has asked yet."""
-    told = set(window(state)["told"])
-    return [p for t, p in treaty_records.unrevealed(state) if t["id"] not in told]
+    return [p for _, p in treaty_records.unoffered(state)]
 
 
 def goes_on(state: dict) -> bool:

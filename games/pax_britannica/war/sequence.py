@@ -75,13 +75,15 @@ def cb_holders(state: dict) -> list[str]:
     the signers of a secret treaty broken this turn who may still reveal it to gain theirs
     (Rules: TREATIES - "a signer who wishes to use that fact to obtain a Casus Belli must make
     the Treaty public"; clarification - after the Negotiation and Congress "the player with
-    the new CB cannot call a new Congress", but may declare War)."""
+    the new CB cannot call a new Congress", but may declare War).  Choice: a signer a
+    Negotiation window asked already is not asked again (it may still reveal the treaty and
+    then holds a Casus Belli)."""
     out = set()
     for cb in state.get("cb", []):
         speaker = model.speaker(state, cb["holder"])
         if speaker and declare.check_declare(state, cb["holder"], cb["against"]) is None:
             out.add(speaker)
-    for _, pending in treaty_records.unrevealed(state):
+    for _, pending in treaty_records.unoffered(state):
         speaker = model.speaker(state, pending["holder"])
         if speaker and not model.at_war(state, pending["holder"], pending["against"]):
             out.add(speaker)
