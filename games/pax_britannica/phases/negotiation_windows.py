@@ -67,7 +67,8 @@ def goes_on(state: dict) -> bool:
     rec = window(state, keep=True)
     if cr.current(state) or state.get("great_war") or rec["round"] >= ROUNDS:
         return False
-    if not (rec["more"] and fresh(state, rec["fresh_from"])) and not untold(state):
+    # fresh Casus Belli are counted again here: a treaty the orders broke is found after them
+    if not fresh(state, rec["fresh_from"]) and not untold(state):
         return False
     rec["round"] += 1
     return True
