@@ -112,6 +112,7 @@ CATALOGUE = Catalogue("pax_britannica", "Pax Britannica", [
     Code("not-now", "no War is declared while the Chinese Rebellion or the Ottoman war is fought"),
     Code("already-at-war", "the power is already at War with the target (or in that War)"),
     Code("own-ally", "the target is the power's ally in the War being fought"),
+    Code("no-fourth-alliance", "the War has three alliances already: the War Sequence has phases for no fourth"),
     Code("no-duty", "the power has no treaty duty to join that ally's War"),
     Code("not-at-war", "the power is not at War (in the War this order is about)"),
     Code("not-your-phase", "only the alliance whose Alliance Maneuver Phase it is moves and attacks"),

@@ -19,7 +19,7 @@ from pbem.kit.gameapi import DONE_EXPLICIT, Order, PhaseInfo, Problem
 from .core import congress_rules, disputes, state as st, treaties, treaty_checks
 from .phases import (administrative, chinese_resentment, colonial_combat, congress, diplomacy_orders,
                      final_record, marker_adjustment, minor_powers, movement, movement_orders,
-                     movement_validate, negotiation, random_events, victory_points)
+                     movement_validate, negotiation, negotiation_windows, random_events, victory_points)
 from .war import checks as war_checks, orders as war_orders, sequence as war_sequence
 
 Events = list[dict]
@@ -45,8 +45,10 @@ def negotiation_info(state: dict) -> PhaseInfo:
     """Rules: NEGOTIATION - the window stays open until every player asked says DONE."""
     phase, turn = state["phase"], state["turn"]
     owes, may = negotiation.asked(state)
-    return PhaseInfo(key=f"{turn}/{phase}", name=phase, turn=turn, owes=owes, may=may,
-                     label=f"{turn} {st.label(phase)}", window="negotiation", done=DONE_EXPLICIT)
+    n = negotiation_windows.round_of(state)   # a further window is a phase of its own (negotiation_windows.goes_on)
+    return PhaseInfo(key=f"{turn}/{phase}" + (f"/{n}" if n > 1 else ""), name=phase, turn=turn,
+                     owes=owes, may=may, label=f"{turn} {st.label(phase)}" + (f" (window {n})" if n > 1 else ""),
+                     window="negotiation", done=DONE_EXPLICIT)
 
 
 def congress_info(state: dict) -> PhaseInfo:
@@ -124,7 +126,7 @@ SEQUENCE: tuple[Phase, ...] = (
     Phase("colonial_combat", colonial_combat.resolve),
     Phase("marker_adjustment", marker_adjustment.resolve, after=after_marker_adjustment),
     Phase("negotiation", negotiation.resolve, info=negotiation_info, orders="diplomacy",
-          validate=negotiation.validate, treaty_warnings=True),
+          validate=negotiation.validate, treaty_warnings=True, goes_on=negotiation_windows.goes_on),
     Phase("congress", congress.resolve, info=congress_info, orders="diplomacy",
           validate=congress.validate, defaults=congress.defaults, goes_on=congress_rules.sitting),
     Phase("chinese_resentment", chinese_resentment.resolve),

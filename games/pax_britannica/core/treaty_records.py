@@ -74,6 +74,27 @@ def grant_pending(state: dict, record: dict) -> list[dict]:
     return [e for e in events if e]
 
 
+def unrevealed(state: dict) -> list[tuple[dict, dict]]:
+    """(treaty, pending Casus Belli) for every secret treaty broken this turn whose signer has
+    not yet made it public to gain its Casus Belli (Rules: TREATIES - "a signer who wishes to
+    use that fact to obtain a Casus Belli must make the Treaty public")."""
+    return [(t, p) for _, t in sorted(state.get("treaties", {}).items())
+            for p in t.get("pending_cbs", []) if p.get("turn") == state.get("turn")]
+
+
+def unoffered(state: dict) -> list[tuple[dict, dict]]:
+    """``unrevealed`` less the treaties whose signers a Negotiation window of this turn has
+    asked already (``state["negotiation_window"]["told"]``, phases/negotiation_windows.py)."""
+    rec = state.get("negotiation_window") or {}
+    told = set(rec.get("told", [])) if rec.get("turn") == state.get("turn") else set()
+    return [(t, p) for t, p in unrevealed(state) if t["id"] not in told]
+
+
+def revealable(state: dict, powers) -> list[str]:
+    """The broken secret treaties of this turn any of ``powers`` may reveal to gain a Casus Belli."""
+    return sorted({t["id"] for t, p in unrevealed(state) if p["holder"] in set(powers)})
+
+
 def records(state: dict, power: str | None, gm: bool = False) -> list[dict]:
     out = []
     for r in treatybook.visible(state, power, gm):

@@ -5,19 +5,24 @@ declare War during Negotiations"); CONGRESS OF EUROPE (who may call it, and wher
 MINOR POWER/GREAT POWER STATUS CONFLICTS (defending a Minor Power's rights forces a Congress);
 EUROPEAN TENSION INCREASES.
 
-The phase takes orders only when a Casus Belli, a marker the status rules forbid, or a Minor
-Power's displaced Influence is waiting; otherwise it passes through.  Its orders resolve in
-this order (Choice): downgrades; money; marker transfers; Codominions; the Casus Belli those
-settle are struck off; DEFEND; declarations of War; the call of a Congress (the first valid
-call in the rules' order of the callers' powers).  Without a Congress, what is still unlawful
-on the map is cleared as a Congress that failed would clear it.
+The phase takes orders only when a Casus Belli, a marker the status rules forbid, a Minor
+Power's displaced Influence, or a secret treaty broken this turn and not yet revealed is
+waiting; otherwise it passes through.  Its orders resolve in this order (Choice): downgrades;
+money; marker transfers; Codominions; the Casus Belli those settle are struck off; DEFEND;
+declarations of War; the call of a Congress (the first valid call in the rules' order of the
+callers' powers).  Without a Congress, what is still unlawful on the map is cleared as a
+Congress that failed would clear it.
+
+A window's orders can give a Casus Belli its holder has had no window to use, or break a secret
+treaty: the phase then goes on with another window (negotiation_windows.py).
 """
 from __future__ import annotations
 
 from pbem.kit.gameapi import Order, Problem
 
-from ..core import board, congress_rules as cr, declarations, disputes, treaties
+from ..core import board, congress_rules as cr, declarations, disputes, treaties, treaty_records
 from ..core.state import by_rules_order, label
+from .negotiation_windows import begin, finish, later_owes, round_of
 
 ALLOWED = ("downgrade", "transfer", "accept", "give", "accept_money", "codominion",
            "call_congress", "declare_war", "defend", "done")
@@ -29,23 +34,29 @@ def claims(state: dict) -> list[dict]:
 
 
 def parties(state: dict) -> set[str]:
-    """Parties to a dispute: Casus Belli holders and targets, and the owners of markers the
-    status rules forbid (and the powers whose markers they stand beside)."""
+    """Parties to a dispute: Casus Belli holders and targets, the owners of markers the
+    status rules forbid (and the powers whose markers they stand beside), and the signers of a
+    secret treaty broken this turn who may reveal it to gain a Casus Belli (Rules: TREATIES)."""
     out = disputes.parties(state)
     for area in disputes.troubled_areas(state):
         out |= set(disputes.illegal_markers(state, area)) | set(board.controllers(state, area))
-    return out
+    return out | {p["holder"] for _, p in treaty_records.unrevealed(state)}
 
 
 def asked(state: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(owes, may).  Choice: with a Minor Power's claim open every player is asked (any Great
-    Power may DEFEND it); otherwise the parties owe an answer and the others may write."""
+    Power may DEFEND it); otherwise the parties owe an answer and the others may write.  In a
+    further window (``goes_on``) only the parties to what the last window's orders gave owe
+    one; everyone else may still write."""
     if state.get("game_over") or state.get("great_war"):
         return (), ()
     players = list(state.get("players", []))
     involved = set(cr.speakers(state, parties(state)))
     if claims(state):
         involved = set(players)
+    if round_of(state) > 1:
+        owes = tuple(later_owes(state))
+        return owes, tuple(p for p in players if p not in owes)
     if not involved:
         return (), ()
     owes = tuple(p for p in players if p in involved)
@@ -56,20 +67,28 @@ def asked(state: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem]:
     problems: list[Problem] = []
     spent: dict[str, int] = {}
+    # Rules: NEGOTIATION (3) - "Players can also freely transfer money to each other", and money
+    # is settled before Codominions (``resolve``): the money a power ACCEPTs in these orders
+    # counts towards the Protectorate its Codominion costs; whether it is paid is settled then.
+    accepted: dict[str, int] = {}
+    for o in orders:
+        if o.kind == "accept_money":
+            accepted[o.power or power] = accepted.get(o.power or power, 0) + o.args["amount"]
     for o in orders:
         who = o.power or power
         if o.kind not in ALLOWED:
             problems.append(Problem("wrong-phase", f"{o.canonical.splitlines()[0]} is not an order of "
                                     f"the Negotiation Phase", o.line))
             continue
-        fail = check(state, data, who, o, spent)
+        fail = check(state, data, who, o, spent, accepted.get(who, 0))
         if fail:
             problems.append(Problem(fail[0], fail[1], o.line, fail[2] if len(fail) > 2 else None))
     return problems
 
 
-def check(state: dict, data, who: str, o: Order, spent: dict) -> tuple | None:
-    """Why an order cannot be carried out as the board stands (None: it can)."""
+def check(state: dict, data, who: str, o: Order, spent: dict, accepted: int = 0) -> tuple | None:
+    """Why an order cannot be carried out as the board stands (None: it can).  ``spent``: what
+    the power's orders so far GIVE; ``accepted``: what its orders ACCEPT."""
     a = o.args
     if o.kind == "downgrade":
         have = board.status_of(state, a["area"], who)
@@ -98,7 +117,7 @@ def check(state: dict, data, who: str, o: Order, spent: dict) -> tuple | None:
             if spent[who] > board.treasury(state, who):
                 return "insufficient-funds", f"{who} has {board.treasury(state, who)}"
     elif o.kind == "codominion":
-        return codominion_check(state, data, who, a)
+        return codominion_check(state, data, who, a, accepted - spent.get(who, 0))
     elif o.kind == "call_congress":
         return call_check(state, who, a["site"])
     elif o.kind == "declare_war":
@@ -113,8 +132,9 @@ def check(state: dict, data, who: str, o: Order, spent: dict) -> tuple | None:
     return None
 
 
-def codominion_check(state: dict, data, who: str, a: dict) -> tuple | None:
-    """Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree"."""
+def codominion_check(state: dict, data, who: str, a: dict, income: int = 0) -> tuple | None:
+    """Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree".
+    ``income``: money the power's own orders accept (and do not give away) this phase."""
     c = {"area": a["area"], "members": [who] + a["with"], "text": f"CODOMINION {a['area']}"}
     trouble = treaties.codominion_problems(state, c)
     if trouble:
@@ -127,8 +147,9 @@ def codominion_check(state: dict, data, who: str, a: dict) -> tuple | None:
         return "bad-codominion", "a Minor Power cannot agree to a Codominion by negotiation"
     price = 0 if board.has_control(state, who, a["area"]) else \
         max(0, data.markers["protectorate"].buy - treaties.held_marker_price(data, state, a["area"], who))
-    if price > board.treasury(state, who):
-        return "insufficient-funds", f"joining the Codominion costs {who} {price}"
+    if price > board.treasury(state, who) + max(0, income):
+        return "insufficient-funds", f"joining the Codominion costs {who} {price}" + (
+            f" (it has {board.treasury(state, who)}, and accepts {income})" if income > 0 else "")
     return None
 
 
@@ -158,6 +179,7 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     orders = {p: [o if isinstance(o, Order) else Order.from_json(o) for o in os]
               for p, os in (orders or {}).items()}
     events: list[dict] = []
+    floor = begin(state)
     settled: list[tuple[str, set, set]] = []   # (Area, powers either side, powers both sides)
     events += downgrades(state, orders, settled)
     events += money(state, orders)
@@ -167,7 +189,9 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     events += defend(state, orders)
     events += declare(state, orders, "negotiation")
     events += call(state, orders)
-    if not cr.current(state) and not state.get("great_war"):
+    # Rules: NEGOTIATION (4) - the Casus Belli a Codominion gives must survive the window that
+    # gave it, for its holder to use: then the next window settles or clears the map.
+    if not finish(state, floor) and not cr.current(state) and not state.get("great_war"):
         # Choice: the rules say every Casus Belli marker must be gone by the end of the turn but
         # not how when nobody calls a Congress: as when a Congress fails and nobody goes to War.
         events += disputes.clear_all(state, data, "not settled by Negotiation and no Congress")

@@ -14,7 +14,7 @@ from pbem.kit.gameapi import OrderOption
 from .. import sequence as play
 from ..core import board, congress_rules as cr, disputes
 from ..core.audiences import seen
-from ..core.treaty_records import records
+from ..core.treaty_records import records, revealable
 from ..phases.negotiation import claims
 from .congress import names
 
@@ -148,6 +148,10 @@ def options(state: dict, power: str) -> list[OrderOption]:
         if held and not c:
             out.append(OrderOption("CALL CONGRESS AT <site>", "the Congress of Europe meets on the disputes; "
                                    "the lawful sites now", tuple(cr.valid_sites(state, cr.all_parties(state)))))
+        secret = revealable(state, [power] + (["Austria-Hungary"] if power == "Germany" else []))
+        if secret:
+            out.append(OrderOption("TREATY REVEAL <id>", "a secret treaty broken this turn: reveal it to gain "
+                                   "your Casus Belli against its breaker, then use it here", tuple(secret)))
         defend = tuple(f"{claim['minor']} IN {claim['area']} (against {claim['placer']})"
                        for claim in claims(state) if claim["placer"] != power)
         if defend:

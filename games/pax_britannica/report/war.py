@@ -12,7 +12,7 @@ from pbem.kit import treatybook
 from pbem.kit.gameapi import OrderOption
 
 from .. import sequence as play
-from ..core import board, combat_table, mapgraph
+from ..core import board, combat_table, mapgraph, treaty_records
 from ..war import declare, model, moves, natives, resolution, sequence
 from .congress import names
 
@@ -244,8 +244,13 @@ def sendable(state: dict, data, power: str) -> list[str]:
     if phase == "war":
         targets = sorted({cb["against"] for cb in state.get("cb", []) if model.speaker(state, cb["holder"]) == power
                           and declare.check_declare(state, cb["holder"], cb["against"]) is None})
-        return [f"DECLARE WAR ON <power> (you may, against {', '.join(targets)}: +5 European Tensions)",
-                "DONE (if you declare no War)"] if targets else []
+        secret = treaty_records.revealable(state, [p for p in state.get("powers", {})
+                                                   if model.speaker(state, p) == power])
+        out = [f"TREATY REVEAL {t} (the secret treaty broken this turn: revealing it gives your Casus Belli "
+               "against its breaker)" for t in secret]
+        if targets:
+            out.append(f"DECLARE WAR ON <power> (you may, against {', '.join(targets)}: +5 European Tensions)")
+        return out + ["DONE (if you declare no War)"] if out else []
     if phase == "war_alliances":
         out += duties(state, power)
     found = sequence.step_of(phase or "")

@@ -91,11 +91,7 @@ def judge(state: dict, sim: dict, data, player: str, who: str, o: Order, moved: 
     if o.kind == "attack":
         return check_attack(sim, data, who, a)
     if o.kind == "declare_war":
-        for t in a["against"]:
-            fail = declare.check_declare(state, who, t)
-            if fail:
-                return fail
-        return None
+        return next((f for f in declare.check_targets(state, who, a["against"]).values() if f), None)
     if o.kind in ("join", "refuse"):
         return check_join(state, who, a["with"], o.kind)
     if o.kind == "support":

@@ -46,8 +46,7 @@ def apply(state: dict, data, orders: dict, phase: str) -> list[dict]:
 
 
 def declaration(state: dict, who: str, o: Order, phase: str) -> list[dict]:
-    bad = [(t, declare.check_declare(state, who, t)) for t in o.args["against"]]
-    bad = [(t, f) for t, f in bad if f]
+    bad = [(t, f) for t, f in declare.check_targets(state, who, o.args["against"]).items() if f]
     events = [{"kind": "order_failed", "power": who, "order": o.canonical, "code": f[0], "reason": f[1]}
               for _, f in bad]
     ok = [t for t in o.args["against"] if t not in dict(bad)]

@@ -13,6 +13,8 @@ EUROPEAN TENSION INCREASES ("+5 points each time a declaration of War is issued 
 """
 from __future__ import annotations
 
+import copy
+
 from pbem.kit import audience, treatybook
 
 from ..core import board, declarations, disputes, treaty_records
@@ -66,15 +68,33 @@ def check_declare(state: dict, who: str, target: str) -> Fail:
     if model.at_war(state, who, target) or disputes.at_war(state, who, target) and state.get("phase") == "war":
         return "already-at-war", f"{who} is already at War with {target}"
     if model.allied(state, who, target) and who != target:
-        return "own-ally", f"{target} is {who}'s ally in the war being fought"
+        # Rules: DECLARATIONS OF WAR - a three-cornered War (model.split_check)
+        fail = model.split_check(model.war_of(state, who), who, target)
+        if fail:
+            return fail
     if not usable(state, who, target):
         return "no-casus-belli", f"{who} holds no Casus Belli against {target} it may use now"
     return None
 
 
+def check_targets(state: dict, who: str, targets: list[str]) -> dict[str, Fail]:
+    """Each target of one declaration judged after the ones named before it have joined the
+    war records (naming two powers of one alliance may not make a fourth alliance)."""
+    if len(targets) < 2:
+        return {t: check_declare(state, who, t) for t in targets}
+    trial = copy.deepcopy(state)
+    fails: dict[str, Fail] = {}
+    for t in targets:
+        fails[t] = check_declare(trial, who, t)
+        if fails[t] is None:
+            model.enter(trial, who, t)
+    return fails
+
+
 def declare(state: dict, who: str, targets: list[str], phase: str) -> list[dict]:
     """A player's declaration (one +5 for every power it names), put into the war records."""
-    ok = [t for t in targets if check_declare(state, who, t) is None]
+    fails = check_targets(state, who, targets)
+    ok = [t for t in targets if fails[t] is None]
     if not ok:
         return []
     events = declarations.record(state, who, ok, phase, player=board.is_great(state, who))
@@ -159,6 +179,7 @@ def join(state: dict, who: str, ally: str, phase: str, how: str = "join",
     index = model.side_index(war, ally)
     enemies = [p for i, side in enumerate(war["sides"]) if i != index for p in side]
     model.place_in_war(war, who, index)
+    model.bond(war, who, ally)
     events = declarations.record(state, who, enemies, phase, player=board.is_great(state, who))
     decl = state["declarations"][-1]
     decl.update({"war": war["id"], "how": how, "with": ally, **({"pulled_by": pulled_by} if pulled_by else {})})

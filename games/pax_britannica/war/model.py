@@ -15,7 +15,8 @@ A war is a record in ``state["wars"]``::
      "conquered": {area: [powers]}, "defeated": [areas], "surrendered": [units],
      "grants": [{"area", "by", "to"}], "denials": [{"area", "by", "to"}],
      "peace": {power: [enemies]}, "delay": [powers], "assigned": {minor: player},
-     "left": [powers], "result": {...} | None}
+     "left": [powers], "result": {...} | None,
+     "bonds": [[power, ally], ...]}      # allied by choice: joined an ally, or set so
 
 Two powers are at War when they stand in different alliances of the same war (Choice: a
 power that joins an alliance "is at War with all of the opponent(s)", DECLARATIONS OF WAR,
@@ -27,6 +28,10 @@ from __future__ import annotations
 from ..core import board
 from ..core.state import CHINA, NATIVES, OTTOMANS, by_rules_order
 
+#: Rules: DECLARATIONS OF WAR - "Normally, a War occurs between two different Alliances ...
+#: the players should add Third Alliance Maneuver, Attack, and Supply Phases": the War
+#: Sequence has phases for three alliances at most.
+MAX_ALLIANCES = 3
 #: Rules: THE WAR SEQUENCE - the order in which wars are fought.
 GROUPS = ("rebellion", "ottoman", "war")
 ORDINALS = ("first", "second", "third", "fourth", "fifth")
@@ -135,7 +140,8 @@ def new_war(state: dict, sides: list[list[str]], kind: str | None = None,
               "sides": [list(s) for s in sides], "firsts": list(firsts or []), "round": 0,
               "quiet": 0, "fought": False, "conquered": {}, "defeated": [], "surrendered": [],
               "grants": [], "denials": [], "peace": {}, "delay": [], "assigned": {},
-              "left": [], "result": None, "turn": state.get("turn")}
+              "left": [], "result": None, "turn": state.get("turn"),
+              "bonds": [[s[0], p] for s in sides for p in s[1:]]}
     record.update(extra)
     state.setdefault("wars", []).append(record)
     return record
@@ -195,6 +201,55 @@ def place_in_war(war: dict, power: str, index: int) -> None:
         war["sides"][index].append(power)
 
 
+def bond(war: dict, who: str, ally: str) -> None:
+    """``who`` is ``ally``'s ally by choice (it joined its alliance)."""
+    if who != ally and [who, ally] not in war.setdefault("bonds", []):
+        war["bonds"].append([who, ally])
+
+
+def bound_group(war: dict, power: str) -> set[str]:
+    """The powers of ``power``'s alliance allied with it by choice, directly or through each
+    other (itself included)."""
+    index = side_index(war, power)
+    side = set(war["sides"][index]) if index is not None else set()
+    group, grew = {power}, True
+    while grew:
+        grew = False
+        for a, b in war.get("bonds", []):
+            if a in side and b in side and (a in group) != (b in group):
+                group |= {a, b}
+                grew = True
+    return group
+
+
+def split_check(war: dict, by: str, target: str) -> tuple[str, str] | None:
+    """Why ``by`` may not declare War on ``target``, a power of its own alliance (None: it may).
+    Rules: DECLARATIONS OF WAR - an obligated player who joins "is an ally of one of the warring
+    Powers", but "it is possible (though unusual) for a three-cornered War to occur ... and no
+    Power is allied with another".  Choice: powers that stand in one alliance only because they
+    fight the same enemy are allied by nobody's choice, and a declaration between them makes a
+    new alliance; an ally by choice (a treaty duty kept, a helper, Austria-Hungary's treaty, a
+    side the GM set) may not be declared War on; and the War Sequence has phases for three
+    alliances, so a fourth is refused."""
+    if target in bound_group(war, by):
+        return "own-ally", f"{target} is {by}'s ally in the war being fought"
+    if len([s for s in war["sides"] if s]) >= MAX_ALLIANCES:
+        return "no-fourth-alliance", (f"{by} and {target} fight in one alliance of a War that has "
+                                      f"{MAX_ALLIANCES} alliances already; the War Sequence has no fourth")
+    return None
+
+
+def split(war: dict, by: str, target: str) -> None:
+    """``by`` declared War on ``target`` of its own alliance: ``target`` and its allies by
+    choice leave for a new alliance, at War with every other (Choice: the rest of the alliance
+    stays with ``by``)."""
+    group = bound_group(war, target)
+    index = side_index(war, target)
+    side = war["sides"][index]
+    war["sides"][index] = [p for p in side if p not in group]
+    war["sides"].append([p for p in side if p in group])
+
+
 def opposed_index(war: dict, power: str) -> int:
     """Where a power newly at War with ``power`` goes.  Choice: the other alliance of a
     two-alliance war; with three or more, the last alliance that is not ``power``'s."""
@@ -224,7 +279,7 @@ def merge(state: dict, into: dict, other: dict, flip: bool) -> None:
             place_in_war(into, p, i)
     for key in ("firsts",):
         into[key] = into.get(key, []) + [p for p in other.get(key, []) if p not in into.get(key, [])]
-    for key in ("surrendered", "grants", "denials", "defeated"):
+    for key in ("surrendered", "grants", "denials", "defeated", "bonds"):
         into[key] = into.get(key, []) + other.get(key, [])
     into["conquered"].update(other.get("conquered", {}))
     into["assigned"].update(other.get("assigned", {}))
@@ -234,12 +289,17 @@ def merge(state: dict, into: dict, other: dict, flip: bool) -> None:
 def enter(state: dict, by: str, target: str, kind: str = "war") -> dict:
     """Put a declaration of War by ``by`` on ``target`` into the war records: a new war, or
     the declarer's or target's war (the newcomer goes to the alliance opposed to the one it
-    fights), or two wars merged.  Returns the war.  Rules: DECLARATIONS OF WAR."""
+    fights), or two wars merged; a declaration between powers of one alliance makes a
+    three-cornered War (``split``).  Returns the war.  Rules: DECLARATIONS OF WAR.  Choice: one
+    made in Negotiation that would need a fourth alliance (checked only in the War Phase) leaves
+    the two where they stand."""
     candidates = [w for w in open_wars(state) if group_of(w) == kind]
     wa, wb = war_of(state, by, candidates), war_of(state, target, candidates)
     if wa is None and wb is None:
         return new_war(state, [[by], [target]], kind, firsts=[by])
     if wa is not None and wa is wb:
+        if side_index(wa, by) == side_index(wa, target) and split_check(wa, by, target) is None:
+            split(wa, by, target)   # Rules: DECLARATIONS OF WAR - a three-cornered War
         return wa
     if wb is None:
         place_in_war(wa, target, opposed_index(wa, by))

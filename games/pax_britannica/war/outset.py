@@ -32,7 +32,7 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
             if o.kind != "declare_war":
                 continue
             who = o.power or power
-            fails = {t: declare.check_declare(state, who, t) for t in o.args["against"]}
+            fails = declare.check_targets(state, who, o.args["against"])
             bad = [t for t, f in fails.items() if f]
             if bad:
                 events.append({"kind": "order_failed", "power": who, "order": o.canonical,

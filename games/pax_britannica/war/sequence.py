@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
 
-from ..core import board
+from ..core import board, treaty_records
 from ..core.data import load_data
 from ..core.state import by_rules_order, label, power_order
 from . import (combat, decisions, declare, ending, greatwar, minors, model, moves, natives, orders_of, outset,
@@ -105,11 +105,21 @@ def info(state: dict) -> PhaseInfo:
 
 # -- who is asked ------------------------------------------------------------------------------
 def cb_holders(state: dict) -> list[str]:
-    """Players who may declare War at the outset of the War Phase."""
+    """Players who may declare War at the outset of the War Phase: Casus Belli holders, and
+    the signers of a secret treaty broken this turn who may still reveal it to gain theirs
+    (Rules: TREATIES - "a signer who wishes to use that fact to obtain a Casus Belli must make
+    the Treaty public"; clarification - after the Negotiation and Congress "the player with
+    the new CB cannot call a new Congress", but may declare War).  Choice: a signer a
+    Negotiation window asked already is not asked again (it may still reveal the treaty and
+    then holds a Casus Belli)."""
     out = set()
     for cb in state.get("cb", []):
         speaker = model.speaker(state, cb["holder"])
         if speaker and declare.check_declare(state, cb["holder"], cb["against"]) is None:
+            out.add(speaker)
+    for _, pending in treaty_records.unoffered(state):
+        speaker = model.speaker(state, pending["holder"])
+        if speaker and not model.at_war(state, pending["holder"], pending["against"]):
             out.add(speaker)
     return by_rules_order(out)
 

@@ -126,3 +126,58 @@ def test_a_war_by_mail(table):
         subjects.append(line.group(1))
     assert subjects and all(len(s) < 60 for s in subjects), [s for s in subjects if len(s) >= 60]
     assert any(s.startswith("[crimea] France turn report: 1880 War") for s in subjects), subjects
+
+
+TRIANGLE = ("SET MARKER Britain possession Egypt", "SET ARMY Britain 3 Egypt",
+            "SET MARKER France possession Algiers", "SET ARMY France 3 Algiers",
+            'SET MARKER "United States" protectorate Hawaii', 'SET ARMY "United States" 1 Hawaii',
+            "SET CB Britain France AREA Egypt", 'SET CB France "United States" AREA Hawaii',
+            'SET CB "United States" Britain AREA Egypt')
+
+
+def test_a_three_cornered_war_by_mail(table):
+    """Rules: DECLARATIONS OF WAR - "Britain is at War with France, France is at War with
+    Germany, and Germany is at War with Britain - and no Power is allied with another. In this
+    case, the players should add Third Alliance Maneuver, Attack, and Supply Phases"."""
+    game = PaxGame(table, "triangle")
+    ctx = table.ctx
+    game.gm(*TRIANGLE)
+    table.run()
+    eti_before = store.get_game(ctx, "triangle").state["eti"]
+    for _ in range(3):
+        for user in PLAYERS:
+            game.send(user)
+        table.run()
+        if store.get_game(ctx, "triangle").state["phase"] == "war":
+            break
+    assert store.get_game(ctx, "triangle").state["phase"] == "war"
+    reports(table, "alice")
+    # the third declaration, on a power that fights the same enemy, is lawful
+    game.send("alice", ["DECLARE WAR ON France"], done=False)
+    game.send("bob", ["DECLARE WAR ON United States"], done=False)
+    game.send("dave", ["DECLARE WAR ON Britain"], done=False)
+    table.run()
+    state = store.get_game(ctx, "triangle").state
+    assert state["eti"] - eti_before == 15
+    assert sorted(map(tuple, state["wars"][0]["sides"])) == [("Britain",), ("France",), ("United States",)]
+    britain = reports(table, "alice")
+    assert "United States declares War on Britain." in britain
+    assert "own-ally" not in britain
+    # each alliance's windows come in turn, the third's after the second's
+    seen = []
+    for _ in range(12):
+        state = store.get_game(ctx, "triangle").state
+        if not state["phase"].startswith("war_maneuver"):
+            break
+        seen.append(state["phase"])
+        owes = [u for u, p in PLAYERS.items() if p in state["wars"][0]["sides"][int(state["phase"][-1]) - 1]]
+        for user in owes:
+            game.send(user)
+        table.run()
+    assert seen[:3] == ["war_maneuver_1", "war_maneuver_2", "war_maneuver_3"]
+    third = store.get_game(ctx, "triangle").state
+    text = reports(table, "alice") + reports(table, "bob") + reports(table, "dave")
+    assert "Third Alliance Maneuver" in text, text[-2000:]
+    report = verify(ctx, "triangle")
+    assert report.ok, report.problems
+    assert third["eti"] >= 15
