@@ -1,7 +1,7 @@
 """Reading the lines of a deal block with deals.lark: the terms of a ``DIPLOMACY`` deal
 (NOTES 3.4 Player-to-Player Diplomacy) and the lines of a ``NEGOTIATE`` block (10.4
 Negotiated Peace).  Reading only says what a line is; what it may do is
-:func:`.diplomacy.check_deal`'s and :func:`.phases.peace_resolution.read_negotiation`'s question."""
+:func:`.diplomacy.check_deal`'s and :func:`.negotiated_peace.read_negotiation`'s question."""
 from __future__ import annotations
 
 import re

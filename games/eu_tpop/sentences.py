@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .peace import HOW, TERM_WORDS
+from .peace_records import HOW, TERM_WORDS
 
 Renderer = Callable[[dict], "str | None"]
 

@@ -6,11 +6,12 @@ from typing import Callable
 
 from pbem.kit.gameapi import Problem, Refused
 
-from . import diplomacy
-from .phases import action as action_phase, peace_resolution
+from . import diplomacy, negotiated_peace
 from . import state as st
 from . import victory as vc
 from . import war
+from .phases import action as action_phase
+from .phases import peace_resolution
 
 REACTION = {"cta": ("accept", "refuse"), "retreat": ("retreat", "fight"), "leader": ("leader",)}
 ANSWERS = ("accept", "refuse", "retreat", "fight", "leader")
@@ -129,6 +130,7 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
 
 def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
     from pbem.kit.state_copy import copy_state
+
     from . import moves
     trial, out = copy_state(state), []
     for o in lines:
@@ -234,7 +236,7 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             try:
                 if not (st.is_human(state, power) and st.is_human(state, enemy)):
                     raise Refused("a negotiated peace needs two human players", "negotiation-term")
-                peace_resolution.read_negotiation(state, power, enemy, o.args["lines"])
+                negotiated_peace.read_negotiation(state, power, enemy, o.args["lines"])
             except Refused as exc:
                 out.append(_p(exc.code, str(exc), o, getattr(exc, "suggestion", None)))
     return out

@@ -19,7 +19,7 @@ from .core import audiences, options as game_options, state as st, treaties, tre
 from .core.data import load_data
 from .core.mapdata import DataError
 from .report import (board as report_board, compose as report, diplomacy as report_diplomacy,
-                     lines as report_lines, mapsheet, mapview, war as report_war)
+                     lines as report_lines, mapsheet, mapview, phases as report_phases, war as report_war)
 
 PLAYABLE = ("Britain", "France", "Germany", "United States", "Japan", "Russia", "Italy")
 #: Order windows shorter than a turn (Rules: NEGOTIATION; CONGRESS OF EUROPE); each Congress step
@@ -382,21 +382,9 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         return BOTS[sequence.phase_of(state.get("phase")).orders].bot_orders(self, state, power, rng)
 
 
-def movement_defaults(state: State, power: str) -> str:
-    """Rules: MOVEMENT/STATUS CHANGE; ADMINISTRATIVE RECORD (a deficit is met by removals)."""
-    text = "no orders: nothing is bought, nothing moves"
-    deficit = state.get("pending", {}).get("deficit", {})
-    owed = {p: n for p, n in deficit.items() if p == power
-            or (power == "Germany" and p == "Austria-Hungary")}
-    for p, n in sorted(owed.items()):
-        text += (f"; {p}'s deficit of {n} is met by the default removals "
-                 f"(units abroad and markers, as the Administrative rules choose)")
-    return text
-
-
 #: by the kind of orders a phase reads (sequence.py): what silence means, and the bot that writes them
-DEFAULTS_TEXT = {"movement": movement_defaults, "diplomacy": report_diplomacy.describe_defaults,
-                 "war": report_war.describe_defaults}
+DEFAULTS_TEXT = {"movement": report_phases.movement_defaults,
+                 "diplomacy": report_diplomacy.describe_defaults, "war": report_war.describe_defaults}
 BOTS = {"movement": bot, "diplomacy": bot_diplomacy, "war": bot_war}
 
 

@@ -19,7 +19,8 @@ from pbem.kit.gameapi import DONE_EXPLICIT, Order, PhaseInfo, Problem
 from .core import congress_rules, disputes, state as st, treaties, treaty_checks
 from .phases import (administrative, chinese_resentment, colonial_combat, congress, diplomacy_orders,
                      final_record, marker_adjustment, minor_powers, movement, movement_orders,
-                     movement_validate, negotiation, negotiation_windows, random_events, victory_points)
+                     movement_validate, negotiation, negotiation_checks, negotiation_windows, random_events,
+                     victory_points)
 from .war import checks as war_checks, orders as war_orders, sequence as war_sequence
 
 Events = list[dict]
@@ -126,7 +127,7 @@ SEQUENCE: tuple[Phase, ...] = (
     Phase("colonial_combat", colonial_combat.resolve),
     Phase("marker_adjustment", marker_adjustment.resolve, after=after_marker_adjustment),
     Phase("negotiation", negotiation.resolve, info=negotiation_info, orders="diplomacy",
-          validate=negotiation.validate, treaty_warnings=True, goes_on=negotiation_windows.goes_on),
+          validate=negotiation_checks.validate, treaty_warnings=True, goes_on=negotiation_windows.goes_on),
     Phase("congress", congress.resolve, info=congress_info, orders="diplomacy",
           validate=congress.validate, defaults=congress.defaults, goes_on=congress_rules.sitting),
     Phase("chinese_resentment", chinese_resentment.resolve),

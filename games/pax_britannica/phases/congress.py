@@ -20,7 +20,7 @@ from pbem.kit.gameapi import Order, Problem
 from pbem.kit.state_copy import copy_state
 
 from ..core import congress_rules as cr, disputes
-from . import negotiation
+from . import negotiation, negotiation_checks
 from .congress_end import adopt, decide, fail, sign, step_to
 from .negotiation import each_order
 from ..core.state import by_rules_order
@@ -80,7 +80,7 @@ def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem
         if o.kind == "done":
             continue
         if o.kind == "declare_war":
-            fail = negotiation.check(state, data, who, o, {})
+            fail = negotiation_checks.check(state, data, who, o, {})
         elif o.kind not in ALLOWED[step]:
             problems.append(Problem("wrong-step", f"{first} is not an order of the Congress's "
                                     f"{cr.STEP_TITLES[step]} step", o.line))

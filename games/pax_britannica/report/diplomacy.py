@@ -15,7 +15,7 @@ from .. import sequence as play
 from ..core import board, congress_rules as cr, disputes
 from ..core.audiences import seen
 from ..core.treaty_records import records, revealable
-from ..phases.negotiation import claims
+from ..phases.negotiation_checks import claims
 from .congress import names
 
 CAUSES = {"placement": "a status marker placed", "treaty_breach": "a treaty broken",

@@ -160,3 +160,15 @@ def sections(items: Sequence[tuple[tuple[int, int] | str, object]]) -> list[tupl
 
 def kinds(events: Iterable[dict]) -> set[str]:
     return {str(e.get("kind")) for e in events}
+
+
+def movement_defaults(state: dict, power: str) -> str:
+    """Rules: MOVEMENT/STATUS CHANGE; ADMINISTRATIVE RECORD (a deficit is met by removals)."""
+    text = "no orders: nothing is bought, nothing moves"
+    deficit = state.get("pending", {}).get("deficit", {})
+    owed = {p: n for p, n in deficit.items() if p == power
+            or (power == "Germany" and p == "Austria-Hungary")}
+    for p, n in sorted(owed.items()):
+        text += (f"; {p}'s deficit of {n} is met by the default removals "
+                 f"(units abroad and markers, as the Administrative rules choose)")
+    return text

@@ -125,7 +125,7 @@ def at_war(state):
     (["white_peace", "Valmont PAYS 3"], ("white_peace", "Valmont", [], [("pay", "Valmont", "Corvia", 3)])),
 ])
 def test_the_lines_of_a_negotiated_peace_are_read(at_war, lines, read):
-    from games.eu_tpop.phases import peace_resolution as resolution
+    from games.eu_tpop import negotiated_peace as resolution
     assert resolution.read_negotiation(at_war, "Valmont", "Corvia", lines) == read
 
 
@@ -152,7 +152,7 @@ def test_the_lines_of_a_negotiated_peace_are_read(at_war, lines, read):
 def test_a_bad_negotiated_peace_gets_its_reply(at_war, lines, code, message, suggestion):
     from pbem.kit.gameapi import Refused
 
-    from games.eu_tpop.phases import peace_resolution as resolution
+    from games.eu_tpop import negotiated_peace as resolution
     with pytest.raises(Refused) as err:
         resolution.read_negotiation(at_war, "Valmont", "Corvia", lines)
     assert (err.value.code, str(err.value), getattr(err.value, "suggestion", None)) == (code, message, suggestion)
