@@ -9,7 +9,6 @@ a whole (blocks, the sign-on, loose lines) is read by :mod:`.reading`.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -20,6 +19,7 @@ from pbem.commands.values import BadValue
 from pbem.handlers.catalogue import BY_RULE, COMMANDS
 from pbem.handlers.declare import Declaration
 from pbem.kit.gameapi import Problem
+from pbem.kit import names
 from pbem.kit.names import shown
 
 TOP_KEYWORDS = grammar.top_keywords()
@@ -29,7 +29,6 @@ GROUPS = {first: frozenset(c.keyword.split(" ", 1)[1] for c in COMMANDS
           for first in TOP_KEYWORDS}
 GROUPS = {first: subs for first, subs in GROUPS.items() if subs}
 _END_TOKENS = {"$END", "<END-OF-FILE>"}
-_SUGGEST_CUTOFF = 0.7
 
 _WHAT = {"NAME": "a name", "WORD": "a value", "ADDR": "an email address", "TEXT": "some text",
          "AT": "'@'", "COMMA": "','"}
@@ -61,10 +60,8 @@ def _syntax_problem(err: UnexpectedInput, line: str, words: list[str], n: int) -
 
 def suggest(word: str, choices) -> str | None:
     """The keyword ``word`` is a typo of, if any."""
-    if len(word) > 64:  # no keyword is a typo of a word this long
-        return None
-    close = difflib.get_close_matches(word.upper(), sorted(choices), n=1, cutoff=_SUGGEST_CUTOFF)
-    return close[0] if close else None
+    # The one nearest of pbem and its games, keywords compared as written (a space counts).
+    return names.nearest(word.upper(), choices, normalise=str.upper)
 
 
 def unknown(words: list[str], n: int) -> Problem:

@@ -168,8 +168,9 @@ def done(session: Session, cmd: m.Done) -> None:
     if not phase.takes_orders_from(power):
         session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
         return
-    refused = sorted({p.line for p in session.problems
-                      if p.kind != "warning" and p.line is not None and p.line < cmd.line})
+    # A line the moderator failed on (internal-error) was no mistake of the player's.
+    refused = sorted({p.line for p in session.problems if p.kind != "warning" and p.code != "internal-error"
+                      and p.line is not None and p.line < cmd.line})
     if refused:
         # The player meant more than what stands: DONE would close the window on it.
         session.problem("done-after-refusal", f"DONE not taken: line {', '.join(map(str, refused))} of this "

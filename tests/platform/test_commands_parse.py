@@ -308,7 +308,8 @@ def test_parse_line_alone():
 
 @pytest.mark.parametrize("line,code,suggestion", [
     ("SET ADRESS a@b.c", "unknown-command", "SET ADDRESS"),
-    ("TREATY SINE t1", "unknown-command", "TREATY SIGN"),
+    ("TREATY SGIN t1", "unknown-command", "TREATY SIGN"),
+    ("TREATY SINE t1", "unknown-command", None),  # two letters off in four: no plausible typo
     ("TREATY", "missing-argument", None),
     ("GM", "missing-argument", None),
     ("SET", "missing-argument", None),
