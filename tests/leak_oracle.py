@@ -44,7 +44,8 @@ from pathlib import Path
 from pbem.inbound import intake
 from pbem.outbound import outbox
 from pbem.play import scheduler
-from pbem.storage import phase_orders, store
+from pbem.storage import outbox_rows, phase_orders, store
+from pbem.storage.db import utcnow_iso
 from pbem.web import archive
 from pbem.base.clock import FakeClock
 from pbem.base.config import load_config
@@ -191,6 +192,8 @@ class Table:
     def mail(self, sender: str, body: str, subject: str = "orders") -> None:
         self.counter += 1
         self.clock.advance(seconds=7)
+        if outbox_rows.due(self.ctx, utcnow_iso(self.now()), after=0, limit=1):
+            self.deliver()  # the daemon wakes when held mail falls due, before this mail comes
         msg = email.message.EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = sender, self.ctx.address, subject
         msg["Message-ID"] = f"<o{self.counter}@players.oracle.test>"

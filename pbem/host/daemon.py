@@ -47,8 +47,8 @@ from pbem.inbound.sandbox import InProcessHandler
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from pbem.outbound import outbox, sendhold, undelivered
 from pbem.play import scheduler
-from pbem.storage import inbound_mail
-from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, parse_iso, probe_write
+from pbem.storage import inbound_mail, outbox_rows
+from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, parse_iso, probe_write, utcnow_iso
 from pbem.web import archive
 
 log = logging.getLogger(__name__)
@@ -277,7 +277,9 @@ class Daemon:
 
     def _next_timeout(self) -> float:
         """How long to wait for mail: the poll interval, cut short by the next deadline or
-        warning, or by the end of a failed step's pause."""
+        warning, by the next queued mail falling due (grey press goes out at its quarter hour,
+        not with whatever mail wakes the daemon next: that could be its sender's), or by the
+        end of a failed step's pause."""
         if self.disk_full:
             return SPACE_PROBE_SECONDS
         timeout = self.poll_interval
@@ -297,6 +299,12 @@ class Daemon:
             hold = None
         if hold is not None:
             timeout = min(timeout, (parse_iso(hold.next_try) - self.ctx.now()).total_seconds())
+        try:
+            due = outbox_rows.next_due(self.ctx, utcnow_iso(self.ctx.now()))
+        except Exception:  # the outbox step reports what is wrong
+            due = None
+        if due is not None:
+            timeout = min(timeout, (parse_iso(due) - self.ctx.now()).total_seconds())
         return max(0.05, timeout)
 
     async def _wait_for_mail(self, timeout: float) -> None:

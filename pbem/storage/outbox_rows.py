@@ -46,6 +46,14 @@ def due(ctx: Context, now: str, *, after: int, limit: int) -> list[dict]:
         "status = 'queued' and next_try <= ? and id > ?", [now, after], order_by="id", limit=limit))
 
 
+def next_due(ctx: Context, now: str) -> str | None:
+    """When the next queued mail that is not due yet falls due (a retry, grey press held for
+    its quarter hour), or None."""
+    row = ctx.db.execute("select min(next_try) from outbox where status = 'queued' and next_try > ?",
+                         [now]).fetchone()
+    return row[0] if row else None
+
+
 def update(ctx: Context, row_id: int, fields: dict) -> None:
     ctx.db["outbox"].update(row_id, fields)
 

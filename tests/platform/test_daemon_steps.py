@@ -13,6 +13,7 @@ import pytest
 from fixtures_mail import free_port
 from helpers_loop import Loop
 from pbem.storage import store
+from pbem.storage.db import parse_iso
 from pbem.host.daemon import Backoff, Daemon
 from pbem.mail.imap_source import ImapSource
 from pbem.mail.sender import SmtpSender
@@ -141,3 +142,23 @@ def _game_without_servers(tmp_path) -> Loop:
     loop = Loop(tmp_path)
     loop.start_beacon()
     return loop
+
+
+def test_the_daemon_wakes_when_held_grey_press_falls_due_not_at_the_next_mail(tmp_path):
+    """Grey press waits for its quarter hour; a daemon waiting for mail (IMAP IDLE, a long
+    poll) must wake then and send it, or it would go out with whatever mail comes next,
+    perhaps its sender's own."""
+    loop = _game_without_servers(tmp_path)
+    daemon = Daemon(loop.ctx, None, loop.sender, poll_interval=3600)
+    far = daemon._next_timeout()
+    loop.mail("north@example.test", f"SIGNON North@g1 {loop.secrets['North']}\nPRESS TO South GREY\n"
+                                    "The beacon burns tonight.\nENDPRESS\n")
+    loop.flush()
+    held = [r for r in loop.db["outbox"].rows_where("status = 'queued'")]
+    assert len(held) == 1 and "press from" in held[0]["subject"]
+    wait = daemon._next_timeout()
+    until = (parse_iso(held[0]["next_try"]) - loop.ctx.now()).total_seconds()
+    assert abs(wait - until) < 1 and wait < far
+    loop.clock.advance(seconds=wait + 1)
+    result = asyncio.run(daemon.run_pass())
+    assert result.sent and not list(loop.db["outbox"].rows_where("status = 'queued'"))
