@@ -27,7 +27,7 @@ def subjects(msg: EmailMessage) -> list[str]:
     """A mail's subject and those of the parts merged into it, each between two rules."""
     from pbem.outbound.batch import RULE
 
-    text = msg.get_body(("plain",)).get_content()
+    text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
     return [str(msg["Subject"])] + re.findall(rf"^{RULE}\n(.+)\n{RULE}$", text, re.M)
 
 

@@ -20,6 +20,8 @@ from pbem.mail.imap_source import ImapSource
 from pbem.mail.sender import SmtpSender
 from pbem.storage.db import open_db
 
+from helpers_loop import subjects
+
 GM_SECRET = "integration-gm"
 
 
@@ -86,7 +88,8 @@ def table(mail_servers, clean_mailboxes, tmp_path):
 
 
 def find(messages, needle):
-    """The newest of ``messages`` whose subject holds ``needle`` (one must)."""
-    found = [m for m in messages if needle in m["Subject"]]
+    """The newest of ``messages`` whose subject, or the subject of a part merged into it
+    (pbem.outbound.batch), holds ``needle`` (one must)."""
+    found = [m for m in messages if any(needle in s for s in subjects(m))]
     assert found, f"no mail with {needle!r} in: {[m['Subject'] for m in messages]}"
     return found[-1]

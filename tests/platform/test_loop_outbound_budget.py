@@ -126,7 +126,7 @@ def test_the_stranger_cap_never_silences_a_player_with_a_typo(lp):
     for i in range(25):
         lp.mail(f"spam{i}@elsewhere.test", "HELP\n")
     lp.flush()
-    typo = lp.secrets["West"][:-1] + "q"
+    typo = lp.secrets["West"][:-1] + ("q" if lp.secrets["West"][-1] != "q" else "x")
     lp.mail("west@example.test", f"SIGNON West@g1 {typo}\nORDERS\nBID 1\nENDORDERS\n")
     lp.flush()
     assert "[wrong-secret]" in lp.last_text("west@example.test")

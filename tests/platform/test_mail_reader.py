@@ -53,7 +53,7 @@ def _shown(output: str, subject: str) -> str:
 def test_a_turn_report_reads_as_its_text_with_the_map_listed(site):
     raw = _raw(site, "france@example.test", "turn report: 1880 Movement/Status Change")
     kinds = [part.get_content_type() for part in raw.walk()]
-    assert kinds == ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/svg+xml"]
+    assert kinds == ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
     assert raw.get_body(("plain",))["Content-Transfer-Encoding"] == "quoted-printable"
     out = site.pbem("mail", "france@example.test")
     shown = _shown(out, "France turn report: 1880 Movement/Status Change")
@@ -65,8 +65,8 @@ def test_a_turn_report_reads_as_its_text_with_the_map_listed(site):
     assert b"=E2=80=94" in bytes(raw) and "=E2=80" not in shown and "\u2014" in shown  # quoted-printable decoded
     svg = raw.get_body(("html",)).get_payload()  # the related part: html, then the map
     assert "Attachments and images:" in shown
-    size = len([p for p in raw.walk() if p.get_content_type() == "image/svg+xml"][0].get_payload(decode=True))
-    assert f"map.svg (image/svg+xml, {size / 1024:.1f} KB): an image the HTML part shows" in shown, svg
+    size = len([p for p in raw.walk() if p.get_content_type() == "image/png"][0].get_payload(decode=True))
+    assert f"map.png (image/png, {size / 1024:.1f} KB): an image the HTML part shows" in shown, svg
     assert "HTML part: " in shown and "1 image inside" in shown
 
 
@@ -79,8 +79,8 @@ def test_open_writes_the_html_part_with_its_map_inside_for_a_browser(site, tmp_p
     assert out.count("==== mail ") == total - number + 1
     assert f"the HTML part of mail {number} with its 1 image is in {page_file}: open {page_file.as_uri()}" in out
     page = page_file.read_text(encoding="utf-8")
-    svg = [p for p in raw.walk() if p.get_content_type() == "image/svg+xml"][0]
-    inline = re.search(r'src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', page)
+    svg = [p for p in raw.walk() if p.get_content_type() == "image/png"][0]
+    inline = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
     assert inline and base64.b64decode(inline.group(1)) == svg.get_payload(decode=True)
     assert "cid:" not in page
     assert "Content-Security-Policy" in page and "default-src 'none'" in page  # no script, nothing fetched
