@@ -3,31 +3,18 @@ file://, follows its links from the index to a phase, and draws a phase page."""
 from __future__ import annotations
 
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+import helpers_browser
+from helpers_browser import chromium
 
 from pbem.storage import phase_orders
 from pbem.web import archive
 from test_archive_site import links, played_game
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium(tmp_path: Path, *args: str) -> str:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
-    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
-    done = subprocess.run([str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 def dump_dom(tmp_path: Path, page: Path) -> str:
@@ -80,6 +67,6 @@ def test_browser_draws_a_phase_page(tmp_path, site):
 
 
 def test_a_missing_browser_fails_loudly(tmp_path, monkeypatch):
-    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setattr(helpers_browser, "CHROMIUM", tmp_path / "no-chromium")
     with pytest.raises(pytest.fail.Exception, match="apt-get install chromium"):
         chromium(tmp_path, "--version")

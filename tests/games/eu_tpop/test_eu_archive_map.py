@@ -3,10 +3,10 @@ map (its SVG file) with the board in words, and headless Chromium draws the map 
 from __future__ import annotations
 
 import struct
-import subprocess
-from pathlib import Path
 
 import pytest
+
+from helpers_browser import chromium
 
 from pbem.base import clock, config, context, deadlines, identity
 from pbem.play import turns
@@ -14,20 +14,6 @@ from pbem.storage import db, phase_orders, store
 from pbem.web import archive
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium(tmp_path: Path, *args: str) -> str:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
-    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
-    done = subprocess.run([str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 @pytest.fixture
