@@ -27,6 +27,17 @@ SCENE = ("SET MARKER Britain possession Egypt", "SET ARMY Britain 10 Egypt",
          "SET CB Britain France AREA Egypt")
 
 
+def pass_until_war(table, game, name: str, turns: int) -> None:
+    """Every player answers DONE until the War Phase opens (at most ``turns`` rounds of it)."""
+    for _ in range(turns):
+        for user in PLAYERS:
+            game.send(user)
+        table.run()
+        if store.get_game(table.ctx, name).state["phase"] == "war":
+            break
+    assert store.get_game(table.ctx, name).state["phase"] == "war"
+
+
 def test_a_war_by_mail(table):
     game = PaxGame(table, "crimea")
     ctx = table.ctx
@@ -35,14 +46,8 @@ def test_a_war_by_mail(table):
     eti_before = store.get_game(ctx, "crimea").state["eti"]
 
     # Movement and Negotiation pass with nothing done; the War Phase asks Britain.
-    for _ in range(2):
-        for user in PLAYERS:
-            game.send(user)
-        table.run()
-        if store.get_game(ctx, "crimea").state["phase"] == "war":
-            break
+    pass_until_war(table, game, "crimea", 2)
     britain = reports(table, "alice")
-    assert store.get_game(ctx, "crimea").state["phase"] == "war"
     assert "Next phase: 1880 War Phase: declarations of War" in britain
     assert "What you may do now DECLARE WAR ON <power> -- you may, against France: +5 European Tensions" in britain
 
@@ -144,13 +149,7 @@ def test_a_three_cornered_war_by_mail(table):
     game.gm(*TRIANGLE)
     table.run()
     eti_before = store.get_game(ctx, "triangle").state["eti"]
-    for _ in range(3):
-        for user in PLAYERS:
-            game.send(user)
-        table.run()
-        if store.get_game(ctx, "triangle").state["phase"] == "war":
-            break
-    assert store.get_game(ctx, "triangle").state["phase"] == "war"
+    pass_until_war(table, game, "triangle", 3)
     reports(table, "alice")
     # the third declaration, on a power that fights the same enemy, is lawful
     game.send("alice", ["DECLARE WAR ON France"], done=False)
