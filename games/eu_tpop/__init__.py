@@ -223,7 +223,7 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
         return ("Europa Universalis: The Price of Power. One action a turn, in ORDERS ... ENDORDERS:\n  "
                 + "\n  ".join(orders.FORMS)
                 + "\nPeace terms: " + ", ".join(orders.TERMS)
-                + "\nStanding orders may be sent at any time; the README lists every form and default.")
+                + "\nStanding orders may be sent at any time; HELP STANDING gives each one's default.")
 
     def help_topics(self, state):
         return guide.topics() + (["MAP"] if state and state.get("areas") else [])
