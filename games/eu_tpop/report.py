@@ -84,7 +84,10 @@ def sheet(state: dict, realm: str) -> dict:
                                                            for k, n in sorted(u.items()) if n]}
                   for loc in sorted(state["units"]) if (u := state["units"][loc].get(realm))],
         "leaders": [{"name": ld["name"], "dice": list(ld["dice"]), "ruler": bool(ld.get("ruler")),
-                     "wounds": ld.get("wounds") or 0, "at": st.place_name(ld["at"]) if ld.get("at") else None}
+                     "wounds": ld.get("wounds") or 0, "at": st.place_name(ld["at"]) if ld.get("at") else None,
+                     # Choice (choices/warfare.md, Retreats): a leader stays where his army died
+                     "alone": bool(ld.get("at")) and not any(
+                         n for k, n in st.units_at(state, ld["at"]).get(realm, {}).items() if k != "damaged")}
                     for ld in state["leaders"].get(realm, [])],
         "vassals": list(st.vassals(state, realm)),
     }
