@@ -27,8 +27,9 @@ PUBLIC = frozenset({
     "phase", "prestige", "province_sold", "rebel_dice", "rebel_town", "rebels", "recruit", "refused",
     "relocated", "repaired", "retreat", "ships_left_port", "siege", "siege_skipped", "stability",
     "surrender", "tokens_removed", "truce", "unrest", "unrest_removed", "vassal", "war"})
-#: event kinds whose audience is given where they are made (a treaty's record)
-MADE_WITH = frozenset({"treaty"})
+#: event kinds whose audience is given where they are made (a treaty's record; a battle round
+#: explained to the realms that fought it, and each one's casualty order, battle_explain.py)
+MADE_WITH = frozenset({"treaty", "battle_detail", "casualties_chosen"})
 
 
 def stamp(events: list[dict]) -> list[dict]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from . import battle_explain as explain
 from .peace_records import HOW, TERM_WORDS
 
 Renderer = Callable[[dict], "str | None"]
@@ -31,8 +32,6 @@ UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "do
 
 CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
              "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
-#: battle die faces in words (9.7: f and g hit infantry, h cavalry, i artillery)
-FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
 DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle",
             "peace": "its peace term, its enemy having surrendered (10.2)"}
 
@@ -139,15 +138,28 @@ def _battle_start(e):
 
 @says("battle_round")
 def _battle_round(e):
-    d = e["dice"]
+    """What the table sees: the numbers rolled (the dice table gives their faces), hits, losses."""
     led = [f"{e[side]}'s {e[side + '_leader']}" for side in ("attacker", "defender")
            if e.get(side + "_leader", "none") != "none" and e["round"] == 1]
-    return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
-            f"({plural(e['hits']['attacker'], 'hit')}); {e['defender']} rolled "
-            f"{' '.join(FACE[f] for f in d['defender'])} ({plural(e['hits']['defender'], 'hit')}). "
-            f"{lost(e['casualties'])}."
+    rolls = e.get("rolls") or {}
+    said = {side: " ".join(str(n) for n in rolls.get(side, [])) or "no dice" for side in ("attacker", "defender")}
+    return (f"  Round {e['round']}: {e['attacker']} rolled {said['attacker']} ({plural(e['hits']['attacker'], 'hit')}); "
+            f"{e['defender']} rolled {said['defender']} ({plural(e['hits']['defender'], 'hit')}). {lost(e['casualties'])}."
             + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else "")
             + (f" Leading: {' and '.join(led)}." if led else ""))
+
+
+@says("battle_detail")
+def _battle_detail(e):
+    """To the realms that fought: strengths, each die's cause, icons matched to units (battle_explain.py)."""
+    return "\n".join(f"    {explain.side_words(e[side], role, e['sides'][side], e['naval'])}."
+                     for side, role in (("attacker", "attacked"), ("defender", "defended")))
+
+
+@says("casualties_chosen")
+def _casualties_chosen(e):
+    return (f"    Your losses in {e['area']} round {e['round']} ({', '.join(k.replace('_', ' ') for k in e['lost'])}) "
+            f"were chosen by {e['by']}.")
 
 
 @says("battle")
