@@ -164,7 +164,8 @@ def activate(state: dict, realm: str, path: list[str], siege: bool, events: list
                    "via": [s["via"] for s in plan["steps"] if s["via"]]})
     if plan["mountain_c"]:
         events.append({"kind": "monarch_power", "realm": realm, "delta": -plan["mountain_c"], "type": "military",
-                       "reason": "mountain border"})
+                       "reason": f"{plan['count']} units cross a mountain border: 1 for each 3 beyond the "
+                                 "first 3 (9.5 Mountain Borders)"})
     items = []
     fight = bt.start(state, dest, realm, naval=False, came_from={realm: path[-2]}, why="movement")
     if fight:
