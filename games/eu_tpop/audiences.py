@@ -18,7 +18,7 @@ PRIVATE = {"monarch_power": ("realm",), "standing": ("realm",), "deal_offered": 
            "negotiation_differs": ("a", "b")}
 #: event kinds everyone sees
 PUBLIC = frozenset({
-    "action", "active_ally", "active_ally_ended", "ally_joins_war", "alliance", "alliance_ended", "allied_units_lost",
+    "action", "action_cards", "active_ally", "active_ally_ended", "ally_joins_war", "alliance", "alliance_ended", "allied_units_lost",
     "allied_units_returned", "annexed", "appointed", "bankrupt", "battle", "battle_round", "battle_start",
     "captured", "cb", "cta", "deal", "decision_needed", "default_decision", "dow_after", "ducats", "free",
     "free_action", "game_over", "gm_edit", "hre_dissolved", "imperial_authority", "influence", "leader",

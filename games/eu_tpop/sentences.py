@@ -318,6 +318,12 @@ def _marriage(e):
     return f"Royal marriage: {e['a']} and {e['b']}."
 
 
+@says("action_cards")
+def _action_cards(e):
+    return (f"{' and '.join(e['realms'])} each gain {plural(e['n'], 'Action Card')} of a type {e['chooser']} "
+            f"chooses ({e['reason']}); they are drawn on the table.")
+
+
 @says("influence")
 def _influence(e):
     return f"{e['realm']}: {e['delta']:+d} Influence in {e['area']} ({e['reason']})."
