@@ -239,7 +239,46 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
                 negotiated_peace.read_negotiation(state, power, enemy, o.args["lines"])
             except Refused as exc:
                 out.append(_p(exc.code, str(exc), o, getattr(exc, "suggestion", None)))
+    refused = {p.line for p in out if p.kind != "warning"}
+    decided: dict[tuple[str, str], object] = {}
+    for o in given:
+        if o.kind in PEACE and o.line not in refused:
+            twice = _second_decision(state, power, o, decided)
+            if twice:
+                out.append(twice)
     return out
+
+
+def _second_decision(state: dict, power: str, o, decided: dict) -> Problem | None:
+    """10.1: "only 1 Peace Term may be chosen per War/Enemy": a second ENFORCE on the same enemy, or a
+    second order of one kind, would be ignored when the step runs, so it is refused now.  KEEP WAR
+    beside an order that ends that war contradicts it.  Choice: a term kept for the enemy's
+    surrender (a warning, 10.2) may stand beside OFFER WHITE PEACE or KEEP WAR."""
+    enemy = o.args["realm"]
+    first = decided.get((o.kind, enemy))
+    if first is None and o.kind == "enforce":
+        first = decided.get(("enforce", enemy))
+    if first is not None:
+        why = ("only 1 Peace Term may be chosen per War/Enemy (10.1)" if o.kind == "enforce"
+               else "one such order per war")
+        return _p("one-decision-per-war", f"{o.canonical}: {first.canonical} already decides your war with "
+                  f"{enemy}: {why}; this line is not taken", o)
+    ends = [x for (k, e), x in decided.items() if e == enemy and k in ("surrender", "negotiate")
+            or (k == "enforce" and e == enemy and not _conditional(state, power, x))]
+    keep = decided.get(("keep_war", enemy))
+    clash = (o.kind == "keep_war" and ends) or (keep is not None and o.kind in ("surrender", "negotiate") or (
+        keep is not None and o.kind == "enforce" and not _conditional(state, power, o)))
+    if clash:
+        other = ends[0] if o.kind == "keep_war" else keep
+        return _p("one-decision-per-war", f"{o.canonical} contradicts {other.canonical}: one decision per war "
+                  f"with {enemy} (10.1 step 3); this line is not taken", o)
+    decided[(o.kind, enemy)] = o
+    return None
+
+
+def _conditional(state: dict, power: str, o) -> bool:
+    """An ENFORCE kept for the enemy's surrender (10.2), not a term that applies now."""
+    return vc.condition(state, power, o.args["realm"]) == "inconclusive"
 
 
 def _after_surrender(state: dict, power: str, enemy: str, term: str) -> bool:
