@@ -100,6 +100,11 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
         out += _recruits(state, power, [o for o in main if o.kind == "recruit"])
         main = []
     if declare and extra and extra[0].kind in ("activate", "recruit"):
+        where = _declaration_battle(state, power, declare.args["targets"])
+        if where:
+            out.append(_p("free-action-battle", f"your declaration starts a battle in {where} at once (9.1 DoW "
+                          "triggering Battles), and a declaration that triggers a battle gives no free ACTIVATE "
+                          "or RECRUIT (NOTES 3.2 step 8): this line is not taken", extra[0]))
         extra = extra[1:]   # the free Activate or Recruit after a Declare War
     for o in extra:
         out.append(_p("one-action", "one action a turn: this line is not taken (a Declare War may add one "
@@ -126,6 +131,23 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
         except Refused as exc:
             out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
     return out
+
+
+def _declaration_battle(state: dict, power: str, targets: list[str]) -> str | None:
+    """Where the declarer's own units would fight as soon as the war is declared (9.1), if anywhere.
+    Choice: only a battle sure when the orders arrive is refused; one that hangs on an ally's answer to
+    a Call to Arms is told when the declaration is carried out (the free action skipped)."""
+    from pbem.kit.state_copy import copy_state
+    from . import battle as bt
+    trial = copy_state(state)
+    for t in targets:
+        if t in trial["realms"] and t != power:
+            war.add_war(trial, power, t, "declared")
+    for naval in (True, False):
+        for loc in sorted(trial["seas"] if naval else trial["areas"]):
+            if power in st.units_at(trial, loc) and bt.start(trial, loc, power, naval=naval):
+                return st.place_name(loc)
+    return None
 
 
 def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
