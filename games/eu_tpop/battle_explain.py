@@ -81,7 +81,7 @@ def _casualty_order(state: dict, realm: str, naval: bool) -> str:
 def units_words(types: dict, naval: bool) -> str:
     if naval:
         heavy = f", {types.get('heavy', 0)} Heavy" if types.get("heavy") else ""
-        return f"{types.get('ships', 0)} ships{heavy}"
+        return f"{_n(types.get('ships', 0), 'ship')}{heavy}"
     return ", ".join(f"{n} {t}" for t, n in types.items() if n) or "no units"
 
 
@@ -104,7 +104,7 @@ def hits_words(d: dict, naval: bool) -> str:
     got, have = d["icons"], d["types"]
     if naval:
         sure = f" + {have.get('heavy', 0)} from Heavy Ships" if have.get("heavy") else ""
-        return (f"{_n(got['ships'], 'artillery icon')} against {have['ships']} ships: "
+        return (f"{_n(got['ships'], 'artillery icon')} against {_n(have['ships'], 'ship')}: "
                 f"{min(got['ships'], have['ships'])}{sure} = {_n(d['hits'], 'hit')}")
     words = {"inf": "infantry", "cav": "cavalry", "art": "artillery"}
     used = ", ".join(f"{_n(got[t], words[t] + ' icon')} against {have[t]} {t}: {min(got[t], have[t])}"
