@@ -12,12 +12,13 @@ diplomacy and peace in their own modules.  Card effects the engine cannot know
 from __future__ import annotations
 
 from pbem.kit import treatybook
+from pbem.kit.positions import told
 from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenarios, Treaties
 from pbem.kit.gameapi import Game, GMError, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orders, queries, report, scenario, scenario_check,
-               sequence)
+from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orders, positions, queries, report,
+               scenario, scenario_check, sequence)
 
 from .phases import action, peace_and_rebels
 from . import state as st
@@ -133,9 +134,15 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
 
     # -- typed inputs ------------------------------------------------------
     def gm_command(self, state, text, dice):
-        state = copy_state(state)
-        events = gm.apply(state, text)
-        return state, events
+        """One GM edit (gm.lark): it changes the game or is refused with the reason, and
+        every player whose position it changed is told what changed (pbem.kit.positions)."""
+        new = copy_state(state)
+        events = gm.apply(new, text)
+        if new == state:
+            raise GMError(f"{text}: this changes nothing (the game already stands so)", "no-change")
+        realms = dict.fromkeys([*self.roster({}, state).powers, *self.roster({}, new).powers])
+        return new, events + told(realms, lambda r: positions.position(state, r),
+                                     lambda r: positions.position(new, r))
 
     def stamp(self, state, events):
         """Each event's audience, by its kind (audiences.py)."""

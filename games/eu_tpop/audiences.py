@@ -27,8 +27,9 @@ PUBLIC = frozenset({
     "phase", "prestige", "province_sold", "rebel_dice", "rebel_town", "rebels", "recruit", "refused",
     "relocated", "repaired", "retreat", "ships_left_port", "siege", "siege_skipped", "stability",
     "surrender", "tokens_removed", "truce", "unrest", "unrest_removed", "vassal", "war"})
-#: event kinds whose audience is given where they are made (a treaty's record)
-MADE_WITH = frozenset({"treaty"})
+#: event kinds whose audience is given where they are made (a treaty's record; what a GM edit
+#: changed in a realm's position, its player's: pbem.kit.positions)
+MADE_WITH = frozenset({"treaty", "position_changed"})
 
 
 def stamp(events: list[dict]) -> list[dict]:

@@ -111,6 +111,10 @@ def set_province(state, name, *holders):
 
 
 def set_units(state, realm, loc, *items):
+    """A realm's land units at an Area (units stand at Areas; ships in a port: SET SHIPS)."""
+    if loc not in state["areas"]:
+        raise GMError(f"units stand at areas, and {loc} is a province of the area {state['provinces'][loc]['area']}: "
+                      f"SET UNITS {realm} {state['provinces'][loc]['area']} ...", "units-at-areas")
     counts, prefix = {}, ""
     for _, values in items:
         kw = values[0]

@@ -395,3 +395,8 @@ def _unrest(e):
 @says("gm_edit")
 def _gm_edit(e):
     return f"GM: {e['text']}"
+
+
+@says("position_changed")
+def _position_changed(e):
+    return f"The GM changed {e['power']}'s position: {'; '.join(e['changes'])}."

@@ -68,7 +68,10 @@ def test_edits_in_any_case_with_names_of_several_words(state):
     after, _ = GAME.apply(after, Edit("SET WAR Valmont Ostmark VS Corvia"), ScriptedDice())
     assert GAME.query(after, "war Valmont Corvia") is True and GAME.query(after, "war Ostmark Corvia") is True
     assert GAME.query(after, "war Valmont Ostmark") is False
-    assert events == [{"kind": "gm_edit", "text": "set leader corvia Jean de Valois at corvia dice inf,cav ruler"}]
+    assert events[0] == {"kind": "gm_edit", "text": "set leader corvia Jean de Valois at corvia dice inf,cav ruler"}
+    # Corvia's player, and no one else, is told what changed in its position (pbem.kit.positions)
+    assert [(e["kind"], e["power"], e["changes"]) for e in events[1:]] == [
+        ("position_changed", "Corvia", ["leader Jean de Valois: at Corvia, dice infantry, cavalry, the ruler (new)"])]
 
 
 def test_every_scenario_query_is_a_form_of_its_grammar_and_reads_names_with_spaces(state):
@@ -110,7 +113,11 @@ def test_a_surrender_by_the_gm_is_told_with_its_gm_line_like_every_edit(state):
     at_war, _ = GAME.apply(state, Edit("SET WAR Corvia VS Valmont"), ScriptedDice())
     _, events = GAME.apply(at_war, Edit("SURRENDER Corvia TO Valmont"), ScriptedDice())
     assert events[0] == {"kind": "gm_edit", "text": "SURRENDER Corvia TO Valmont"}
-    assert [e["kind"] for e in events[1:]] == ["prestige", "prestige", "surrender"]
+    assert [e["kind"] for e in events[1:]] == ["prestige", "prestige", "surrender", "position_changed",
+                                               "position_changed"]
+    told = {e["power"]: e["changes"] for e in events if e["kind"] == "position_changed"}
+    assert told["Corvia"][0].startswith("prestige: ") and "surrendered to: Valmont (was no one)" in told["Corvia"]
+    assert told["Valmont"][0].startswith("prestige: ") and "Ostmark" not in told
 
 
 @pytest.mark.parametrize("line,message", [
