@@ -36,6 +36,7 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
 
     name = "eu_tpop"
     title = "Europa Universalis: The Price of Power"
+    turn_word = "Round"   # 4: the game is played in rounds, each of an Action Phase and Phase 3
     min_players = 1
     max_players = 8
 
@@ -161,11 +162,23 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
         return treatybook.visible(state, power, gm)
 
     # -- what people see ---------------------------------------------------
+    def charts(self, state, final=False):
+        """Each player realm's prestige and stability (on the board's tracks, public) and the
+        provinces it owns (the map), after every round."""
+        realms = [r for r in self.roster({}, state).powers if r in state["realms"]]
+        owned = {r: sum(1 for p in state["provinces"].values() if p.get("owner") == r) for r in realms}
+        return {"Prestige": {r: state["realms"][r]["prestige"] for r in realms},
+                "Stability": {r: state["realms"][r]["stability"] for r in realms},
+                "Provinces owned": owned}
+
     def view(self, state, power):
         realms = {r: {k: d[k] for k in ("kind", "religion", "capital", "overlord", "prestige", "stability",
                                          "ducats", "manpower", "exhausted", "allied", "ruler")}
                   for r, d in state["realms"].items()}
-        return {"round": state["round"], "phase": state["phase"], "step": state.get("step"),
+        # The phase and step in the rules' words: the archive shows these at a glance.
+        step = next((f"{x.letter}: {x.title}" for x in peace_and_rebels.SEQUENCE if x.letter == state.get("step")),
+                    None) if state["phase"] == "p3" else None
+        return {"round": state["round"], "phase": sequence.row(state).title, "step": step,
                 "active": state.get("active"), "passed": list(state["passed"]), "realms": realms,
                 "provinces": state["provinces"], "units": state["units"], "rebels": state["rebels"],
                 "wars": [w["pair"] for w in state["wars"]], "truces": list(state["truces"]),

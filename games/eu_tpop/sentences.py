@@ -342,7 +342,7 @@ def _figure(e):
 @says("monarch_power")
 def _monarch_power(e):
     """The realm's own mat: its audience is the realm alone (audiences.PRIVATE)."""
-    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on your mat ({e['reason']})."
+    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on its mat ({e['reason']})."
 
 
 @says("loan")
