@@ -99,3 +99,17 @@ def test_pax_units_of_two_powers_in_one_mail_one_notice_each(pax):
     assert "France: armies at Algiers: strengths 10, 3 (was strength 10)" in got[PAX["France"]][0] and "treasury: £9" in got[PAX["France"]][0]
     assert "Russia: armies at Afghanistan: strength 3 (new)" in got[PAX["Russia"]][0]
     assert PAX["Britain"] not in got and PAX["Germany"] not in got
+
+
+def test_eu_each_player_reads_the_secret_before_the_start_report(eu):
+    """GM CREATE, ADD PLAYER and START in one mail: each player gets one mail, the secret first
+    (pbem.outbound.batch ranks a welcome right after a reply), in the text and in the HTML."""
+    for address in EU.values():
+        mails = eu.inbox(address)
+        assert len(mails) == 1
+        text = mails[0].get_body(("plain",)).get_content()
+        assert text.index("Your secret is:") < text.index("has started.")
+        html = mails[0].get_body(("html",))
+        if html is not None:
+            body = html.get_content()
+            assert body.index("Your secret is:") < body.index("has started.")
