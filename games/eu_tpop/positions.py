@@ -28,7 +28,10 @@ def _units(here: dict) -> str:
         if not isinstance(n, int) or not n:
             continue
         prefix, _, base = key.rpartition("_")
-        parts.append(f"{n} {(prefix + ' ') if prefix else ''}{UNIT_WORDS.get(base, base)}")
+        word = UNIT_WORDS.get(base, base)
+        if n == 1 and word.endswith(" ships"):
+            word = word[:-1]
+        parts.append(f"{n} {(prefix + ' ') if prefix else ''}{word}")
     return ", ".join(parts) or "none"
 
 
@@ -74,7 +77,7 @@ def position(state: dict, realm: str) -> dict[str, str]:
     out["royal marriages"] = ", ".join(marriages) or "none"
     out["Casus Belli held"] = ", ".join(sorted(f"on {c['target']} ({c['type']})" for c in state["cbs"]
                                                if c["holder"] == realm)) or "none"
-    out["Casus Belli against you"] = ", ".join(sorted(f"{c['holder']} ({c['type']})" for c in state["cbs"]
+    out["Casus Belli others hold on it"] = ", ".join(sorted(f"{c['holder']} ({c['type']})" for c in state["cbs"]
                                                       if c["target"] == realm)) or "none"
     out["claims"] = ", ".join(sorted(a for a, who in state["claims"].items() if realm in who)) or "none"
     out["Influence"] = ", ".join(f"{a} {here[realm]}" for a, here in sorted(state["influence"].items())

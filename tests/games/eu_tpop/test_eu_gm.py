@@ -46,6 +46,17 @@ def test_every_edit_of_the_grammar_has_its_function_and_every_command_its_words(
     ("REMOVE UNITS Valmont PORT", "gm-edit", "expected an area or sea or province name", None),
     ("SET PRESTIGE Valmnt 3", "unknown-realm", "there is no realm called 'Valmnt'", "Valmont"),
     ("SURRENDER Corvia TO Valmont", "not-at-war", "Corvia is not at war with Valmont", None),
+    # an edit that would leave a piece where no one can move or remove it, or change nothing
+    ("SET UNITS Valmont Belcourt INF 2", "units-at-areas",
+     "units stand at areas, and Belcourt is a province of the area Valmont: SET UNITS Valmont Valmont ...", None),
+    ("SET LEADER Valmont Bob AT Belcourt", "units-at-areas", "a leader stands with its army at an Area or its "
+     "fleet at a Sea Zone; Belcourt is a province of the area Valmont", None),
+    ("SET SHIPS Valmont Belcourt LIGHT 1", "no-port-there", "Belcourt has no port: ships stand in Sea Zones or in "
+     "a port", None),
+    ("SET CB Valmont Valmont", "same-realm", "a Casus Belli is between two realms, not Valmont and itself", None),
+    ("SET WAR Valmont VS Corvia Valmont", "same-realm", "a war is between two realms, not Valmont and itself", None),
+    ("SET DUCATS Valmont 15", "no-change", "SET DUCATS Valmont 15: this changes nothing (the game already stands so)",
+     None),
 ])
 def test_a_bad_edit_gets_its_reply(state, line, code, message, suggestion):
     with pytest.raises(GMError) as err:
