@@ -28,8 +28,9 @@ PUBLIC = frozenset({
     "relocated", "repaired", "retreat", "ships_left_port", "siege", "siege_skipped", "stability",
     "surrender", "tokens_removed", "truce", "unrest", "unrest_removed", "vassal", "war"})
 #: event kinds whose audience is given where they are made (a treaty's record; a battle round
-#: explained to the realms that fought it, and each one's casualty order, battle_explain.py)
-MADE_WITH = frozenset({"treaty", "battle_detail", "casualties_chosen"})
+#: explained to the realms that fought it, and each one's casualty order, battle_explain.py;
+#: what a GM edit changed in a realm's position, its player's: pbem.kit.positions)
+MADE_WITH = frozenset({"treaty", "battle_detail", "casualties_chosen", "position_changed"})
 
 
 def stamp(events: list[dict]) -> list[dict]:

@@ -126,7 +126,7 @@ def _apply_term(state: dict, v: str, loser: str, term: str, details: list, event
         state["alliances"].pop(st.pair(ally_pr, loser), None)
         n = ally_rec.get("strength", 0) // 2
         war.lose_allied_units(state, ally_pr, n, events)
-        lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied units.")
+        lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied unit{'' if n == 1 else 's'}.")
     hre.after_peace(state, v, loser, term, imperial, events)
     return conclude(state, v, loser, term, cond, how, lines, events, active_l)
 

@@ -97,6 +97,8 @@ def action_steps(state: dict, realm: str | None) -> list[str]:
     """The Action Phase: whose turn it is."""
     if realm == state["active"]:
         return ["It is your turn: send ORDERS with one action (or PASS)."]
+    if realm is None:   # the public's report (the archive) and the GM's: no one to tell what to send
+        return [f"{state['active']} is acting."]
     return [f"{state['active']} is acting. You may send STANDING orders at any time."]
 
 

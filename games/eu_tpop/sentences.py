@@ -87,7 +87,8 @@ def _war(e):
 
 @says("cta")
 def _cta(e):
-    why = f" ({e['why']})" if e.get("why") and e["answer"] != "accepted" else ""
+    # A reason that only repeats the answer ("refused (refused)") says nothing more.
+    why = f" ({e['why']})" if e.get("why") and e["answer"] != "accepted" and e["why"] != e["answer"] else ""
     kind = "Defensive" if e["defensive"] else "Offensive"
     return f"{kind} Call to Arms from {e['from']} to {e['to']}: {e['answer']}{why}."
 
@@ -179,7 +180,7 @@ def _leader_died(e):
 
 @says("captured")
 def _captured(e):
-    return f"{e['realm']} captures {e['ships']} ships in {e['sea']}."
+    return f"{e['realm']} captures {plural(e['ships'], 'ship')} in {e['sea']}."
 
 
 @says("appointed")
@@ -192,12 +193,12 @@ def _appointed(e):
 
 @says("move")
 def _move(e):
-    return f"{e['realm']} moves {e['units']} units: {' -> '.join(e['path'])}."
+    return f"{e['realm']} moves {plural(e['units'], 'unit')}: {' -> '.join(e['path'])}."
 
 
 @says("naval_move")
 def _naval_move(e):
-    return f"{e['realm']} sails {e['ships']} ships from {e['from']} to {e['to']}."
+    return f"{e['realm']} sails {plural(e['ships'], 'ship')} from {e['from']} to {e['to']}."
 
 
 @says("recruit")
@@ -254,6 +255,8 @@ def _peace(e):
 
 @says("truce")
 def _truce(e):
+    if e.get("game_ends"):   # a truce made in the last round outlasts the game (peace_records.py)
+        return f"Truce between {e['a']} and {e['b']} for the rest of the game (it ends with round {e['game_ends']})."
     return f"Truce between {e['a']} and {e['b']}" + (f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
 
 
@@ -360,7 +363,7 @@ def _figure(e):
 @says("monarch_power")
 def _monarch_power(e):
     """The realm's own mat: its audience is the realm alone (audiences.PRIVATE)."""
-    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on your mat ({e['reason']})."
+    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on its mat ({e['reason']})."
 
 
 @says("loan")
@@ -400,7 +403,7 @@ def _rebel_town(e):
 
 @says("npr_invasion")
 def _npr_invasion(e):
-    return f"{e['npr']} invades {e['area']} with {e['units']} units."
+    return f"{e['npr']} invades {e['area']} with {plural(e['units'], 'unit')}."
 
 
 @says("unrest")
@@ -413,3 +416,8 @@ def _unrest(e):
 @says("gm_edit")
 def _gm_edit(e):
     return f"GM: {e['text']}"
+
+
+@says("position_changed")
+def _position_changed(e):
+    return f"The GM changed {e['power']}'s position: {'; '.join(e['changes'])}."
