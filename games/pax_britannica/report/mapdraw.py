@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Iterable
 
 from pbem.kit import svg
 
 from ..core.board import CONTROL
 from . import mapfont, maplabels
-from .maplabels import DOT, NAME_SIZE, ROW, SEA_SIZE, TAG_SIZE, Label
+from .maplabels import DOT, ROW, SEA_SIZE, TAG_SIZE, Label
 from .mapview import ABBREVIATIONS, area_line, sea_line
 
 # Projection (data/places.toml "projection"): equirectangular, the map's edge at 170 W.
@@ -70,7 +69,7 @@ def project(lat: float, lon: float) -> tuple[float, float]:
     return (lon - WEST) * SCALE, MARGIN_TOP + (NORTH - lat) * SCALE * STRETCH
 
 
-def _text_width(words: str, size: float, bold: bool = False) -> float:
+def text_width(words: str, size: float, bold: bool = False) -> float:
     return mapfont.width(words, size, bold)
 
 
@@ -178,7 +177,7 @@ def labels(view: dict, data) -> tuple[dict[str, Label], dict[str, tuple[float, f
 
 # -- pieces -------------------------------------------------------------------------
 
-def _wedges(x: float, y: float, r: float, powers: list[str]) -> list[str]:
+def wedges(x: float, y: float, r: float, powers: list[str]) -> list[str]:
     """A dot split into equal wedges, one per controller (a codominion)."""
     if len(powers) == 1:
         return [svg.el("circle", cx=x, cy=y, r=r, fill=colour(powers[0])[0])]
@@ -192,7 +191,7 @@ def _wedges(x: float, y: float, r: float, powers: list[str]) -> list[str]:
     return out
 
 
-def _tag(x: float, y: float, words: str, power: str | None, style: str) -> tuple[str, float]:
+def tag(x: float, y: float, words: str, power: str | None, style: str) -> tuple[str, float]:
     """One tag, left edge at x, text baseline at y; returns (markup, width).
     Styles: solid, outline, tint, dashed (a marker not yet established),
     alarm (Unrest), cb (Casus Belli)."""
@@ -219,7 +218,7 @@ def _tags(x: float, y: float, anchor: str, items) -> list[str]:
     left = maplabels.row_left(x, anchor, maplabels.row_width(items))
     out = []
     for words, power, style in items:
-        markup, w = _tag(left, y, words, power, style)
+        markup, w = tag(left, y, words, power, style)
         out.append(markup)
         left += w
     return out
@@ -269,7 +268,7 @@ def area(name: str, info: dict, at: tuple[float, float], label: Label) -> str:
     if present:
         body.append(slot(svg.el("circle", cx=x, cy=y, r=DOT + 3, fill=YOU), present))
     if info["controllers"]:
-        body += _wedges(x, y, DOT, info["controllers"])
+        body += wedges(x, y, DOT, info["controllers"])
         body.append(svg.el("circle", cx=x, cy=y, r=DOT, fill="none", stroke="#1d1d1d", stroke_width=1))
     else:
         body.append(svg.el("circle", cx=x, cy=y, r=DOT, fill="#ffffff", stroke="#1d1d1d", stroke_width=1))
@@ -358,57 +357,6 @@ def canals(view: dict, pts: dict[str, tuple[float, float]]) -> list[str]:
     return out
 
 
-# -- the whole map ------------------------------------------------------------------
-
-def legend(view: dict, powers: Iterable[str]) -> list[str]:
-    """The key to the map; the line about gold rings is the reader's own (:func:`mine_line`)."""
-    top = MAP_HEIGHT + 8
-    out = [svg.el("rect", x=0, y=MAP_HEIGHT, width=WIDTH, height=LEGEND_HEIGHT, fill="#ffffff"),
-           svg.el("line", x1=0, y1=MAP_HEIGHT, x2=WIDTH, y2=MAP_HEIGHT, stroke="#1d1d1d")]
-    out.append(svg.text(10, top + 12, "Powers:", class_="small", font_weight="bold"))
-    x = 70.0
-    for p in powers:
-        fill, ink = colour(p)
-        out.append(svg.el("rect", x=x, y=top + 3, width=12, height=12, fill=fill, stroke="#1d1d1d", stroke_width=0.6))
-        words = f"{short(p)} {p}"
-        out.append(svg.text(x + 16, top + 13, words, class_="small"))
-        x += 24 + _text_width(words, 10)
-    rows = [
-        [("Br Pos", "Britain", "solid"), ("Control (State, Dominion, Possession, Protectorate)", None, None),
-         ("Br Inf", "Britain", "tint"), ("Influence", None, None), ("Br Int", "Britain", "outline"),
-         ("Interest", None, None), ("Br Int", "Britain", "dashed"), ("placed this turn, not yet established", None, None)],
-        [("Br A3", "Britain", "solid"), ("Army strength", None, None), ("Br N10", "Britain", "solid"),
-         ("Navy strength at sea", None, None), ("Merchant", None, "cb"), ("Br", "Britain", "outline"),
-         ("merchant fleets in a Sea Zone", None, None), ("Unrest", None, "alarm"), ("Unrest", None, None),
-         ("CB Br>Fr", None, "cb"), ("Casus Belli: Britain against France", None, None)],
-    ]
-    y = top + 36
-    for row in rows:
-        x = 10.0
-        for words, power, style in row:
-            if style is None:
-                out.append(svg.text(x, y, words, class_="small"))
-                x += _text_width(words, 10) + 14
-            else:
-                markup, w = _tag(x, y, words, power, style)
-                out.append(markup)
-                x += w + 3
-        y += 22
-    x = 10.0
-    out += _wedges(x + 6, y - 4, DOT, ["Britain", "France"])
-    out.append(svg.text(x + 16, y, "a dot split between powers: a codominion", class_="small"))
-    x += 250
-    out.append(svg.el("rect", x=x, y=y - 10, width=9, height=9, fill="#ffffff", stroke=SEA_INK))
-    out.append(svg.text(x + 14, y, "canal open", class_="small"))
-    x += 90
-    out.append(svg.el("rect", x=x, y=y - 10, width=12, height=12, fill="#3b3b3b"))
-    out.append(svg.text(x + 16, y, "a Home Country", class_="small"))
-    out.append(svg.slot(MINE_SLOT.format(x=x + 120, y=y)))
-    out.append(svg.text(10, y + 22, "Lines join Areas linked by Overland Routes. Hover over a place for "
-                        "its details; the text beside the map says the same in words.", class_="small"))
-    return out
-
-
 def slot(markup: str, powers: set[str]) -> str:
     """A ring that only the readers of ``powers`` see (filled per reader by :mod:`.mapsheet`)."""
     return svg.slot("|".join(sorted(powers)), markup)
@@ -416,13 +364,3 @@ def slot(markup: str, powers: set[str]) -> str:
 
 MINE_SLOT = "mine:{x}:{y}"
 TITLE_SLOT = "title"
-
-
-def mine_line(x: float, y: float, mine: set[str]) -> str:
-    if not mine:
-        return ""
-    verb = "have" if len(mine) > 1 else "has"
-    return "".join([svg.el("circle", cx=x + 6, cy=y - 4, r=DOT + 3, fill=YOU),
-                    svg.el("circle", cx=x + 6, cy=y - 4, r=DOT, fill="#ffffff", stroke="#1d1d1d"),
-                    svg.text(x + 20, y, f"ringed in gold: where {' and '.join(sorted(mine))} "
-                             f"{verb} a marker or an army", class_="small")])

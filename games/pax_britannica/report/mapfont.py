@@ -10,6 +10,8 @@ errs wide, never narrow.  Pure data and arithmetic.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 _FIRST = 32  # the space; the tables run to "~" (126)
 _REGULAR = (
     "318 401 460 838 636 950 780 275 390 390 500 838 318 361 318 337 636 636 636 636 636 636 "
@@ -29,6 +31,7 @@ OTHER = 1000  # any other character: as wide as "W"
 SLACK = 1.0
 
 
+@lru_cache(maxsize=4096)
 def width(words: str, size: float, bold: bool = False) -> float:
     """The advance width of ``words`` set at ``size`` pixels (the oblique face has the
     regular one's widths)."""

@@ -15,6 +15,7 @@ the same board gives the same labels.  Pure: no clock, no files.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import NamedTuple
 
 from . import mapfont
@@ -75,12 +76,27 @@ def row_left(x: float, anchor: str, width: float) -> float:
 
 def block_boxes(x: float, y: float, anchor: str, name: str, bold: bool, rows) -> list[Box]:
     """The name's box and each row of tags' box, for a name at (x, y)."""
-    out = [text_box(x, y, name, NAME_SIZE, anchor, bold)]
+    return _moved(_shape(name, bold, rows), x, y, anchor)
+
+
+@lru_cache(maxsize=1024)
+def _shape(name: str, bold: bool, rows) -> tuple[tuple[float, float, float, float], ...]:
+    """A block's boxes for its name at (0, 0) anchored at its start, and each box's width."""
+    s = mapfont.SLACK
+    w = mapfont.width(name, NAME_SIZE, bold)
+    out = [(-s, -0.8 * NAME_SIZE - s, w + s, 0.25 * NAME_SIZE + s)]
     for i, row in enumerate(rows):
-        base = y + ROW * (i + 1)
-        w = row_width(row)
-        left = row_left(x, anchor, w)
-        out.append((left, tag_top(base), left + w, tag_bottom(base)))
+        base = ROW * (i + 1)
+        out.append((0.0, tag_top(base), row_width(row), tag_bottom(base)))
+    return tuple(out)
+
+
+def _moved(shape, x: float, y: float, anchor: str) -> list[Box]:
+    out = []
+    for i, (x0, y0, x1, y1) in enumerate(shape):
+        w = x1 - x0 - (2 * mapfont.SLACK if i == 0 else 0)
+        dx = {"start": 0.0, "end": -w, "middle": -w / 2}[anchor]
+        out.append((x + x0 + dx, y + y0, x + x1 + dx, y + y1))
     return out
 
 
@@ -152,15 +168,13 @@ class _Grid:
         """Whose boxes ``b`` covers, and how badly (a fixed price for touching at all, so
         a small overlap is never as cheap as none)."""
         seen, out = set(), []
+        x0, y0, x1, y1 = b
         for k in self._keys(b):
             for o, owner in self.cells.get(k, ()):
-                if id(o) in seen or owner in skip:
+                if o[0] >= x1 or o[2] <= x0 or o[1] >= y1 or o[3] <= y0 or owner in skip or id(o) in seen:
                     continue
                 seen.add(id(o))
-                w = min(b[2], o[2]) - max(b[0], o[0])
-                h = min(b[3], o[3]) - max(b[1], o[1])
-                if w > 0 and h > 0:
-                    out.append((owner, 1000 + 10 * w * h))
+                out.append((owner, 1000 + 10 * (min(x1, o[2]) - max(x0, o[0])) * (min(y1, o[3]) - max(y0, o[1]))))
         return out
 
 
@@ -191,12 +205,12 @@ def place(labels: dict[str, tuple[tuple[float, float], bool, list]], obstacles: 
         near = [(r, g, s) for g in GAPS[:NEAR] for r in _wraps(tags) for s in sides]
         far = [(r, g, s) for r in _wraps(tags) for g in GAPS[NEAR:] for s in sides]
         for rows, gap, side in near + far:
-            probe = block_boxes(0, 0, "start", name, bold, rows)
-            top = probe[0][1]
-            height = max(b[3] for b in probe) - top
-            width = max(b[2] - b[0] for b in probe)
+            shape = _shape(name, bold, rows)
+            top = shape[0][1]
+            height = shape[-1][3] - top
+            width = max(b[2] - b[0] for b in shape)
             lx, ly, anchor = _spot(side, x, y, gap, -top, width, height)
-            boxes = block_boxes(lx, ly, anchor, name, bold, rows)
+            boxes = _moved(shape, lx, ly, anchor)
             price = cost(name, boxes)
             if best is None or price + gap < best[0]:
                 best = (price + gap, gap, lx, ly, anchor, rows, boxes, side)

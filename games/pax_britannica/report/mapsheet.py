@@ -14,9 +14,10 @@ from typing import Iterable
 from pbem.kit import svg
 
 from .mapdraw import (
-    COLOURS, HEIGHT, MAP_HEIGHT, STYLE, TITLE_SLOT, WATER, WIDTH, area, canals, home, labels, land, legend, mine_line,
+    COLOURS, HEIGHT, MAP_HEIGHT, STYLE, TITLE_SLOT, WATER, WIDTH, area, canals, home, labels, land,
     points, sea, sea_points
 )
+from .maplegend import legend, mine_line
 from .mapview import text_lines
 
 #: the last shared drawings: (board as JSON, map data, drawing with slots, description)

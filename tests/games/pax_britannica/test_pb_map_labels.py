@@ -11,12 +11,12 @@ import pytest
 from helpers_labels import collisions
 
 from games.pax_britannica import GAME, load_data
-from games.pax_britannica.report import mapdraw, mapfont
+from games.pax_britannica.report import mapdraw, mapfont, maplabels
 from games.pax_britannica.report.mapview import board_view as view
 from pbem.kit.dice import SeededDice
 from pbem.kit.engine import run_phases
 
-SIZES = {"name": (mapdraw.NAME_SIZE, False), "tag": (mapdraw.TAG_SIZE, True), "sea": (mapdraw.SEA_SIZE, False),
+SIZES = {"name": (maplabels.NAME_SIZE, False), "tag": (maplabels.TAG_SIZE, True), "sea": (maplabels.SEA_SIZE, False),
          "head": (15.0, True), "small": (10.0, False)}
 MAP = (0.0, 0.0, float(mapdraw.WIDTH), float(mapdraw.MAP_HEIGHT))
 
