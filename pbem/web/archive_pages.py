@@ -91,7 +91,11 @@ def _list(lines: list[str], i: int) -> tuple[list[str], int]:
         if _COLUMNS.search(first) or len(starts) != 1:
             out.append(_COLUMNS.sub(": ", item, count=1))
             continue
-        end = first.find(" ", next(iter(starts)) - 1)
+        column = next(iter(starts))
+        if first[column - 1:column] == " " and first[column:column + 1].strip():
+            out.append(item[:column].rstrip() + ": " + item[column:])  # the name fills its column
+            continue
+        end = first.find(" ", column - 1)  # the name runs past it: it ends at the next space
         out.append(item[:end] + ": " + item[end + 1:] if 0 < end < len(first) - 1 else item)
     return out, i
 

@@ -9,11 +9,13 @@ def test_a_name_filling_its_column_keeps_its_colon():
     text = ("Areas held\n"
             "  Alaska                 United States possession\n"
             "  Federated Malay States Britain possession; Britain Army (1)\n"
+            "  Kaiser Wilhelm's Land  Netherlands protectorate\n"
             "  Orange River Free State Britain protectorate; Britain Army (3)\n"
             "  Fiji                   Britain possession\n")
     [block] = text_blocks(text)
     assert block["items"] == ["Alaska: United States possession",
                               "Federated Malay States: Britain possession; Britain Army (1)",
+                              "Kaiser Wilhelm's Land: Netherlands protectorate",
                               "Orange River Free State: Britain protectorate; Britain Army (3)",
                               "Fiji: Britain possession"]
 
