@@ -4,11 +4,13 @@ Every Area, Home Country and Sea Zone sits at its place in the coordinate
 table (``data/places.toml``, see DATA.md "Map coordinates"), so a place is
 always in the same spot and the map reads the same turn after turn: only the
 colours and tags change.  Each Area is a dot filled with its controllers'
-colours (a codominion is split), its name beside it and a row of tags under
-the name: one per marker (solid for Control, outlined for Interest, tinted
-for Influence, dashed while not yet established), one per army, then Unrest
-and Casus Belli.  Sea Zones carry their merchant fleets and navies.  Colour is
-never the only cue: every tag names its power.  Pure: no clock, no files.
+colours (a codominion is split), its name beside it and rows of tags under the
+name: one per marker (solid for Control, outlined for Interest, tinted for
+Influence, dashed while not yet established), one per army, then Unrest and
+Casus Belli; each name with its tags goes where it covers no other label or
+dot (:mod:`.maplabels`).  Sea Zones carry their merchant fleets and navies.
+Colour is never the only cue: every tag names its power.  Pure: no clock, no
+files.
 """
 from __future__ import annotations
 

@@ -4,11 +4,13 @@ A place's label is a block: its name, and under it its tags (markers, armies, Un
 Casus Belli) in rows of at most :data:`PER_ROW`.  Each block is put beside its dot, on the
 first side where it covers nothing already drawn: another label, another place's dot (with
 the gold ring a reader's own places get), a Sea Zone's name or box, a canal; failing that a
-little farther out, joined to its dot by a thin line.  Every box is estimated from the font's
-own widths (:mod:`.mapfont`), a little wide.
+little farther out, joined to its dot by a dotted line.  The blocks with most tags are placed
+first; a block that still covers something is then placed again together with what it covers,
+when that does better.  Every box is estimated from the font's own widths (:mod:`.mapfont`),
+a little wide.
 
-The first side tried is the place's own (:func:`.mapdraw.home_sides`): where its bare name sits on an
-empty board, worked out from the data alone.  So a name stays where players know it, turn
+The first side tried is the place's own (:func:`.mapdraw.home_sides`): where its bare name
+sits on an empty board, worked out from the data alone.  So a name stays where players know it, turn
 after turn, and moves only while the tags of its neighbourhood need the room.  Deterministic:
 the same board gives the same labels.  Pure: no clock, no files.
 """
