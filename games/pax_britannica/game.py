@@ -12,7 +12,7 @@ from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenar
 from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction
 from pbem.kit.state_copy import copy_state
 
-from . import gm, guide, helptopics, queries, sequence
+from . import gm, guide, helptopics, not_asked, queries, sequence
 from .gm import play_edits
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
 from .core import audiences, options as game_options, state as st, treaties, treaty_checks, treaty_records
@@ -106,6 +106,9 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("game_over"))
+
+    def nothing_due(self, state: State, power: str) -> str | None:
+        return not_asked.reason(state, power)
 
     # -- orders --------------------------------------------------------------
     def parse_orders(self, state: State, power: str,

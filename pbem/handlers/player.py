@@ -66,7 +66,8 @@ def orders(session: Session, cmd: m.Orders) -> None:
         session.problems.extend(parsed.problems)
         return
     if not phase.takes_orders_from(power):
-        session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
+        session.problem("no-orders-due", _nothing_due(game, state, power, f"no orders are due from {power} in "
+                                                      f"{phase.label}"), cmd.line)
         return
     if cmd.phase and not phaselabels.names_phase(cmd.phase, phase):
         session.problem("orders-for-other-phase", f"these orders are written for {cmd.phase}, but the game is at "
@@ -102,6 +103,13 @@ def orders(session: Session, cmd: m.Orders) -> None:
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
                     game.as_written(accepted, power) + ([""] + summary if summary else [])
                     + ([""] + held if held else []))
+
+
+def _nothing_due(game, state, power: str, refusal: str) -> str:
+    """The refusal of orders (or DONE) from a power the phase asks nothing of, with the game's
+    reason when it gives one (``Game.nothing_due``): the game knows why, the moderator only that."""
+    reason = game.nothing_due(state, power)
+    return f"{refusal}: {reason}" if reason else refusal
 
 
 def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
@@ -166,7 +174,8 @@ def done(session: Session, cmd: m.Done) -> None:
     rec, power = session.game, session.power
     phase = rec.rules.phase(rec.state)
     if not phase.takes_orders_from(power):
-        session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
+        session.problem("no-orders-due", _nothing_due(rec.rules, rec.state, power, f"nothing is asked of {power} "
+                                                      f"in {phase.label}"), cmd.line)
         return
     # A line the moderator failed on (internal-error) was no mistake of the player's.
     refused = sorted({p.line for p in session.problems if p.kind != "warning" and p.code != "internal-error"

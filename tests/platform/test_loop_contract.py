@@ -68,9 +68,16 @@ def test_optional_responders_are_heard_and_never_waited_for(tmp_path):
     assert say(lp, "South", "ORDERS", "PROTEST") == "done"
     lp.flush()
     assert "Orders stored for Round 1 Claim" in lp.last_text("south@example.test")
-    assert say(lp, "East", "ORDERS", "KEEP") == "done"  # only the winner keeps or gives
+    assert say(lp, "South", "ORDERS", "KEEP") == "done"  # only the winner keeps or gives
     lp.flush()
-    assert "[wrong-phase] KEEP is not an order of the claim phase for East" in lp.last_text("east@example.test")
+    assert "[wrong-phase] KEEP is not an order of the claim phase for South" in lp.last_text("south@example.test")
+    # East passed: the window asks nothing of it, and the refusal gives the game's reason.
+    assert say(lp, "East", "ORDERS", "PROTEST", "ENDORDERS", "DONE") == "done"
+    lp.flush()
+    refusal = lp.last_text("east@example.test")
+    assert ("[no-orders-due] no orders are due from East in Round 1 Claim: you bid nothing in round 1, "
+            "so you have no bid to protest with") in refusal
+    assert "[no-orders-due] nothing is asked of East in Round 1 Claim: you bid nothing in round 1" in refusal
     lp.tick()
     assert game(lp).state["phase"] == "claim"  # still waiting for North, not for South or East
     say(lp, "North", "ORDERS", "KEEP")
@@ -148,7 +155,7 @@ def test_verify_replays_treaties_edits_and_rulings_and_catches_tampering(tmp_pat
     say(lp, "South", "TREATY SIGN t1")
     gm(lp, "GM SET GOLD East 12")
     win_round_one(lp)
-    say(lp, "East", "ORDERS", "PROTEST")
+    say(lp, "South", "ORDERS", "PROTEST")
     say(lp, "North", "ORDERS", "KEEP")
     lp.tick()
     gm(lp, "GM RULE protest-1 DISMISSED")
