@@ -98,6 +98,15 @@ def test_help_topics(start, topic, expect):
     assert expect in GAME.help_on(start, "France", topic)
 
 
+def test_help_place_in_a_wars_resolution_explains_the_spoils_first(start):
+    resolution = GAME.set_phase(start, "war_resolution", 1884)
+    text = GAME.help_on(resolution, "France", "PLACE")
+    assert text.startswith("PLACE (Resolution Phase after a War):\n  PLACE <marker> <area>")
+    assert text.index("Areas their alliance conquered") < text.index("PLACE MERCHANT <sea>")
+    elsewhere = GAME.help_on(start, "France", "PLACE")
+    assert elsewhere.startswith("PLACE (Movement/Status Change Phase):") and "PLACE <marker> <area>" in elsewhere
+
+
 def test_help_on_something_the_game_does_not_know_is_none(start):
     assert GAME.help_on(start, "France", "PRESS") is None
     assert GAME.help_on(None, None, "BUY").startswith("BUY (Movement/Status Change Phase)")
