@@ -30,10 +30,10 @@ MOST = 24
 BUY_ORDER = ("interest", "influence", "protectorate", "possession", "dominion", "state")
 
 
-def _some(items: list[str]) -> tuple[str, ...]:
+def _some(items: list[str], rest: str = "more") -> tuple[str, ...]:
     if len(items) <= MOST:
         return tuple(items)
-    return tuple(items[:MOST]) + (f"and {len(items) - MOST} more",)
+    return tuple(items[:MOST]) + (f"and {len(items) - MOST} {rest}",)
 
 
 def options_now(state: dict, data, power: str) -> list[OrderOption]:
@@ -61,7 +61,7 @@ def options_now(state: dict, data, power: str) -> list[OrderOption]:
 
 def for_power(state: dict, data, power: str) -> list[OrderOption]:
     money = board.treasury(state, power)
-    out = buying(state, data, power, money, distances(state, data, [power]))
+    out = buying(state, data, power, money, nearness(state, data, power))
     out += downgrades(state, power)
     out += building(state, data, power, money)
     out += moving(state, data, power)
@@ -70,15 +70,27 @@ def for_power(state: dict, data, power: str) -> list[OrderOption]:
     return out
 
 
-def buying(state: dict, data, power: str, money: int, near: dict[str, int]) -> list[OrderOption]:
+def nearness(state: dict, data, power: str) -> dict[str, tuple[int, int]]:
+    """How near each place is to ``power``: steps from anything it holds (its Merchant Fleets'
+    seas make most coasts one step away), then steps from its Home Country, Control markers and
+    units alone, which tells those coasts apart (Kamerun before Burma for Germany)."""
+    held = distances(state, data, [power])
+    home = board.home_name(data, power)
+    core = ({home} if home else set()) | set(board.areas_of(state, power, board.CONTROL)) \
+        | {u["where"] for u in board.units_of(state, power)}
+    solid = mapgraph.distances(state, data, core)
+    return {place: (held.get(place, 99), solid.get(place, 99)) for place in set(held) | set(solid)}
+
+
+def buying(state: dict, data, power: str, money: int, near: dict[str, tuple[int, int]]) -> list[OrderOption]:
     """Rules: STATUS CHANGE; ALTERING EXISTING STATUS MARKERS (an upgrade pays the
-    difference).  Areas nearest the power's holdings first."""
+    difference).  Areas nearest the power's holdings first (``nearness``)."""
     out = []
     for status in BUY_ORDER:
         if status not in data.markers:
             continue
         choices = []
-        for area in sorted(data.areas, key=lambda a: (near.get(a, 99), a)):
+        for area in sorted(data.areas, key=lambda a: (near.get(a, (99, 99)), a)):
             a = {"area": area, "status": status}
             if rules.check_buy(state, data, power, a) is None:
                 price = rules.cost(state, data, power, "buy", a)
@@ -90,7 +102,7 @@ def buying(state: dict, data, power: str, money: int, near: dict[str, int]) -> l
                     + (f"upkeep {say.money(m.maint)} a turn" if m.maint else "no upkeep")
                     + ("; needs one of your armies there when the phase ends" if m.garrison else "")
                     + "; nearest first")
-            out.append(OrderOption(f"BUY {status.upper()} <area>", note, _some(choices)))
+            out.append(OrderOption(f"BUY {status.upper()} <area>", note, _some(choices, "more, farther off")))
     return out
 
 

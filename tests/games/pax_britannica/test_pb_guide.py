@@ -132,3 +132,14 @@ def test_the_html_body_renders_for_every_phase_and_reader():
                     assert "The board, nearest you first" in html and f"<h2 style=\"font-size: 1.1em;\">{power}" in html
             state = step.after
     assert len(kinds) >= 10
+
+
+def test_the_areas_to_buy_are_listed_nearest_first_and_the_cut_says_the_rest_are_farther(start):
+    from games.pax_britannica import guide, load_data
+
+    near = guide.nearness(start, load_data(), "Germany")
+    option = next(o for o in GAME.options_now(start, "Germany") if o.form == "BUY INTEREST <area>")
+    listed = [c.rsplit(" ", 1)[0] for c in option.choices[:-1]]
+    assert [near[a] for a in listed] == sorted(near[a] for a in listed)
+    assert listed != sorted(listed)  # the Merchant Fleets' seas make most coasts one step: not by name
+    assert option.choices[-1].endswith("more, farther off")
