@@ -165,6 +165,15 @@ def moving(state: dict, data, power: str) -> list[OrderOption]:
     return out
 
 
+def _army_for(state: dict, data, power: str, area: str) -> bool:
+    """Rules: COLONIAL COMBAT TO SUPPRESS UNREST - only a power "that has an Army Unit in an
+    Area that is in Unrest" fights it: one there already, or one it may move there now."""
+    if board.army_strength(state, power, area) > 0:
+        return True
+    return any(check_move_army(state, data, power, {"strength": s, "from": where, "to": area, "via": []}) is None
+               for where, strengths in _unit_places(state, power, "army").items() for s in set(strengths))
+
+
 def merchants(state: dict, data, power: str) -> list[OrderOption]:
     """Rules: MOVEMENT (Merchant Fleets)."""
     out = []
@@ -188,10 +197,11 @@ def others(state: dict, data, power: str, money: int) -> list[OrderOption]:
         out.append(OrderOption("BUILD CANAL <area>", "joins the Caribbean and the South Pacific; 15 VP to "
                                "the first builder", tuple(canals)))
     unrest = [a for a in sorted(state.get("unrest", []))
-              if rules.check_suppress(state, data, power, {"area": a}) is None]
+              if rules.check_suppress(state, data, power, {"area": a}) is None and _army_for(state, data, power, a)]
     if unrest:
         out.append(OrderOption("SUPPRESS <area>", "your armies there fight the Unrest in the Colonial "
-                               "Combat Phase", _some(unrest)))
+                               "Combat Phase (an army you have there, or move there above the line)",
+                               _some(unrest)))
     deficit = state.get("pending", {}).get("deficit", {}).get(power)
     if deficit:
         abroad = sorted({f"{u['type'].upper()} {u['strength']} {u['where']}"

@@ -143,3 +143,16 @@ def test_the_areas_to_buy_are_listed_nearest_first_and_the_cut_says_the_rest_are
     assert [near[a] for a in listed] == sorted(near[a] for a in listed)
     assert listed != sorted(listed)  # the Merchant Fleets' seas make most coasts one step: not by name
     assert option.choices[-1].endswith("more, farther off")
+
+
+def test_suppress_is_offered_only_to_a_power_with_an_army_there_or_able_to_move_one_there():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "movement", 1884)
+    for edit in ("SET UNREST Sin-Kiang", "SET ARMY France 1 Sin-Kiang", "SET UNREST Tunis",
+                 "SET MARKER Germany protectorate Tunis", "SET ARMY Germany 3 Germany",
+                 'SET MERCHANT Germany "North Atlantic Ocean"', 'SET MERCHANT Germany "Mediterranean Sea"',
+                 "SET ARMY France 3 Tunis"):
+        s, _ = GAME.gm_command(s, edit, None)
+    offered = {p: [o.choices for o in GAME.options_now(s, p) if o.form == "SUPPRESS <area>"] for p in FOUR}
+    # France has an army in Sin-Kiang; Germany may move one into its Protectorate in Unrest;
+    # Britain has no army near either; France may not intervene in Germany's Tunis.
+    assert offered == {"Britain": [], "France": [("Sin-Kiang",)], "Germany": [("Tunis",)], "United States": []}
