@@ -19,7 +19,7 @@ from pbem.kit.state_copy import copy_state
 from .core import board, mapgraph
 from .core.movement_units import check_move_army, check_move_navy
 from .core.state import merchants_available
-from .phases import movement_rules as rules, movement_steps as steps
+from .phases import administrative, movement_rules as rules, movement_steps as steps
 from .report import events as say, war as report_war
 from .report.board import distances
 from .report.compose import own_powers
@@ -204,15 +204,34 @@ def others(state: dict, data, power: str, money: int) -> list[OrderOption]:
                                _some(unrest)))
     deficit = state.get("pending", {}).get("deficit", {}).get(power)
     if deficit:
-        abroad = sorted({f"{u['type'].upper()} {u['strength']} {u['where']}"
-                         for u in board.units_of(state, power) if u["where"] != board.home_name(data, power)})
-        out.append(OrderOption("REMOVE ARMY|NAVY <strength> <place>", f"meets your deficit of "
-                               f"{say.money(deficit)} (else the default removals apply)", _some(abroad)))
+        out.append(removals(state, data, power, deficit))
     peers = [p for p in state.get("players", []) if p != power and board.is_great(state, p)]
     if money > 0 and power != "Austria-Hungary" and peers:
         out.append(OrderOption("GIVE <power> <amount>", f"up to {say.money(money)}; the other power "
                                "writes ACCEPT <amount> FROM " + power, tuple(peers)))
     return out
+
+
+def removals(state: dict, data, power: str, deficit: int) -> OrderOption:
+    """Rules: NET INCOME RECORD - the units abroad a REMOVE may name, with what the default
+    removes without one (administrative.default_plan): the units it would take first, then the
+    others; a unit that is the last Army of a Controlled Area says so."""
+    plan = administrative.default_plan(state, data, power)
+    first = [f"{e['type'].upper()} {e['strength']} {e['where']}" for e in plan if e["kind"] == "unit_removed"]
+    home = board.home_name(data, power)
+    abroad = {}
+    for u in board.units_of(state, power):
+        if u["where"] == home:
+            continue
+        text = f"{u['type'].upper()} {u['strength']} {u['where']}"
+        last = u["type"] == "army" and board.has_control(state, power, u["where"]) and \
+            len(board.units_of(state, power, u["where"], "army")) == 1
+        abroad[text] = text + (" (its last garrison)" if last else "")
+    choices = [abroad[t] for t in dict.fromkeys(first) if t in abroad] + \
+        [abroad[t] for t in sorted(abroad) if t not in first]
+    default = "; ".join(say.sentence(e).rstrip(".") for e in plan) or "nothing is left to remove"
+    return OrderOption("REMOVE ARMY|NAVY <strength> <place>", f"meets your deficit of {say.money(deficit)}; "
+                       f"without REMOVE lines the default: {default}", _some(choices))
 
 
 # -- what accepted orders cost -------------------------------------------------------

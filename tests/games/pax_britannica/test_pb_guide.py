@@ -156,3 +156,23 @@ def test_suppress_is_offered_only_to_a_power_with_an_army_there_or_able_to_move_
     # France has an army in Sin-Kiang; Germany may move one into its Protectorate in Unrest;
     # Britain has no army near either; France may not intervene in Germany's Tunis.
     assert offered == {"Britain": [], "France": [("Sin-Kiang",)], "Germany": [("Tunis",)], "United States": []}
+
+
+def test_a_deficit_offer_says_what_the_default_removes_and_marks_a_last_garrison():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "movement", 1884)
+    for edit in ("SET MARKER Britain possession Egypt", "SET ARMY Britain 1 Egypt", "SET MARKER Britain influence Persia",
+                 'SET MERCHANT Britain "Indian Ocean"', 'SET MERCHANT Britain "Mediterranean Sea"',
+                 'SET MERCHANT Britain "North Atlantic Ocean"'):
+        s, _ = GAME.gm_command(s, edit, None)
+    s.setdefault("pending", {})["deficit"] = {"Britain": 1}
+    offer = next(o for o in GAME.options_now(s, "Britain") if o.form.startswith("REMOVE"))
+    assert offer.note == ("meets your deficit of £1; without REMOVE lines the default: Britain's Influence in "
+                          "Persia becomes an Interest (deficit: not maintained)")
+    assert offer.choices == ("ARMY 1 Egypt (its last garrison)",)
+    assert GAME.describe_defaults(s, "Britain").endswith(
+        "Britain's deficit of 1 is met by the default removals: Britain's Influence in Persia becomes an Interest "
+        "(deficit: not maintained)")
+    # what the offer says is what the phase does with no orders
+    after, events = GAME.resolve(s, {}, SeededDice(seed="deficit", context="movement"))
+    assert after["markers"]["Persia"]["Britain"]["status"] == "interest"
+    assert any(u["where"] == "Egypt" for u in after["units"])
