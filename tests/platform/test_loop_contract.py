@@ -226,3 +226,20 @@ def test_a_second_order_is_the_games_refusal_not_the_mails_line_cap(tmp_path):
     reply = lp.last_text("north@example.test")
     assert "line 4: [one-order-a-phase] only one order per phase counts" in reply
     assert "[too-many-orders]" not in reply
+
+
+def test_orders_that_came_after_their_deadline_are_told_so_once(tmp_path):
+    lp = start(tmp_path)
+    win_round_one(lp)  # round 1's bids are resolved; North's claim window is open
+    assert say(lp, "East", "ORDERS", "BID 2") == "done"
+    lp.flush()
+    reply = lp.last_text("east@example.test")
+    assert "This mail came after the deadline of Round 1 Orders: that phase was resolved (" in reply
+    assert "so they were not used. The game is now at Round 1 Claim" in reply
+    assert "[no-orders-due] no orders are due from East in Round 1 Claim" in reply
+    # a mistake in the phase being played, which the last phase would not have taken either, is no late mail
+    assert say(lp, "South", "ORDERS", "KEEP") == "done"
+    lp.flush()
+    reply = lp.last_text("south@example.test")
+    assert "[wrong-phase] KEEP is not an order of the claim phase for South" in reply
+    assert "came after the deadline" not in reply
