@@ -322,8 +322,9 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         """Rules: EUROPEAN TENSIONS AND THE GREAT WAR - "If the European Tensions Index ever
         reaches 100, the game ends instantly, during whatever Phase is in progress": an input
         (a GM edit, a ruling, a broken treaty) that takes it there sends the game straight to
-        the Final Record, which then resolves by itself.  Choice: for a phase the rule is kept by
-        the phase itself (it finishes, then the Final Record follows in the same processing)."""
+        the Final Record, which then resolves by itself.  For a phase the rule is kept by the phase
+        itself: it stops where the Index reached 100 (the Movement Phase carries out no further
+        order line), then the Final Record follows in the same processing."""
         war = state.get("great_war")
         if not war or war.get("announced") or state.get("game_over"):
             return []
