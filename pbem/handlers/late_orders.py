@@ -3,7 +3,7 @@
 A player who writes orders just after a deadline finds the game at the next phase, where the
 lines are no orders: refused one by one, they would read as mistakes.  When the phase just
 resolved asked the player for orders and takes the lines this mail refused, the reply says
-the mail came too late for it, once, above the lines' own refusals.
+the mail came too late for it, once, beside the lines' own refusals.
 """
 from __future__ import annotations
 
@@ -40,4 +40,4 @@ def too_late(session: Session, lines: list[tuple[int, str]]) -> str | None:
     zone = session.reader_zone() or rec.policy.timezone
     return (f"This mail came after the deadline of {earlier.label}: that phase was resolved "
             f"({format_moment(row['created'], zone)}) before your orders arrived, so they were not used. "
-            f"The game is now at {now.label}; the lines below are refused as orders of this phase.")
+            f"The game is now at {now.label}, and the lines refused here are no orders of it.")
