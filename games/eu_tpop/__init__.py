@@ -20,7 +20,7 @@ from pbem.kit.state_copy import copy_state
 from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orders, positions, queries, report,
                scenario, scenario_check, sequence)
 
-from .phases import action, peace_and_rebels
+from .phases import action, peace_and_rebels, peace_resolution
 from . import state as st
 from . import validate as vd
 
@@ -109,6 +109,14 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
 
     def is_over(self, state):
         return bool(state.get("over"))
+
+    def nothing_due(self, state, power):
+        """Only Peace Resolution (step D) asks some realms and not others: the action windows
+        hear every player."""
+        if state.get("phase") == "p3" and state.get("step") == "D" and not state.get("over") \
+                and power in state.get("realms", {}) and not self.phase(state).takes_orders_from(power):
+            return peace_resolution.not_asked(state, power)
+        return None
 
     # -- orders ------------------------------------------------------------
     def parse_orders(self, state, power, lines):

@@ -13,7 +13,7 @@ from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResu
 from pbem.kit.positions import told
 from pbem.kit.state_copy import copy_state
 
-from . import gm, guide, helptopics, queries, sequence
+from . import gm, guide, helptopics, not_asked, queries, sequence
 from .gm import play_edits, position as gm_position
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
 from .core import audiences, options as game_options, state as st, treaties, treaty_checks, treaty_records
@@ -107,6 +107,9 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
 
     def is_over(self, state: State) -> bool:
         return bool(state.get("game_over"))
+
+    def nothing_due(self, state: State, power: str) -> str | None:
+        return not_asked.reason(state, power)
 
     # -- orders --------------------------------------------------------------
     def parse_orders(self, state: State, power: str,
@@ -325,8 +328,9 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         """Rules: EUROPEAN TENSIONS AND THE GREAT WAR - "If the European Tensions Index ever
         reaches 100, the game ends instantly, during whatever Phase is in progress": an input
         (a GM edit, a ruling, a broken treaty) that takes it there sends the game straight to
-        the Final Record, which then resolves by itself.  Choice: for a phase the rule is kept by
-        the phase itself (it finishes, then the Final Record follows in the same processing)."""
+        the Final Record, which then resolves by itself.  For a phase the rule is kept by the phase
+        itself: it stops where the Index reached 100 (the Movement Phase carries out no further
+        order line), then the Final Record follows in the same processing."""
         war = state.get("great_war")
         if not war or war.get("announced") or state.get("game_over"):
             return []

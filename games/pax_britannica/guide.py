@@ -19,7 +19,7 @@ from pbem.kit.state_copy import copy_state
 from .core import board, mapgraph
 from .core.movement_units import check_move_army, check_move_navy
 from .core.state import merchants_available
-from .phases import movement_rules as rules, movement_steps as steps
+from .phases import administrative, movement_rules as rules, movement_steps as steps
 from .report import events as say, war as report_war
 from .report.board import distances
 from .report.compose import own_powers
@@ -30,10 +30,10 @@ MOST = 24
 BUY_ORDER = ("interest", "influence", "protectorate", "possession", "dominion", "state")
 
 
-def _some(items: list[str]) -> tuple[str, ...]:
+def _some(items: list[str], rest: str = "more") -> tuple[str, ...]:
     if len(items) <= MOST:
         return tuple(items)
-    return tuple(items[:MOST]) + (f"and {len(items) - MOST} more",)
+    return tuple(items[:MOST]) + (f"and {len(items) - MOST} {rest}",)
 
 
 def options_now(state: dict, data, power: str) -> list[OrderOption]:
@@ -61,7 +61,7 @@ def options_now(state: dict, data, power: str) -> list[OrderOption]:
 
 def for_power(state: dict, data, power: str) -> list[OrderOption]:
     money = board.treasury(state, power)
-    out = buying(state, data, power, money, distances(state, data, [power]))
+    out = buying(state, data, power, money, nearness(state, data, power))
     out += downgrades(state, power)
     out += building(state, data, power, money)
     out += moving(state, data, power)
@@ -70,15 +70,27 @@ def for_power(state: dict, data, power: str) -> list[OrderOption]:
     return out
 
 
-def buying(state: dict, data, power: str, money: int, near: dict[str, int]) -> list[OrderOption]:
+def nearness(state: dict, data, power: str) -> dict[str, tuple[int, int]]:
+    """How near each place is to ``power``: steps from anything it holds (its Merchant Fleets'
+    seas make most coasts one step away), then steps from its Home Country, Control markers and
+    units alone, which tells those coasts apart (Kamerun before Burma for Germany)."""
+    held = distances(state, data, [power])
+    home = board.home_name(data, power)
+    core = ({home} if home else set()) | set(board.areas_of(state, power, board.CONTROL)) \
+        | {u["where"] for u in board.units_of(state, power)}
+    solid = mapgraph.distances(state, data, core)
+    return {place: (held.get(place, 99), solid.get(place, 99)) for place in set(held) | set(solid)}
+
+
+def buying(state: dict, data, power: str, money: int, near: dict[str, tuple[int, int]]) -> list[OrderOption]:
     """Rules: STATUS CHANGE; ALTERING EXISTING STATUS MARKERS (an upgrade pays the
-    difference).  Areas nearest the power's holdings first."""
+    difference).  Areas nearest the power's holdings first (``nearness``)."""
     out = []
     for status in BUY_ORDER:
         if status not in data.markers:
             continue
         choices = []
-        for area in sorted(data.areas, key=lambda a: (near.get(a, 99), a)):
+        for area in sorted(data.areas, key=lambda a: (near.get(a, (99, 99)), a)):
             a = {"area": area, "status": status}
             if rules.check_buy(state, data, power, a) is None:
                 price = rules.cost(state, data, power, "buy", a)
@@ -90,7 +102,7 @@ def buying(state: dict, data, power: str, money: int, near: dict[str, int]) -> l
                     + (f"upkeep {say.money(m.maint)} a turn" if m.maint else "no upkeep")
                     + ("; needs one of your armies there when the phase ends" if m.garrison else "")
                     + "; nearest first")
-            out.append(OrderOption(f"BUY {status.upper()} <area>", note, _some(choices)))
+            out.append(OrderOption(f"BUY {status.upper()} <area>", note, _some(choices, "more, farther off")))
     return out
 
 
@@ -153,6 +165,15 @@ def moving(state: dict, data, power: str) -> list[OrderOption]:
     return out
 
 
+def _army_for(state: dict, data, power: str, area: str) -> bool:
+    """Rules: COLONIAL COMBAT TO SUPPRESS UNREST - only a power "that has an Army Unit in an
+    Area that is in Unrest" fights it: one there already, or one it may move there now."""
+    if board.army_strength(state, power, area) > 0:
+        return True
+    return any(check_move_army(state, data, power, {"strength": s, "from": where, "to": area, "via": []}) is None
+               for where, strengths in _unit_places(state, power, "army").items() for s in set(strengths))
+
+
 def merchants(state: dict, data, power: str) -> list[OrderOption]:
     """Rules: MOVEMENT (Merchant Fleets)."""
     out = []
@@ -176,21 +197,41 @@ def others(state: dict, data, power: str, money: int) -> list[OrderOption]:
         out.append(OrderOption("BUILD CANAL <area>", "joins the Caribbean and the South Pacific; 15 VP to "
                                "the first builder", tuple(canals)))
     unrest = [a for a in sorted(state.get("unrest", []))
-              if rules.check_suppress(state, data, power, {"area": a}) is None]
+              if rules.check_suppress(state, data, power, {"area": a}) is None and _army_for(state, data, power, a)]
     if unrest:
         out.append(OrderOption("SUPPRESS <area>", "your armies there fight the Unrest in the Colonial "
-                               "Combat Phase", _some(unrest)))
+                               "Combat Phase (an army you have there, or move there above the line)",
+                               _some(unrest)))
     deficit = state.get("pending", {}).get("deficit", {}).get(power)
     if deficit:
-        abroad = sorted({f"{u['type'].upper()} {u['strength']} {u['where']}"
-                         for u in board.units_of(state, power) if u["where"] != board.home_name(data, power)})
-        out.append(OrderOption("REMOVE ARMY|NAVY <strength> <place>", f"meets your deficit of "
-                               f"{say.money(deficit)} (else the default removals apply)", _some(abroad)))
+        out.append(removals(state, data, power, deficit))
     peers = [p for p in state.get("players", []) if p != power and board.is_great(state, p)]
     if money > 0 and power != "Austria-Hungary" and peers:
         out.append(OrderOption("GIVE <power> <amount>", f"up to {say.money(money)}; the other power "
                                "writes ACCEPT <amount> FROM " + power, tuple(peers)))
     return out
+
+
+def removals(state: dict, data, power: str, deficit: int) -> OrderOption:
+    """Rules: NET INCOME RECORD - the units abroad a REMOVE may name, with what the default
+    removes without one (administrative.default_plan): the units it would take first, then the
+    others; a unit that is the last Army of a Controlled Area says so."""
+    plan = administrative.default_plan(state, data, power)
+    first = [f"{e['type'].upper()} {e['strength']} {e['where']}" for e in plan if e["kind"] == "unit_removed"]
+    home = board.home_name(data, power)
+    abroad = {}
+    for u in board.units_of(state, power):
+        if u["where"] == home:
+            continue
+        text = f"{u['type'].upper()} {u['strength']} {u['where']}"
+        last = u["type"] == "army" and board.has_control(state, power, u["where"]) and \
+            len(board.units_of(state, power, u["where"], "army")) == 1
+        abroad[text] = text + (" (its last garrison)" if last else "")
+    choices = [abroad[t] for t in dict.fromkeys(first) if t in abroad] + \
+        [abroad[t] for t in sorted(abroad) if t not in first]
+    default = "; ".join(say.sentence(e).rstrip(".") for e in plan) or "nothing is left to remove"
+    return OrderOption("REMOVE ARMY|NAVY <strength> <place>", f"meets your deficit of {say.money(deficit)}; "
+                       f"without REMOVE lines the default: {default}", _some(choices))
 
 
 # -- what accepted orders cost -------------------------------------------------------

@@ -59,6 +59,14 @@ ORDERS = {
     "FOR": ("The German player also writes Austria-Hungary's orders: lines after FOR Austria-Hungary are "
             "its orders, until FOR Germany (Rules: AUSTRIA-HUNGARY).", "FOR Austria-Hungary"),
 }
+#: what an order of a War's Resolution does that shares its verb with a Movement order
+RESOLUTION_ORDERS = {
+    "PLACE": ("In the Resolution Phase after a War, the victors put their own Status markers, free, in the "
+              "Areas their alliance conquered (a Minor Power only a Possession); markers that conflict "
+              "are reduced or removed, a neutral's Control marker stays, and a marker at or below the one "
+              "you hold there changes nothing (Rules: NEGOTIATION AND ENDING A WAR).",
+              "PLACE POSSESSION Algiers"),
+}
 #: every topic of the game (the diplomacy ones are answered by the game's help_text)
 TOPICS = ("PRICES", "MAP", *ORDERS, "NEGOTIATION", "CONGRESS", "CLAUSES", "WAR", "<place>")
 
@@ -70,8 +78,10 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
 def answer(state: dict | None, data, power: str | None, topic: str) -> str | None:
     word = " ".join(topic.upper().split())
     verb = ALIASES.get(word, word)
+    if verb in RESOLUTION_ORDERS and state is not None and state.get("phase") == "war_resolution":
+        return resolution_help(verb) + "\n" + order_help(verb)
     if verb in ORDERS:
-        return order_help(verb)
+        return order_help(verb) + ("\n" + resolution_help(verb) if verb in RESOLUTION_ORDERS else "")
     if word in ("PRICES", "PRICE", "COSTS", "COST"):
         return prices(data)
     if word == "MAP":
@@ -90,6 +100,14 @@ def order_help(verb: str) -> str:
     lines = [f"{verb} (Movement/Status Change Phase):"] + [f"  {f}" for f in forms] + _wrap(text)
     lines.append(f"  Example: {example}")
     lines.append("  Orders take effect in the order written: build or move what a later line needs above it.")
+    return "\n".join(lines) + "\n"
+
+
+def resolution_help(verb: str) -> str:
+    text, example = RESOLUTION_ORDERS[verb]
+    forms = [f for f in war_orders.FORMS if f.split()[0] == verb]
+    lines = [f"{verb} (Resolution Phase after a War):"] + [f"  {f}" for f in forms] + _wrap(text)
+    lines.append(f"  Example: {example}")
     return "\n".join(lines) + "\n"
 
 

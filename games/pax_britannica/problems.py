@@ -75,6 +75,8 @@ CATALOGUE = Catalogue("pax_britannica", "Pax Britannica", [
     Code("indian-army", "the Indian Army must keep three Army (10) Units within two Areas of India"),
     Code("western-garrison", "the Western Garrison must keep three Army (10) Units in Russia and the Balkans"),
     Code("agreement-failed", "the order relied on another power's order, which failed"),
+    Code("game-ended", "the European Tensions Index reached 100 before the order's turn came: the game "
+         "ended at once (the Great War), and the order was not carried out"),
     # -- Negotiation Phase and Casus Belli
     Code("bad-payment", "money passes only between Great Powers (never from Austria-Hungary)"),
     Code("bad-transfer", "a marker passes only between two Great Powers, to one holding less in the Area"),

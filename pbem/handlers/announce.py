@@ -15,7 +15,8 @@ from pbem.handlers.session import Session
 from pbem.kit import audience
 from pbem.outbound.outbox import queue
 from pbem.reporting import reports
-from pbem.storage import store
+from pbem.base.deadlines import format_left
+from pbem.storage import phase_orders, store
 
 #: the longest subject line kept whole
 SUBJECT = 72
@@ -43,7 +44,8 @@ def flush(session: Session) -> None:
         if not heard:
             continue
         key = f"announce:{session.msg_id}:{to[0]}"
-        text, html, parts = _body(session, power, [text for _, text in heard], key)
+        reminder = "deadline changed" in [what for what, _ in heard]
+        text, html, parts = _body(session, power, [text for _, text in heard], key, reminder)
         queue(ctx, key=key, to=to, game=rec.name, kind="notice",
               subject=_subject(rec.name, [what for what, _ in heard]), text=text, html=html,
               source=session.msg_id, related=parts)
@@ -78,7 +80,8 @@ def _subject(game: str, whats: list[str]) -> str:
     return subject
 
 
-def _body(session: Session, power: str | None, texts: list[str], key: str) -> tuple[str, str | None, list]:
+def _body(session: Session, power: str | None, texts: list[str], key: str,
+          reminder: bool = False) -> tuple[str, str | None, list]:
     rec, ctx = session.game, session.ctx
     said = "\n\n".join(texts)
     if session.announce_position and rec.state is not None:
@@ -87,4 +90,10 @@ def _body(session: Session, power: str | None, texts: list[str], key: str) -> tu
     if rec.status in ("active", "paused") and rec.state is not None and rec.deadline is not None:
         from pbem.reporting.render import deadline_text
         lines.append(f"Deadline: {deadline_text(rec, rec.deadline, reports.reader_zone(ctx, rec, power))}")
+        if reminder and power and power in phase_orders.waiting_for(ctx, rec):
+            # A deadline moved sooner counts the reminders it skipped as sent (this notice is
+            # the one mail the GM's mail causes): it reminds a power still awaited itself.
+            lines.append(f"Your orders for {rec.rules.phase(rec.state).label} are still awaited: "
+                         f"{format_left(rec.deadline - ctx.now())} left. Without them: "
+                         f"{rec.rules.describe_defaults(rec.state, power)}")
     return "\n\n".join(lines) + f"\n\n-- \n{ctx.site_name} moderator\n", None, []

@@ -9,7 +9,7 @@ from pbem.base.deadlines import format_moment
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords as help_keywords
-from pbem.handlers import guide, treaty
+from pbem.handlers import guide, late_orders, treaty
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
@@ -66,7 +66,9 @@ def orders(session: Session, cmd: m.Orders) -> None:
         session.problems.extend(parsed.problems)
         return
     if not phase.takes_orders_from(power):
-        session.problem("no-orders-due", f"no orders are due from {power} in {phase.label}", cmd.line)
+        _late(session, lines)
+        session.problem("no-orders-due", _nothing_due(game, state, power, f"no orders are due from {power} in "
+                                                      f"{phase.label}"), cmd.line)
         return
     if cmd.phase and not phaselabels.names_phase(cmd.phase, phase):
         session.problem("orders-for-other-phase", f"these orders are written for {cmd.phase}, but the game is at "
@@ -81,6 +83,8 @@ def orders(session: Session, cmd: m.Orders) -> None:
     if not accepted:
         # Nothing is stored: orders sent earlier stand, and the power is not
         # counted as having ordered (the phase does not run early on this mail).
+        if refused:
+            _late(session, lines)
         if before:
             session.section(f"No order of this mail was accepted; your earlier orders for {phase.label} "
                             "stand:", [o.canonical for o in before])
@@ -102,6 +106,20 @@ def orders(session: Session, cmd: m.Orders) -> None:
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
                     game.as_written(accepted, power) + ([""] + summary if summary else [])
                     + ([""] + held if held else []))
+
+
+def _late(session: Session, lines: list) -> None:
+    """Says once that the mail came after the last phase's deadline, when it did."""
+    note = late_orders.too_late(session, lines)
+    if note:
+        session.note(note)
+
+
+def _nothing_due(game, state, power: str, refusal: str) -> str:
+    """The refusal of orders (or DONE) from a power the phase asks nothing of, with the game's
+    reason when it gives one (``Game.nothing_due``): the game knows why, the moderator only that."""
+    reason = game.nothing_due(state, power)
+    return f"{refusal}: {reason}" if reason else refusal
 
 
 def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
@@ -166,7 +184,8 @@ def done(session: Session, cmd: m.Done) -> None:
     rec, power = session.game, session.power
     phase = rec.rules.phase(rec.state)
     if not phase.takes_orders_from(power):
-        session.problem("no-orders-due", f"nothing is asked of {power} in {phase.label}", cmd.line)
+        session.problem("no-orders-due", _nothing_due(rec.rules, rec.state, power, f"nothing is asked of {power} "
+                                                      f"in {phase.label}"), cmd.line)
         return
     # A line the moderator failed on (internal-error) was no mistake of the player's.
     refused = sorted({p.line for p in session.problems if p.kind != "warning" and p.code != "internal-error"

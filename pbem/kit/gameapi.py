@@ -138,6 +138,14 @@ class Game:
         orders = self.defaults(state, power)
         return "; ".join(o.canonical for o in orders) or "no orders (nothing happens)"
 
+    def nothing_due(self, state: State, power: str) -> str | None:
+        """Why the phase being played asks nothing of ``power`` (it neither owes nor may send
+        orders), in words for its player ("you hold no Casus Belli, so you declare no War this
+        turn"), or None.  The moderator adds it where it refuses orders or DONE from that power
+        (``no-orders-due``), so the player learns the game's reason, not only that nothing is
+        due.  The default: None (the refusal names the phase and no reason)."""
+        return None
+
     def apply(self, state: State, inp: Input, dice: Dice) -> tuple[State, list[Event]]:
         """Apply one typed input; must not mutate ``state``.  Raises
         :class:`Refused` (with a reason for a human) when the game will not,

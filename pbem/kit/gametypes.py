@@ -212,17 +212,21 @@ def input_from_json(data: Mapping[str, Any]) -> Input:
 
 class Refused(ValueError):
     """A game refuses an input (or a GM edit cannot be applied).  The message
-    is for a human; ``code`` is a stable problem code."""
+    is for a human; ``code`` is a stable problem code; ``suggestion`` what the
+    sender most likely meant (a misspelt id), shown as "did you mean ...?"."""
 
     code = "refused"
+    suggestion: str | None = None
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: str | None = None, suggestion: str | None = None):
         super().__init__(message)
         if code:
             self.code = code
+        if suggestion:
+            self.suggestion = suggestion
 
     def problem(self, line: int | None = None) -> Problem:
-        return Problem(self.code, str(self), line)
+        return Problem(self.code, str(self), line, self.suggestion)
 
 
 class GMError(Refused):

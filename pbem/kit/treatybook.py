@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.kit import audience
+from pbem.kit import audience, names
 from pbem.kit.gameapi import Event, Refused, State, TreatyAction
 
 OPEN = "proposed"
@@ -127,7 +127,11 @@ def act(state: State, action: TreatyAction, seated: list[str]) -> tuple[dict[str
     else:
         record = find_for(state, action.treaty, action.power)
         if record is None or action.power not in record["parties"]:
-            raise Refused(f"you are not a party to a treaty {action.treaty!r}", "unknown-treaty")
+            # The nearest id among the treaties the sender is a party to ("anglo_german" for
+            # anglo-german): never one it may not see.
+            mine = [str(r["id"]) for r in visible(state, action.power) if action.power in r["parties"]]
+            raise Refused(f"you are not a party to a treaty {action.treaty!r}", "unknown-treaty",
+                          names.nearest(action.treaty, mine))
         if record.get("concluded"):
             raise Refused(f"treaty {record['id']} was concluded by the game ({record['concluded']}): it is not "
                           "signed, withdrawn, revealed or claimed broken by TREATY commands", "treaty-concluded")

@@ -30,6 +30,12 @@ def latest_resolution(ctx: Context, game: str, phase_key: str) -> dict | None:
         [game, phase_key], order_by="seq desc", limit=1), None)
 
 
+def last_resolutions(ctx: Context, game: str, limit: int) -> Iterator[dict]:
+    """The latest standing snapshots of resolved phases (no inputs), newest first."""
+    return ctx.db["snapshots"].rows_where(
+        "game = ? and rolled_back = 0 and kind = 'phase'", [game], order_by="seq desc", limit=limit)
+
+
 def phase_labels(ctx: Context, game: str, other_than: str = "") -> set[str]:
     """The labels of the standing resolved phases, but those of the key ``other_than``."""
     return {str(r["label"]) for r in ctx.db["snapshots"].rows_where(

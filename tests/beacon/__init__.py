@@ -3,8 +3,9 @@ game may declare besides (pbem.kit.capabilities), for the moderator's tests.
 
 With ``claims=on`` a won round opens a ``claim`` reaction window (its own
 deadline class, ``reaction``): the winner owes ``KEEP`` or ``GIFT <power>``,
-every other power *may* send ``PROTEST`` (optional responders), and only the
-winner is told the result.  A protest is a question for the GM:
+every other power that bid in the round *may* send ``PROTEST`` (optional
+responders), one that passed is asked nothing and told why (``nothing_due``),
+and only the winner is told the result.  A protest is a question for the GM:
 ``GM RULE protest-<round> UPHELD`` takes the point away, ``DISMISSED`` keeps it.
 
 Treaties are typed: a line ``NO BID ABOVE <n>`` in a treaty's text binds its
@@ -54,7 +55,18 @@ class Beacon(MinimalBeacon, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots
             return super().phase(state)
         winner = state["winner"]
         return PhaseInfo(f"{state['round']}/claim", "claim", state["round"], (winner,), f"Round {state['round']} Claim",
-                         may=tuple(p for p in state["players"] if p != winner), window="reaction", audience=(winner,))
+                         may=tuple(p for p in state["players"] if p != winner and self._bid(state, p)),
+                         window="reaction", audience=(winner,))
+
+    @staticmethod
+    def _bid(state, power):
+        """What ``power`` bid in the round just tallied."""
+        return state["history"][-1]["bids"].get(power, 0) if state["history"] else 0
+
+    def nothing_due(self, state, power):
+        if state["phase"] == "claim" and power != state["winner"] and not self._bid(state, power):
+            return f"you bid nothing in round {state['round']}, so you have no bid to protest with"
+        return None
 
     # -- orders ------------------------------------------------------------
     def _read(self, state, power, words, number):

@@ -89,6 +89,24 @@ def test_every_game_plays_replays_and_tells_each_reader_only_what_it_may_see(rul
     assert ordered >= 1, f"{rules} never reached a phase that takes orders"
 
 
+@pytest.mark.parametrize("rules", registry.names())
+def test_a_power_asked_nothing_is_told_why_in_words_or_not_at_all(rules):
+    """Game.nothing_due: a sentence the moderator adds to its refusal (``...: <reason>``), or None."""
+    game = registry.get(rules)
+    players, states = _played(game)
+    for state in states:
+        before = json.dumps(state, sort_keys=True)
+        phase = game.phase(state)
+        for power in players:
+            if phase.takes_orders_from(power):
+                continue
+            reason = game.nothing_due(state, power)
+            assert reason is None or (isinstance(reason, str) and reason.strip() and "\n" not in reason), \
+                (rules, phase.key, power, reason)
+        assert json.dumps(state, sort_keys=True) == before, f"{rules}: nothing_due changed the state"
+    assert Game.nothing_due(game, states[0], players[0]) is None, "the default gives no reason"
+
+
 def _declaring(capability):
     """The games that declare ``capability`` (the last test below makes sure there is one)."""
     return [name for name in registry.names() if supports(registry.get(name), capability)]

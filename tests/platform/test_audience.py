@@ -80,3 +80,18 @@ def test_a_proposal_is_judged_before_its_id_and_its_id_only_against_what_the_pro
             treatybook.act(state, TreatyAction("reveal", "Britain", ref, "t3"), seated)
         assert refused.value.code == "unknown-treaty"
         assert str(refused.value) == f"you are not a party to a treaty {ref!r}"
+
+
+def test_a_misspelt_treaty_id_is_answered_with_the_nearest_the_sender_is_party_to_and_no_other():
+    seated = ["France", "Russia", "Britain", "Germany"]
+    state = {}
+    treatybook.act(state, TreatyAction("propose", "Britain", "anglo-german", "t0", ("Germany",), "x", True), seated)
+    treatybook.act(state, TreatyAction("propose", "France", "franco-russian", "t1", ("Russia",), "y", True), seated)
+    with pytest.raises(Refused) as refused:
+        treatybook.act(state, TreatyAction("sign", "Germany", "anglo_german", "t2"), seated)
+    assert refused.value.problem(3).render() == ("line 3: [unknown-treaty] you are not a party to a treaty "
+                                                 "'anglo_german' (did you mean anglo-german?)")
+    # a secret treaty the sender may not see is never offered
+    with pytest.raises(Refused) as refused:
+        treatybook.act(state, TreatyAction("sign", "Germany", "franco_russian", "t3"), seated)
+    assert refused.value.suggestion is None

@@ -68,9 +68,16 @@ def test_optional_responders_are_heard_and_never_waited_for(tmp_path):
     assert say(lp, "South", "ORDERS", "PROTEST") == "done"
     lp.flush()
     assert "Orders stored for Round 1 Claim" in lp.last_text("south@example.test")
-    assert say(lp, "East", "ORDERS", "KEEP") == "done"  # only the winner keeps or gives
+    assert say(lp, "South", "ORDERS", "KEEP") == "done"  # only the winner keeps or gives
     lp.flush()
-    assert "[wrong-phase] KEEP is not an order of the claim phase for East" in lp.last_text("east@example.test")
+    assert "[wrong-phase] KEEP is not an order of the claim phase for South" in lp.last_text("south@example.test")
+    # East passed: the window asks nothing of it, and the refusal gives the game's reason.
+    assert say(lp, "East", "ORDERS", "PROTEST", "ENDORDERS", "DONE") == "done"
+    lp.flush()
+    refusal = lp.last_text("east@example.test")
+    assert ("[no-orders-due] no orders are due from East in Round 1 Claim: you bid nothing in round 1, "
+            "so you have no bid to protest with") in refusal
+    assert "[no-orders-due] nothing is asked of East in Round 1 Claim: you bid nothing in round 1" in refusal
     lp.tick()
     assert game(lp).state["phase"] == "claim"  # still waiting for North, not for South or East
     say(lp, "North", "ORDERS", "KEEP")
@@ -148,7 +155,7 @@ def test_verify_replays_treaties_edits_and_rulings_and_catches_tampering(tmp_pat
     say(lp, "South", "TREATY SIGN t1")
     gm(lp, "GM SET GOLD East 12")
     win_round_one(lp)
-    say(lp, "East", "ORDERS", "PROTEST")
+    say(lp, "South", "ORDERS", "PROTEST")
     say(lp, "North", "ORDERS", "KEEP")
     lp.tick()
     gm(lp, "GM RULE protest-1 DISMISSED")
@@ -219,3 +226,20 @@ def test_a_second_order_is_the_games_refusal_not_the_mails_line_cap(tmp_path):
     reply = lp.last_text("north@example.test")
     assert "line 4: [one-order-a-phase] only one order per phase counts" in reply
     assert "[too-many-orders]" not in reply
+
+
+def test_orders_that_came_after_their_deadline_are_told_so_once(tmp_path):
+    lp = start(tmp_path)
+    win_round_one(lp)  # round 1's bids are resolved; North's claim window is open
+    assert say(lp, "East", "ORDERS", "BID 2") == "done"
+    lp.flush()
+    reply = lp.last_text("east@example.test")
+    assert "This mail came after the deadline of Round 1 Orders: that phase was resolved (" in reply
+    assert "so they were not used. The game is now at Round 1 Claim" in reply
+    assert "[no-orders-due] no orders are due from East in Round 1 Claim" in reply
+    # a mistake in the phase being played, which the last phase would not have taken either, is no late mail
+    assert say(lp, "South", "ORDERS", "KEEP") == "done"
+    lp.flush()
+    reply = lp.last_text("south@example.test")
+    assert "[wrong-phase] KEEP is not an order of the claim phase for South" in reply
+    assert "came after the deadline" not in reply

@@ -49,6 +49,19 @@ def test_every_deadline_change_in_one_mail_is_announced_in_one_mail(loop):
     assert "Deadline: Sat 10 Jan 2026 00:00 UTC" in notices[0]
 
 
+def test_a_deadline_pulled_in_to_minutes_away_reminds_the_powers_still_awaited_in_its_notice(loop):
+    order(loop, "North", "ORDERS\nBID 2\nENDORDERS")
+    soon = loop.clock.now() + timedelta(minutes=20)
+    assert gm(loop, f"GM SET DEADLINE {soon:%Y-%m-%d %H:%M}") == "done"
+    loop.flush()
+    south = texts(loop, "south@example.test", "deadline changed")
+    assert len(south) == 1 and "Your orders for Round 1 Orders are still awaited: 20m left. Without them: PASS" \
+        in south[0]
+    assert not loop.about("south@example.test", "reminder")  # the notice is the one mail
+    north = texts(loop, "north@example.test", "deadline changed")
+    assert len(north) == 1 and "still awaited" not in north[0]
+
+
 def test_set_deadline_takes_the_zone_and_refuses_the_past(loop):
     now = loop.clock.now()
     year = now.year + 1

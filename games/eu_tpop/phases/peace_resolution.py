@@ -37,6 +37,17 @@ def owes(state: dict) -> list[str]:
     return out
 
 
+def not_asked(state: dict, realm: str) -> str:
+    """Why step D asks nothing of ``realm`` (Game.nothing_due): 10.1 asks only about the wars
+    that do not end by themselves; its second window (10.2) only the victors and negotiators."""
+    if reopened(state):
+        return ("this window asks only a surrender's victor for its term and the players whose NEGOTIATE "
+                "texts differed (10.2); you are neither")
+    if not st.enemies(state, realm):
+        return "you are at War with no realm, so you have no peace to resolve (10.1)"
+    return "each of your wars ends by itself in an Automatic White Peace (10.1 step 1): nothing is left to decide"
+
+
 def reopened(state: dict) -> bool:
     """Whether step D waits in its second window: a surrender's victor to name its term (10.2),
     or two players whose NEGOTIATE texts differed to agree (or decide otherwise)."""

@@ -179,8 +179,10 @@ def settle(state: dict, data, power: str, rng) -> list[str]:
         for p, areas in resolution.spoils(state, data, war).items():
             if power not in model.controllers(state, war, p):
                 continue
-            body = [f"PLACE {'PROTECTORATE' if board.is_great(state, p) else 'POSSESSION'} {a}"
-                    for a in sorted(areas)]
+            status = "protectorate" if board.is_great(state, p) else "possession"
+            # a marker at or below the one held would change nothing (resolution.check_place)
+            body = [f"PLACE {status.upper()} {a}" for a in sorted(areas)
+                    if board.rank(board.status_of(state, a, p)) < board.rank(status)]
             lines += written_for(p, power, body)
         defeated = sorted(war.get("defeated", []))
         for p in resolution.demanders(state, data, war):

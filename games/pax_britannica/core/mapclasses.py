@@ -264,7 +264,21 @@ class Data:
                 else:
                     theirs.add(written)
         near = nearest(text, mine, others=theirs - set(mine))
-        return mine[near] if near else None
+        if near:
+            return mine[near]
+        return _started(text, mine, theirs - set(mine))
+
+
+def _started(text: str, mine: Mapping[str, str], theirs: set[str]) -> str | None:
+    """The one name a word of four letters or more begins, when no name is a near typo of it
+    ("Togo": Togoland); None when it begins several, or a name of another kind."""
+    word = key(text)
+    if len(word) < 4:
+        return None
+    found = {name for written, name in mine.items() if written.startswith(word)}
+    if len(found) != 1 or any(written.startswith(word) for written in theirs):
+        return None
+    return found.pop()
 
 
 _CANAL_SEAS = frozenset({"Caribbean Sea", "South Pacific Ocean"})

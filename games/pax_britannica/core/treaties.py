@@ -309,11 +309,22 @@ def on_declaration(state: dict, declarer: str, targets: list[str]) -> list[dict]
                     events.append(ev)
                 if kind in ("defensive", "offensive"):
                     ally = target if kind == "defensive" else declarer
+                    if _owed(state, holder, ally, treatybook.key_of(record)):
+                        continue  # one duty to join an ally's War, however many declare on it
                     state.setdefault("obligations", []).append(
                         {"treaty": treatybook.key_of(record), "power": holder, "against": enemy, "kind": kind,
                          "ally": ally, "turn": state["turn"], "status": "pending",
                          "audience": seen_by.to_json()})
     return events
+
+
+def _owed(state: dict, power: str, ally: str, treaty: str) -> bool:
+    """Whether ``power`` already owes ``ally`` an answer under ``treaty`` this turn: joining
+    puts it at War with all of the ally's opponents (Rules: DECLARATIONS OF WAR), so a second
+    declaration on the ally asks nothing more of it."""
+    return any(o.get("power") == power and o.get("ally") == ally and o.get("treaty") == treaty
+               and o.get("turn") == state.get("turn") and o.get("status", "pending") == "pending"
+               for o in state.get("obligations", []))
 
 
 # -- the end of the Game Turn ----------------------------------------------------------------------

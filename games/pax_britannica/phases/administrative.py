@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+from pbem.kit.state_copy import copy_state
+
 from ..core import board, mapgraph
 from ..core.movement_units import navy_unit
 
@@ -242,6 +244,13 @@ def settle_deficit(state: dict, data, power: str, remove_orders) -> list[dict]:
         state["pending"].pop("deficit")
     events.append({"kind": "deficit_settled", "power": power, "short": max(0, need)})
     return events
+
+
+def default_plan(state: dict, data, power: str) -> list[dict]:
+    """What the default would remove to meet ``power``'s deficit if it wrote no REMOVE line
+    (settle_deficit tried on a copy): the reports' offer and the default say the same."""
+    trial = copy_state(state)
+    return [e for e in settle_deficit(trial, data, power, []) if e.get("kind") in ("unit_removed", "marker")]
 
 
 def _field(order, name, *alts):

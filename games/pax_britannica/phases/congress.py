@@ -16,6 +16,7 @@ do not are removed.  Any Casus Belli holder may declare War in any step.
 from __future__ import annotations
 
 from pbem.kit import treatybook
+from pbem.kit.names import key, nearest
 from pbem.kit.gameapi import Order, Problem
 from pbem.kit.state_copy import copy_state
 
@@ -136,14 +137,15 @@ def _vote(state, data, c, who, o, seen):
     if who == "Austria-Hungary" and "Austria-Hungary" not in c["members"]:
         return "not-voter", "Austria-Hungary is not a member of this Congress"
     if not _open(c, o.args["id"]):
-        return "unknown-proposal", f"no open proposal {o.args['id']}", ", ".join(
-            p["id"] for p in c["proposals"] if p["status"] == "open")
+        ids = [p["id"] for p in c["proposals"] if p["status"] == "open"]
+        return "unknown-proposal", f"no open proposal {o.args['id']} (open: {', '.join(ids) or 'none'})", \
+            nearest(o.args["id"], ids)
     return None
 
 
 def _sign(state, data, c, who, o, seen):
     adopted = c.get("adopted")
-    if not adopted or o.args["id"].lower() != adopted.lower():
+    if not adopted or key(o.args["id"]) != key(adopted):
         return "unknown-proposal", f"the treaty to sign is {adopted}", adopted
     if who not in c.get("signers", []) and cr.speaker(state, who) not in c.get("signers", []):
         return "not-asked", f"{who} is not asked to sign {adopted}"
@@ -155,8 +157,8 @@ STEP_CHECKS = {"attend": _attend, "decline": _attend, "invite": _invite, "propos
 
 
 def _open(c: dict, pid: str) -> dict | None:
-    return next((p for p in c["proposals"] if p["id"].lower() == pid.lower()
-                 and p["status"] == "open"), None)
+    # ids compare as names do: "burma_2" is burma2
+    return next((p for p in c["proposals"] if key(p["id"]) == key(pid) and p["status"] == "open"), None)
 
 
 def defaults(state: dict, power: str) -> list[Order]:
@@ -274,10 +276,10 @@ def vote(state: dict, data, c: dict, orders: dict) -> list[dict]:
     fewest NO, then the first proposed) goes to the parties for signature."""
     votes: dict[str, dict[str, str]] = {}
     for who, o in each_order(orders, ("vote",)):
-        votes.setdefault(o.args["id"].lower(), {})[who] = o.args["ballot"]
+        votes.setdefault(key(o.args["id"]), {})[who] = o.args["ballot"]
     events, passed = [], []
     for p in [p for p in c["proposals"] if p["round"] == c["round"] and p["status"] == "open"]:
-        ok, record = cr.tally(state, c, p, votes.get(p["id"].lower(), {}))
+        ok, record = cr.tally(state, c, p, votes.get(key(p["id"]), {}))
         p["votes"], p["status"] = record, "passed" if ok else "defeated"
         events.append({"kind": "congress_vote", "id": p["id"], "result": p["status"], "yes": record["yes"],
                        "no": record["no"], "by": record["by"], "tie": record["tie"],

@@ -13,6 +13,7 @@ from lark import Lark
 from lark.exceptions import LarkError
 
 from pbem.kit.gameapi import Order, ParseResult, Problem
+from pbem.kit.names import nearest
 
 from ..core import clauses
 from ..core.reading import ShapeBase, normalise_with, take_line
@@ -157,7 +158,7 @@ def parse_line(state: dict, power: str, text: str, data,
         verb = ALIASES.get(text.split()[0].upper(), text.split()[0].upper())
         forms = [f for f in FORMS if f.split()[0] == verb] or list(FORMS)
         return None, Problem("invalid-order", f"not understood: {text.strip()!r}; expected "
-                             + " | ".join(forms), line, None, "invalid")
+                             + " | ".join(forms), line, _spaced_id(state, text), "invalid")
     try:
         a = _args(kind, parts, data, line)
     except ValueError as exc:
@@ -167,6 +168,23 @@ def parse_line(state: dict, power: str, text: str, data,
         current = (state.get("markers", {}).get(a["area"], {}).get(power) or {}).get("status")
         a["to"] = ONE_STEP.get(current, "none")
     return Order(power, kind, a, canonical(kind, a), line), None
+
+
+def _spaced_id(state: dict, text: str) -> str | None:
+    """A VOTE, SIGN or REFUSE line whose proposal id was written in several words ("VOTE burma
+    2 YES"), as it reads with the id the words most likely mean ("VOTE burma2 YES"), or None."""
+    said = text.split()
+    verb = said[0].upper()
+    if verb not in ("VOTE", "SIGN", "REFUSE"):
+        return None
+    ballot = said[-1].upper() if verb == "VOTE" and said[-1].upper() in ("YES", "NO", "ABSTAIN") else ""
+    written = said[1:-1] if ballot else said[1:]
+    c = state.get("congress") or {}
+    ids = [str(p["id"]) for p in c.get("proposals", [])] + ([c["adopted"]] if c.get("adopted") else [])
+    if len(written) < 2 or not ids:
+        return None
+    found = nearest("".join(written), ids)
+    return " ".join(w for w in (verb, found, ballot) if w) if found else None
 
 
 def _proposal(state: dict, power: str, head: tuple[int, str], body: list[tuple[int, str]], data,

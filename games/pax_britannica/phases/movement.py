@@ -18,7 +18,9 @@ placed on the map)".  By email the orders arrive together, so:
    when the phase ends.  Another power's canal joins the seas for it then; another power's
    upgrade counts from then; two powers placing markers in one Area both place them (a new
    marker is unestablished and blocks nobody).  So the order powers are taken in (alphabetical)
-   changes nothing a power ordered, and no power's sequence is refused for another's;
+   changes nothing a power ordered, and no power's sequence is refused for another's - but
+   for the Great War: once the European Tensions Index reaches 100 no further line is
+   carried out (:meth:`Sequences.unplayed`);
 5. when every sequence is done: placement effects (Casus Belli, Chinese Resentment, Ottoman
    War) are judged against every other power's markers after all purchases; the first
    canal's 15 VP go to its builder (several at once: a die each, highest wins, ties roll
@@ -47,6 +49,8 @@ def resolve(state: dict, orders: dict, dice, data) -> list[dict]:
     events = settle_deficits(state, data, orders)
     run = Sequences(state, data, orders)
     events += run.run()
+    if state.get("great_war"):
+        return events  # the game ended during the phase (Sequences.unplayed): nothing more is judged
     events += finish_placements(state, data, run.ledger.placed)
     events += canal_race(state, run, dice)
     # Rules: STATUS CHANGE (Important Note) - the garrison is judged "at the end of each
@@ -136,6 +140,8 @@ class Sequences:
             moved = False
             for p, queue in self.queues.items():
                 while self.pos[p] < len(queue) and not self.waiting(p):
+                    if self.state.get("great_war"):
+                        return events + self.unplayed()
                     events += self.step(p, self.pos[p])
                     self.pos[p] += 1
                     moved = True
@@ -147,6 +153,21 @@ class Sequences:
                         self.pos[p] += 1
         self.state["canals"] = _unique(self.start_canals + [a for _, a in self.ledger.canals])
         return events
+
+    def unplayed(self) -> list[dict]:
+        """Rules: EUROPEAN TENSIONS AND THE GREAT WAR - "If the European Tensions Index ever
+        reaches 100, the game ends instantly, during whatever Phase is in progress": no line
+        is carried out after the one that took it there.  Choice: the lines are taken in the
+        order this phase plays them (each power's in the order written, the powers
+        alphabetically), so the powers after it lose the rest of theirs."""
+        out = []
+        for p, queue in self.queues.items():
+            for i in range(self.pos[p], len(queue)):
+                self.outcome[(p, i)] = ("game-ended", "")
+                out.append(failed(p, queue[i], "game-ended", "the European Tensions Index reached 100 and the "
+                                  "game ended before this order's turn came"))
+            self.pos[p] = len(queue)
+        return out
 
     def waiting(self, power: str) -> bool:
         i = self.pos[power]

@@ -282,6 +282,12 @@ def check_suppress(state: dict, data, power: str, a: dict) -> Fail:
     """Rules: COLONIAL COMBAT TO SUPPRESS UNREST (fought next phase)."""
     if not board.in_unrest(state, a["area"]):
         return "not-in-unrest", f"{a['area']} is not in Unrest"
+    ctrl = board.controllers(state, a["area"])
+    if ctrl and power not in ctrl:
+        # Rules: Unrest in a Controlled Area - "other colonial Powers cannot intervene"
+        return "blocked-by-control", (f"{' and '.join(ctrl)} Control{'s' if len(ctrl) == 1 else ''} "
+                                      f"{a['area']}: the Unrest there is a revolt against "
+                                      f"{'it' if len(ctrl) == 1 else 'them'}, and other powers cannot intervene")
     return None
 
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ..core.state import TURN_LENGTH, label
+from ..core.data import load_data
+from ..phases import administrative
 from ..sequence import PHASES, WAR_PHASES
+from . import events as say
 
 GM = "gm"
 ANY: frozenset[str] = frozenset()
@@ -169,6 +172,7 @@ def movement_defaults(state: dict, power: str) -> str:
     owed = {p: n for p, n in deficit.items() if p == power
             or (power == "Germany" and p == "Austria-Hungary")}
     for p, n in sorted(owed.items()):
-        text += (f"; {p}'s deficit of {n} is met by the default removals "
-                 f"(units abroad and markers, as the Administrative rules choose)")
+        plan = administrative.default_plan(state, load_data(state), p)
+        text += (f"; {p}'s deficit of {n} is met by the default removals: "
+                 + ("; ".join(say.sentence(e).rstrip(".") for e in plan) or "nothing is left to remove"))
     return text

@@ -164,6 +164,14 @@ def void(state: dict, duty: dict) -> str | None:
         return "already at War beside its ally" if joined else "already at War on the other side"
     if duty.get("kind") in ("defensive", "austria") and started(state, duty["ally"]):
         return f"{duty['ally']} started the War: a defensive treaty does not oblige"
+    if duty.get("kind") == AUSTRIA:
+        if state.get("austria_treaty_broken") == state.get("turn"):
+            return "the German-Austrian treaty was broken this turn"
+        return None
+    record = treatybook.find(state, duty.get("treaty", ""))
+    if record is not None and record.get("status") != treatybook.IN_FORCE:
+        # a treaty broken (or ended) since the duty arose asks its parties nothing more
+        return f"treaty {record['id']} is {record.get('status', 'no longer in force')}"
     return None
 
 

@@ -94,6 +94,13 @@ def check_place(state: dict, data, war: dict, power: str, area: str, status: str
         return "bad-status", "a marker placed after a War is an Interest, Influence, Protectorate or Possession"
     if not board.is_great(state, power) and status != "possession":
         return "minor-possession", f"a Minor Power obtains Possession of what it is granted: PLACE POSSESSION {area}"
+    held = board.status_of(state, area, power)
+    if board.rank(held) >= board.rank(status):
+        # The rules' placement puts the victor's marker in; one at or below what it holds
+        # would change nothing, so it is refused when it arrives rather than dropped silently.
+        return "not-an-upgrade", (f"{power} already holds {article(held)} {held.title()} in {area}: a marker "
+                                  "placed after a War only raises what a power holds there, so this "
+                                  "would change nothing")
     neutral = [p for p in board.controllers(state, area) if p not in model.members(war)]
     if neutral and status == "influence":
         return "beside-neutral", (f"{', '.join(neutral)} (neutral) Control {area}: an Influence cannot stand "
@@ -101,6 +108,10 @@ def check_place(state: dict, data, war: dict, power: str, area: str, status: str
     if neutral and status == "interest" and any(board.status_of(state, area, p) in HEAVY for p in neutral):
         return "beside-neutral", f"a neutral Possession stands in {area}: no Interest beside it"
     return None
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 # -- the phase ------------------------------------------------------------------------------------

@@ -111,3 +111,12 @@ def test_a_total_victory_offers_terms_and_no_keep_war():
     menu = _menu(state, "Valmont")
     assert "keep_current_board_state ON Brenn" in menu["ENFORCE"]
     assert "KEEP" not in menu and "OFFER" not in menu
+
+
+def test_a_realm_step_d_does_not_ask_is_told_why():
+    """Game.nothing_due: the moderator's refusal of orders in step D gives the rule's reason."""
+    state = _step_d("SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont")
+    phase = GAME.phase(state)
+    assert "Valmont" in phase.owes and not phase.takes_orders_from("Ostmark")
+    assert GAME.nothing_due(state, "Ostmark") == "you are at War with no realm, so you have no peace to resolve (10.1)"
+    assert GAME.nothing_due(state, "Valmont") is None

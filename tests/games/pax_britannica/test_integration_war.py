@@ -50,6 +50,13 @@ def test_a_war_by_mail(table):
     britain = reports(table, "alice")
     assert "Next phase: 1880 War Phase: declarations of War" in britain
     assert "What you may do now DECLARE WAR ON <power> -- you may, against France: +5 European Tensions" in britain
+    # Germany holds no Casus Belli: the refusal says so (the game's reason, Game.nothing_due).
+    game.send("carol", ["DECLARE WAR ON Britain"])
+    table.run()
+    refusal = flat(table.text(find(table.new_mail("carol"), "received")))
+    assert ("[no-orders-due] no orders are due from Germany in 1880 War Phase: declarations of War: you hold "
+            "no Casus Belli, and only a power with one declares War") in refusal
+    assert "[no-orders-due] nothing is asked of Germany in 1880 War Phase" in refusal
 
     # A move in the declarations window is refused with its reason; the declaration stands.
     game.send("alice", ["MOVE NAVY 3 Mediterranean Sea TO Algiers", "DECLARE WAR ON France"], done=False)

@@ -98,6 +98,15 @@ def test_help_topics(start, topic, expect):
     assert expect in GAME.help_on(start, "France", topic)
 
 
+def test_help_place_in_a_wars_resolution_explains_the_spoils_first(start):
+    resolution = GAME.set_phase(start, "war_resolution", 1884)
+    text = GAME.help_on(resolution, "France", "PLACE")
+    assert text.startswith("PLACE (Resolution Phase after a War):\n  PLACE <marker> <area>")
+    assert text.index("Areas their alliance conquered") < text.index("PLACE MERCHANT <sea>")
+    elsewhere = GAME.help_on(start, "France", "PLACE")
+    assert elsewhere.startswith("PLACE (Movement/Status Change Phase):") and "PLACE <marker> <area>" in elsewhere
+
+
 def test_help_on_something_the_game_does_not_know_is_none(start):
     assert GAME.help_on(start, "France", "PRESS") is None
     assert GAME.help_on(None, None, "BUY").startswith("BUY (Movement/Status Change Phase)")
@@ -123,3 +132,47 @@ def test_the_html_body_renders_for_every_phase_and_reader():
                     assert "The board, nearest you first" in html and f"<h2 style=\"font-size: 1.1em;\">{power}" in html
             state = step.after
     assert len(kinds) >= 10
+
+
+def test_the_areas_to_buy_are_listed_nearest_first_and_the_cut_says_the_rest_are_farther(start):
+    from games.pax_britannica import guide, load_data
+
+    near = guide.nearness(start, load_data(), "Germany")
+    option = next(o for o in GAME.options_now(start, "Germany") if o.form == "BUY INTEREST <area>")
+    listed = [c.rsplit(" ", 1)[0] for c in option.choices[:-1]]
+    assert [near[a] for a in listed] == sorted(near[a] for a in listed)
+    assert listed != sorted(listed)  # the Merchant Fleets' seas make most coasts one step: not by name
+    assert option.choices[-1].endswith("more, farther off")
+
+
+def test_suppress_is_offered_only_to_a_power_with_an_army_there_or_able_to_move_one_there():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "movement", 1884)
+    for edit in ("SET UNREST Sin-Kiang", "SET ARMY France 1 Sin-Kiang", "SET UNREST Tunis",
+                 "SET MARKER Germany protectorate Tunis", "SET ARMY Germany 3 Germany",
+                 'SET MERCHANT Germany "North Atlantic Ocean"', 'SET MERCHANT Germany "Mediterranean Sea"',
+                 "SET ARMY France 3 Tunis"):
+        s, _ = GAME.gm_command(s, edit, None)
+    offered = {p: [o.choices for o in GAME.options_now(s, p) if o.form == "SUPPRESS <area>"] for p in FOUR}
+    # France has an army in Sin-Kiang; Germany may move one into its Protectorate in Unrest;
+    # Britain has no army near either; France may not intervene in Germany's Tunis.
+    assert offered == {"Britain": [], "France": [("Sin-Kiang",)], "Germany": [("Tunis",)], "United States": []}
+
+
+def test_a_deficit_offer_says_what_the_default_removes_and_marks_a_last_garrison():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "movement", 1884)
+    for edit in ("SET MARKER Britain possession Egypt", "SET ARMY Britain 1 Egypt", "SET MARKER Britain influence Persia",
+                 'SET MERCHANT Britain "Indian Ocean"', 'SET MERCHANT Britain "Mediterranean Sea"',
+                 'SET MERCHANT Britain "North Atlantic Ocean"'):
+        s, _ = GAME.gm_command(s, edit, None)
+    s.setdefault("pending", {})["deficit"] = {"Britain": 1}
+    offer = next(o for o in GAME.options_now(s, "Britain") if o.form.startswith("REMOVE"))
+    assert offer.note == ("meets your deficit of £1; without REMOVE lines the default: Britain's Influence in "
+                          "Persia becomes an Interest (deficit: not maintained)")
+    assert offer.choices == ("ARMY 1 Egypt (its last garrison)",)
+    assert GAME.describe_defaults(s, "Britain").endswith(
+        "Britain's deficit of 1 is met by the default removals: Britain's Influence in Persia becomes an Interest "
+        "(deficit: not maintained)")
+    # what the offer says is what the phase does with no orders
+    after, events = GAME.resolve(s, {}, SeededDice(seed="deficit", context="movement"))
+    assert after["markers"]["Persia"]["Britain"]["status"] == "interest"
+    assert any(u["where"] == "Egypt" for u in after["units"])

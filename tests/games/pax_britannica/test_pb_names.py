@@ -98,3 +98,39 @@ def test_no_module_of_the_game_suggests_by_difflib():
 
     root = Path(pax.__file__).parent
     assert [p.name for p in root.rglob("*.py") if "difflib" in p.read_text(encoding="utf-8")] == []
+
+
+def test_a_word_that_begins_one_name_only_suggests_it():
+    data = load_data()
+    assert data.suggest("Togo", "area") == "Togoland"
+    assert data.suggest("Togo", "power") is None  # no power begins so
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "movement", 1884)
+    result = GAME.parse_orders(s, "Britain", [(1, "BUY INTEREST Togo")])
+    assert [p.render() for p in result.problems] == [
+        "line 1: [unknown-area] 'Togo' is not a known Area (did you mean Togoland?)"]
+
+
+def test_a_misspelt_keyword_of_an_order_gets_the_nearest_word_of_its_verb():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "movement", 1884)
+    result = GAME.parse_orders(s, "Britain", [(1, "BUY INTREST Siam"), (2, "BUY INTEREST Sian"),
+                                              (3, "BUY WHATEVER Siam")])
+    assert [(p.code, p.suggestion) for p in result.problems] == [
+        ("invalid-order", "INTEREST"), ("unknown-area", "Siam"), ("invalid-order", None)]
+    assert result.problems[0].message.startswith("'INTREST' is no word of a BUY order; write it as BUY <INTEREST|")
+
+
+def test_a_proposal_id_written_in_two_words_or_misspelt_gets_the_id():
+    from pbem.kit.dice import ScriptedDice
+
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "congress", 1884)
+    for edit in ("SET MARKER Britain protectorate Egypt", "SET MARKER France influence Egypt",
+                 "SET CB France Britain AREA Egypt", "SET CONGRESS Germany CALLER France", "SET STEP propose"):
+        s, _ = GAME.gm_command(s, edit, None)
+    proposal = GAME.parse_orders(s, "Britain", [(1, "PROPOSE burma2"), (2, "DOWNGRADE France Egypt TO INTEREST"),
+                                                (3, "ENDPROPOSE")])
+    s, _ = GAME.resolve(s, {"Britain": proposal.orders}, ScriptedDice())
+    result = GAME.parse_orders(s, "France", [(1, "VOTE burma 2 YES"), (2, "VOTE burma YES"), (3, "VOTE Burma_2 NO")])
+    assert [(p.code, p.suggestion) for p in result.problems] == [("invalid-order", "VOTE burma2 YES")]
+    problems = GAME.validate(s, "France", result.orders)
+    assert [(p.line, p.code, p.suggestion) for p in problems] == [(2, "unknown-proposal", "burma2")]
+    assert problems[0].message == "no open proposal burma (open: burma2)"
