@@ -26,6 +26,7 @@ from pathlib import Path
 from pbem.base.context import Context
 from pbem.base.crashpoints import CRASH_EXIT_STATUS
 from pbem.inbound import intake
+from pbem.storage import secret_checks
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,8 @@ def _serve(conn, config_path: str | None, memory_mb: int) -> None:
 
     cfg = load_config(config_path)
     registry.load_extras(cfg.server.games_extra)
-    ctx = Context.from_config(open_db(cfg.server.database), SystemClock(), cfg)
+    ctx = secret_checks.attach(Context.from_config(open_db(cfg.server.database), SystemClock(), cfg),
+                               cfg.server.database)
     conn.send(("ready", None))
     while True:
         try:
