@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pbem.play import turns
-from pbem.storage import store  # noqa: E402
+from pbem.storage import secret_checks, store  # noqa: E402
 from pbem.base.clock import SystemClock  # noqa: E402
 from pbem.base.config import load_config  # noqa: E402
 from pbem.base.context import Context  # noqa: E402
@@ -56,15 +56,18 @@ def build(path: Path, games: int, *, wait_for_deadline: bool = True) -> list[Sea
     """A database at ``path`` with ``games`` games in their first open phase.
     With ``wait_for_deadline`` every game keeps taking orders until its deadline
     (process_early off), so any number of order mails can be sent to it."""
-    key = CACHE / f"games-{games}-{int(wait_for_deadline)}.sqlite"
+    key = CACHE / f"games-{games}-{int(wait_for_deadline)}-v2.sqlite"
     everyone = seats(games)
     if not key.exists():
         CACHE.mkdir(exist_ok=True)
         tmp = key.with_suffix(".building")
         tmp.unlink(missing_ok=True)
+        secret_checks.key_path(tmp).unlink(missing_ok=True)
         _fill(tmp, everyone, games, wait_for_deadline)
+        secret_checks.key_path(tmp).rename(secret_checks.key_path(key))
         tmp.rename(key)
     shutil.copyfile(key, path)
+    shutil.copyfile(secret_checks.key_path(key), secret_checks.key_path(path))
     return everyone
 
 
@@ -98,9 +101,12 @@ def _fill(path: Path, everyone: list[Seat], games: int, wait_for_deadline: bool)
         _copy_rows(db, "games", "name", first, name)
         for table, column in GAME_TABLES.items():
             _copy_rows(db, table, column, first, name)
+    # The secrets stand for those GM ADD PLAYER makes, so they are vouched for as it does.
+    secret_checks.attach(ctx, path)
     for seat, hashed in zip(everyone, hashes):
         db.execute("update players set addresses = ?, secret_hash = ? where game = ? and power = ?",
                    [f'["{seat.address}"]', hashed, seat.game, seat.power])
+        ctx.secret_cache.vouch(seat.secret, hashed)
     db.conn.execute("commit")
     # The start mails and first reports are not part of any measurement.
     db.execute("update outbox set status = 'sent'")

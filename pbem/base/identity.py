@@ -97,25 +97,40 @@ def verify_secret(secret: str, stored: str) -> bool:
 
 
 class SecretCache:
-    """Right secrets already checked by this process, so that a player's every
-    mail does not pay the slow hash again.
+    """Right secrets already checked, so that a player's every mail does not
+    pay the slow hash again.
 
-    Only a match is remembered, and only as an HMAC of the stored hash and the
-    secret under a key made when the process starts and never written
-    anywhere: the database keeps the slow hash alone, a wrong secret always
-    pays the full hash (and the wrong-secret throttle, which is checked before
-    any of this), and a new secret (a new stored hash) matches nothing
-    remembered.  At most ``size`` entries, the least recently used dropped."""
+    In this process only a match is remembered, and only as an HMAC of the
+    stored hash and the secret under a key made when the process starts and
+    never written anywhere.  Besides, a secret that pbem itself made (ten
+    random characters, about 50 bits) is vouched for when it is handed out:
+    an HMAC of it and its stored hash under the host's check key
+    (:attr:`durable`, a key file beside the database, see
+    :mod:`pbem.storage.secret_checks`) is kept in the database, so even a
+    player's first mail after a restart skips the slow hash.  The database
+    alone gives nothing to test guesses against (the entries need the key);
+    with the key too, guessing a made secret means searching its 50 bits.  A
+    secret a player chose (SET PASSWORD, JOIN) is never kept that way: it may
+    be weak, and only the slow hash stands for it at rest.  A wrong secret
+    always pays the full hash (and the wrong-secret throttle, checked before
+    any of this); a new secret (a new stored hash) matches nothing kept.  At
+    most ``size`` entries in memory, the least recently used dropped."""
 
-    def __init__(self, size: int = 4096):
+    def __init__(self, size: int = 4096, durable=None):
         self.size = size
+        self.durable = durable  # has .key (bytes), .known(entry) and .remember(entry), or None
         self._key = secrets.token_bytes(32)
         self._known: OrderedDict[bytes, None] = OrderedDict()
         self._lock = threading.Lock()
 
     def _entry(self, secret: str, stored: str) -> bytes:
+        """What this process keeps of a right secret in memory."""
+        return self._mac(self._key, secret, stored)
+
+    @staticmethod
+    def _mac(key: bytes, secret: str, stored: str) -> bytes:
         message = stored.encode("utf-8") + b"\x00" + normalize_secret(secret).encode("utf-8")
-        return hmac.new(self._key, message, hashlib.sha256).digest()
+        return hmac.new(key, message, hashlib.sha256).digest()
 
     def verify(self, secret: str, stored: str) -> bool:
         """:func:`verify_secret`, remembering a match."""
@@ -126,13 +141,28 @@ class SecretCache:
             if entry in self._known:
                 self._known.move_to_end(entry)
                 return True
-        if not verify_secret(secret, stored):
+        vouched = self.durable is not None and self.durable.known(self._mac(self.durable.key, secret, stored))
+        if not vouched and not verify_secret(secret, stored):
             return False
         with self._lock:
             self._known[entry] = None
             while len(self._known) > self.size:
                 self._known.popitem(last=False)
         return True
+
+    def vouch(self, secret: str, stored: str) -> None:
+        """Keep, where it lasts, that *secret* (one pbem made, never one a
+        player chose) matches *stored*, as it has just been hashed."""
+        if self.durable is not None and normalize_secret(secret):
+            self.durable.remember(self._mac(self.durable.key, secret, stored))
+
+
+def hash_made_secret(cache: SecretCache, secret: str) -> str:
+    """:func:`hash_secret` for a secret pbem made itself (:func:`new_secret`),
+    vouched for in *cache* so that its checks skip the slow hash."""
+    stored = hash_secret(secret)
+    cache.vouch(secret, stored)
+    return stored
 
 
 def new_secret() -> str:

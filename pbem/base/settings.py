@@ -266,7 +266,11 @@ SETTINGS: tuple[Setting, ...] = (
       "aside (quarantine) and its sender and GM are told.", at_least(1)),
     S("limits", "handling_timeout", float, 60.0,
       "Seconds one mail may take to handle before its handling process is stopped (0: no "
-      "separate process, no limit).", at_least(0)),
+      "separate process, no limit); a batch of mails gets the same time, and when it overruns "
+      "each of its mails is tried again alone.", at_least(0)),
+    S("limits", "batch_mails", int, 32,
+      "Mails handled together in one transaction when a backlog waits (group commit); each is "
+      "undone alone if it fails. 1: every mail in its own transaction.", at_least(1)),
     S("limits", "handling_memory_mb", int, 1024,
       "Memory (address space, MB) of the process that handles mail.", at_least(256)),
     S("limits", "wrong_secrets_free", int, 3,

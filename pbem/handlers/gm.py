@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pbem.base import gamedata, registry
 from pbem.base.deadlines import DeadlineError
-from pbem.base.identity import hash_secret, new_secret, normalize_address
+from pbem.base.identity import hash_made_secret, new_secret, normalize_address
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords
@@ -126,7 +126,7 @@ def add_player(session: Session, cmd: m.GmAddPlayer) -> None:
         return
     secret = new_secret()
     address = normalize_address(cmd.email)
-    store.add_player(ctx, rec.name, power, [address], hash_secret(secret))
+    store.add_player(ctx, rec.name, power, [address], hash_made_secret(ctx.secret_cache, secret))
     _log(session, "add player", power)
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],
                    subject=f"[{rec.name}] you play {power}",
@@ -197,7 +197,8 @@ def replace(session: Session, cmd: m.GmReplace) -> None:
         return
     secret, address = new_secret(), normalize_address(cmd.email)
     old = store.addresses(row)
-    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_secret(secret), missed=0,
+    store.update_player(ctx, row["id"], addresses=[address], secret_hash=hash_made_secret(ctx.secret_cache, secret),
+                        missed=0,
                         status="active")
     _log(session, "replace", f"{power}: a new player")
     session.notify(key=f"welcome:{rec.name}:{power}:{session.msg_id}:{cmd.line}", to=[address],

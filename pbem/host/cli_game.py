@@ -93,7 +93,7 @@ def _game_gm(given: str | None, cfg) -> str:
 
 
 def cmd_game_add(args) -> int:
-    from pbem.base.identity import hash_secret, new_secret, normalize_address
+    from pbem.base.identity import hash_made_secret, hash_secret, new_secret, normalize_address
     from pbem.storage import store
 
     ctx, _ = open_ctx(args)
@@ -109,7 +109,8 @@ def cmd_game_add(args) -> int:
 
     secret = args.secret or new_secret()
     with atomic(ctx.db):
-        store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hash_secret(secret))
+        hashed = hash_secret(secret) if args.secret else hash_made_secret(ctx.secret_cache, secret)
+        store.add_player(ctx, rec.name, power, [normalize_address(args.email)], hashed)
         store.gm_log(ctx, rec.name, "GM", "add player", f"{power} (command line)", seen_by=public())
     print(f"{power}: {args.email}, secret {secret}")
     return 0

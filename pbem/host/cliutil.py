@@ -32,13 +32,14 @@ def open_ctx(args):
     from pbem.base import registry
     from pbem.base.clock import SystemClock
     from pbem.base.context import Context
+    from pbem.storage import secret_checks
     from pbem.storage.db import open_db
 
     cfg = load_cfg(args)
     registry.load_extras(cfg.server.games_extra)
     # A command waits a few seconds for a daemon's transaction, not half a minute.
     db = open_db(cfg.server.database, timeout=CLI_LOCK_WAIT, migrate=False)
-    return Context.from_config(db, SystemClock(), cfg), cfg
+    return secret_checks.attach(Context.from_config(db, SystemClock(), cfg), cfg.server.database), cfg
 
 
 def rules_help(what: str) -> str:

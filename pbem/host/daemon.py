@@ -152,16 +152,18 @@ class Daemon:
         rows = inbound_mail.ids_by_source_key(self.ctx, [raw.key for raw in batch])
         fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
         acked: set[str] = set()
-        for msg_id in ids:
-            status = await self.handler.process(self.ctx, msg_id)
-            self._log_handled(msg_id, status)
+        # A backlog is handled in batches of one transaction each (group commit): each
+        # batch's mails are acknowledged, and their replies sent, as soon as it commits,
+        # so the first players of a backlog do not wait for the whole of it.
+        for group in intake.batches(self.ctx, ids):
+            statuses = await self.handler.process_batch(self.ctx, group)
+            for msg_id in group:
+                self._log_handled(msg_id, statuses[msg_id])
+                if msg_id in fetched:
+                    await self._ack(fetched[msg_id])
+                    acked.add(fetched[msg_id].key)
             if self.heartbeat is not None:
                 self.heartbeat.busy()
-            # Each mail is acknowledged, and its reply sent, as soon as it is handled: the
-            # first player of a backlog does not wait for the whole batch.
-            if msg_id in fetched:
-                await self._ack(fetched[msg_id])
-                acked.add(fetched[msg_id].key)
             await self._step("outbox", self._outbox, result)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))

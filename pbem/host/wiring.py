@@ -14,6 +14,7 @@ from pbem.base.context import Context
 from pbem.host.daemon import Daemon
 from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
 from pbem.mail.credentials import current_password, tls_context
+from pbem.storage import secret_checks
 from pbem.storage.db import open_db
 
 
@@ -30,7 +31,7 @@ def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
         raise ConfigError(found)
     registry.load_extras(cfg.server.games_extra)
     db = open_db(cfg.server.database)
-    ctx = Context.from_config(db, clock or SystemClock(), cfg)
+    ctx = secret_checks.attach(Context.from_config(db, clock or SystemClock(), cfg), cfg.server.database)
     if cfg.intake.kind == "imap":
         from pbem.mail.imap_source import ImapSource
 

@@ -9,7 +9,15 @@ transaction, so a crash at any point loses nothing and repeats nothing.
 
 Each try at handling is counted before it starts: a mail that fails or
 crashes the daemon ``limits.max_attempts`` times is set aside
-(:mod:`pbem.inbound.quarantine`) and the queue moves on.  A handled mail is stored
+(:mod:`pbem.inbound.quarantine`) and the queue moves on.
+
+A backlog is handled by group commit (:func:`batches`, :func:`process_batch`):
+the tries of up to ``limits.batch_mails`` fresh mails are counted in one
+commit and the mails handled in one transaction, each in its own savepoint,
+so a mail that raises is undone alone and the others stand.  A batch that
+crashes or overruns commits nothing; its mails, each counted once, are then
+tried one by one (a counted mail never joins a batch again), which isolates
+the poison mail in a single try of its own.  A handled mail is stored
 with its secrets masked (:mod:`pbem.outbound.secrets_at_rest`), and its reply is
 bounded (:mod:`pbem.outbound.reply_bounds`).
 """
@@ -35,7 +43,7 @@ from pbem.outbound import batch, bounces, reply_bounds
 from pbem.outbound.outbox import queue
 from pbem.outbound.secrets_at_rest import find_secrets, mask_raw, scrub
 from pbem.storage import inbound_mail, outbox_rows
-from pbem.storage.db import atomic, utcnow_iso
+from pbem.storage.db import atomic, savepoint, utcnow_iso
 
 log = logging.getLogger(__name__)
 
@@ -116,14 +124,87 @@ def begin(ctx: Context, msg_id: int) -> str | None:
     counts); the mail's status instead when it is not to be tried: handled
     already, or out of tries (then it is set aside)."""
     with atomic(ctx.db):
-        row = inbound_mail.get(ctx, msg_id)
-        if row["status"] != "new":
-            return row["status"]
-        if quarantine.tries_left(ctx, msg_id) <= 0:
-            return quarantine.set_aside(ctx, msg_id, row.get("error") or
-                                        "the moderator stopped while handling it")
-        quarantine.count_attempt(ctx, msg_id)
+        return _count(ctx, msg_id)
+
+
+def _count(ctx: Context, msg_id: int) -> str | None:
+    row = inbound_mail.get(ctx, msg_id)
+    if row["status"] != "new":
+        return row["status"]
+    if quarantine.tries_left(ctx, msg_id) <= 0:
+        return quarantine.set_aside(ctx, msg_id, row.get("error") or
+                                    "the moderator stopped while handling it")
+    quarantine.count_attempt(ctx, msg_id)
     return None
+
+
+def batches(ctx: Context, ids: list[int]) -> list[list[int]]:
+    """The pending mails in order, cut into groups handled together: runs of
+    at most ``limits.batch_mails`` mails never tried, and every mail tried
+    before (a failure, or a batch that crashed) alone."""
+    tried = inbound_mail.tried(ctx, ids)
+    # A batch that crashes costs each of its mails a try: with a single try allowed,
+    # that would set innocent mail aside, so then every mail is handled alone.
+    size = max(1, ctx.limits.batch_mails) if ctx.limits.max_attempts > 1 else 1
+    groups: list[list[int]] = []
+    for msg_id in ids:
+        if msg_id in tried or not groups or len(groups[-1]) >= size or groups[-1][0] in tried:
+            groups.append([msg_id])
+        else:
+            groups[-1].append(msg_id)
+    return groups
+
+
+def begin_batch(ctx: Context, ids: list[int]) -> tuple[list[int], dict[int, str]]:
+    """:func:`begin` for a group, in one commit: the mails to try now, and the
+    statuses of those not to be tried."""
+    settled: dict[int, str] = {}
+    with atomic(ctx.db):
+        for msg_id in ids:
+            status = _count(ctx, msg_id)
+            if status is not None:
+                settled[msg_id] = status
+    return [i for i in ids if i not in settled], settled
+
+
+def process_batch(ctx: Context, ids: list[int]) -> dict[int, str]:
+    """:func:`process` for a group of mails: one commit counts their tries,
+    one handles them all."""
+    todo, statuses = begin_batch(ctx, ids)
+    if todo:
+        statuses.update(handle_batch(ctx, todo))
+    return statuses
+
+
+def handle_batch(ctx: Context, ids: list[int]) -> dict[int, str]:
+    """One try at each of several counted mails, in one transaction with a
+    savepoint per mail: a mail that raises is undone alone (its failure is
+    recorded in the same transaction) and the others stand.  A failure of
+    the database undoes the whole group and counts none of its tries."""
+    if len(ids) == 1:
+        return {ids[0]: handle(ctx, ids[0])}
+    statuses: dict[int, str] = {}
+    try:
+        with atomic(ctx.db):
+            for msg_id in ids:
+                statuses[msg_id] = _try_in_savepoint(ctx, msg_id)
+    except sqlite3.OperationalError:
+        with atomic(ctx.db):
+            for msg_id in ids:
+                quarantine.uncount_attempt(ctx, msg_id)
+        raise
+    return statuses
+
+
+def _try_in_savepoint(ctx: Context, msg_id: int) -> str:
+    try:
+        with savepoint(ctx.db, "mail"):
+            return _process(ctx, msg_id)
+    except sqlite3.OperationalError:
+        raise
+    except Exception as exc:  # one bad mail must never stop the daemon, nor undo the others
+        log.exception("mail %s could not be handled", msg_id)
+        return failed(ctx, msg_id, f"{type(exc).__name__}: {exc}")
 
 
 def failed(ctx: Context, msg_id: int, reason: str) -> str:

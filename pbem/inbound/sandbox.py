@@ -1,7 +1,8 @@
 """Mail is handled in a child process with a time and a memory limit, so one
 mail cannot take the daemon down.
 
-The daemon hands each stored mail's row id to one long-lived worker process
+The daemon hands stored mails' row ids (one mail, or a batch of them handled in
+one transaction) to one long-lived worker process
 (started with ``spawn``: a fresh interpreter sharing nothing but the
 database file) and waits for its answer without blocking the event loop —
 the SMTP listener, IMAP IDLE and the slow secret checks of other mail go on.
@@ -25,6 +26,7 @@ from pathlib import Path
 from pbem.base.context import Context
 from pbem.base.crashpoints import CRASH_EXIT_STATUS
 from pbem.inbound import intake
+from pbem.storage import secret_checks
 
 log = logging.getLogger(__name__)
 
@@ -82,15 +84,16 @@ def _serve(conn, config_path: str | None, memory_mb: int) -> None:
 
     cfg = load_config(config_path)
     registry.load_extras(cfg.server.games_extra)
-    ctx = Context.from_config(open_db(cfg.server.database), SystemClock(), cfg)
+    ctx = secret_checks.attach(Context.from_config(open_db(cfg.server.database), SystemClock(), cfg),
+                               cfg.server.database)
     conn.send(("ready", None))
     while True:
         try:
-            msg_id = conn.recv()
+            ids = conn.recv()
         except EOFError:
             return
         try:
-            conn.send(("ok", intake.handle(ctx, msg_id)))
+            conn.send(("ok", intake.handle_batch(ctx, ids)))
         except sqlite3.OperationalError as exc:  # the database's trouble: the daemon's to handle
             conn.send(("database", str(exc)))
 
@@ -136,17 +139,24 @@ class IsolatedHandler:
             proc.join(5)
 
     async def process(self, ctx: Context, msg_id: int) -> str:
-        """Handle one mail in the worker; returns its status as intake.process does.
-        The try is counted here, before the worker gets the mail, so a worker that
-        dies on it cannot keep it from being counted."""
+        """Handle one mail in the worker; returns its status as intake.process does."""
+        return (await self.process_batch(ctx, [msg_id]))[msg_id]
+
+    async def process_batch(self, ctx: Context, ids: list[int]) -> dict[int, str]:
+        """Handle a group of mails in the worker, in one transaction; their
+        statuses as intake.process_batch gives them.  The tries are counted
+        here, before the worker gets the mails, so a worker that dies on them
+        cannot keep them from being counted; the group gets the time one mail
+        may take, and when it overruns or kills the worker each of its mails
+        is tried again alone (:func:`pbem.inbound.intake.batches`)."""
         if self._process is None or not self._process.is_alive():
             await self._start()
-        begun = intake.begin(ctx, msg_id)
-        if begun is not None:
-            return begun
+        todo, statuses = intake.begin_batch(ctx, ids)
+        if not todo:
+            return statuses
         conn = self._conn
         try:
-            conn.send(msg_id)
+            conn.send(todo)
             ready = await asyncio.to_thread(conn.poll, self.timeout)
             if not ready:
                 raise WorkerFailed(f"handling took longer than {self.timeout:g} seconds")
@@ -154,11 +164,14 @@ class IsolatedHandler:
         except (EOFError, OSError, WorkerFailed) as exc:
             reason = str(exc) if isinstance(exc, WorkerFailed) else self._death()
             self._stop()
-            log.error("mail %s: %s; the worker was restarted", msg_id, reason)
-            return intake.failed(ctx, msg_id, reason)
+            which = f"mail {todo[0]}" if len(todo) == 1 else f"mails {todo[0]}-{todo[-1]} (a batch of {len(todo)})"
+            log.error("%s: %s; the worker was restarted", which, reason)
+            statuses.update({msg_id: intake.failed(ctx, msg_id, reason) for msg_id in todo})
+            return statuses
         if kind == "database":
             raise sqlite3.OperationalError(value)
-        return value
+        statuses.update(value)
+        return statuses
 
     def _death(self) -> str:
         proc = self._process
@@ -183,6 +196,9 @@ class InProcessHandler:
 
     async def process(self, ctx: Context, msg_id: int) -> str:
         return await asyncio.to_thread(intake.process, ctx, msg_id)
+
+    async def process_batch(self, ctx: Context, ids: list[int]) -> dict[int, str]:
+        return await asyncio.to_thread(intake.process_batch, ctx, ids)
 
     async def close(self) -> None:
         return None

@@ -35,6 +35,17 @@ def pending_ids(ctx: Context) -> list[int]:
     return [r["id"] for r in ctx.db["messages"].rows_where("status = 'new'", order_by="id", select="id")]
 
 
+def tried(ctx: Context, ids: list[int]) -> set[int]:
+    """Those of *ids* with a try counted already."""
+    found: set[int] = set()
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start:start + _CHUNK]
+        marks = ", ".join("?" * len(chunk))
+        found.update(r["id"] for r in ctx.db.query(
+            f"SELECT id FROM messages WHERE attempts > 0 AND id IN ({marks})", chunk))
+    return found
+
+
 def get(ctx: Context, msg_id: int) -> dict:
     """The whole row of a mail (raises when there is none)."""
     return ctx.db["messages"].get(msg_id)

@@ -231,3 +231,9 @@ def _stamp_stored_events(db: sqlite_utils.Database) -> None:
             db.execute("delete from events where game = ? and seq = ?", [game["name"], snap["seq"]])
             db["events"].insert_all({"game": game["name"], "seq": snap["seq"], "kind": e.get("kind", ""),
                                      "data": dumps(e)} for e in stamped)
+
+
+@migration("0016_secret_checks")
+def _secret_checks(db: sqlite_utils.Database) -> None:
+    """Secrets pbem made, vouched for under the host's check key (pbem.storage.secret_checks)."""
+    db["secret_checks"].create({"entry": str, "created": str}, pk="entry")

@@ -1,4 +1,4 @@
-"""A backlog of mail is answered mail by mail, the outbox is drained whole and
+"""A backlog of mail is handled in batches (group commit) and answered batch by batch, the outbox is drained whole and
 pruned, and an idle pass over the games decodes no state."""
 from __future__ import annotations
 
@@ -13,41 +13,112 @@ from pbem.play import scheduler
 from pbem.storage import store
 from pbem.host.daemon import Daemon
 from pbem.mail.maildir_source import MaildirSource, deliver_to_maildir
+from pbem.inbound import intake
 from pbem.inbound.sandbox import InProcessHandler
+from pbem.base.limits import Limits
+from pbem.mail.source import RawMail
 
 
 class Watching(InProcessHandler):
-    """Handles mail as the daemon does, noting what had been sent before each mail."""
+    """Handles mail as the daemon does, noting each batch and what had been sent before it."""
 
     def __init__(self, sender):
-        self.sender, self.sent_before = sender, []
+        self.sender, self.sent_before, self.groups = sender, [], []
 
-    async def process(self, ctx, msg_id):
+    async def process_batch(self, ctx, ids):
         self.sent_before.append(len(self.sender.sent))
-        return await super().process(ctx, msg_id)
+        self.groups.append(list(ids))
+        return await super().process_batch(ctx, ids)
 
 
-def test_each_mail_of_a_backlog_is_answered_before_the_next_is_handled(tmp_path):
-    loop = Loop(tmp_path)
-    loop.start_beacon()
-    loop.flush()
-    inbox = tmp_path / "inbox"
-    for i in range(5):
+def _backlog(loop: Loop, inbox, count: int) -> None:
+    for i in range(count):
         power = ("North", "South")[i % 2]
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = f"{power.lower()}@example.test", loop.ctx.address, "orders"
         msg["Message-ID"] = f"<backlog{i}@players.test>"
         msg.set_content(f"SIGNON {power}@g1 {loop.secrets[power]}\nORDERS\nBID {i % 3}\n")
         deliver_to_maildir(inbox, bytes(msg))
+
+
+def test_a_backlog_is_handled_in_batches_each_answered_before_the_next(tmp_path):
+    loop = Loop(tmp_path, limits=Limits(batch_mails=2))
+    loop.start_beacon()
+    loop.flush()
+    inbox = tmp_path / "inbox"
+    _backlog(loop, inbox, 5)
     already = len(loop.sender.sent)
-    source = MaildirSource(inbox)
     handler = Watching(loop.sender)
-    daemon = Daemon(loop.ctx, source, loop.sender, handler=handler)
+    daemon = Daemon(loop.ctx, MaildirSource(inbox), loop.sender, handler=handler)
     asyncio.run(daemon.run_pass())
-    assert [n - already for n in handler.sent_before] == [0, 1, 2, 3, 4]
+    assert [len(g) for g in handler.groups] == [2, 2, 1]
+    assert [n - already for n in handler.sent_before] == [0, 2, 4]
     replies = [m for _, m in loop.sender.sent[already:] if m["In-Reply-To"]]
     assert [m["In-Reply-To"] for m in replies] == [f"<backlog{i}@players.test>" for i in range(5)]
     assert not list((inbox / "new").iterdir()) and not list((inbox / "cur").iterdir())
+    assert {r["attempts"] for r in loop.db["messages"].rows_where("source_key like 'maildir:%'")} == {1}
+
+
+def _stored(loop: Loop, count: int) -> list[int]:
+    ids = []
+    for i in range(count):
+        power = ("North", "South")[i % 2]
+        raw = (f"From: {power.lower()}@example.test\nTo: {loop.ctx.address}\nSubject: orders\n"
+               f"Message-ID: <b{i}@players.test>\n\nSIGNON {power}@g1 {loop.secrets[power]}\nORDERS\nBID {i}\n")
+        ids.append(intake.store_raw(loop.ctx, RawMail(f"test:b{i}", raw.encode())))
+    return ids
+
+
+def test_a_mail_that_fails_inside_a_batch_is_undone_alone_and_tried_again_alone(tmp_path, monkeypatch):
+    loop = Loop(tmp_path)
+    loop.start_beacon()
+    loop.flush()
+    first, poison, last = _stored(loop, 3)
+    real_reply = intake._reply
+
+    def reply(ctx, session, row, secrets):
+        if row["id"] == poison:
+            raise RuntimeError("the reply could not be written")
+        return real_reply(ctx, session, row, secrets)
+
+    monkeypatch.setattr(intake, "_reply", reply)
+    assert intake.batches(loop.ctx, [first, poison, last]) == [[first, poison, last]]
+    statuses = intake.process_batch(loop.ctx, [first, poison, last])
+    assert statuses == {first: "done", poison: "new", last: "done"}
+    row = loop.db["messages"].get(poison)
+    assert row["attempts"] == 1 and "could not be written" in row["error"]
+    # Its orders were undone with it; the others' stand.
+    sent_by = {o["message"] for o in loop.db["orders"].rows}
+    assert first in sent_by and last in sent_by and poison not in sent_by
+    monkeypatch.setattr(intake, "_reply", real_reply)
+    assert intake.batches(loop.ctx, intake.pending(loop.ctx)) == [[poison]]
+    assert intake.process_batch(loop.ctx, [poison]) == {poison: "done"}
+    sent = loop.flush()
+    answered = [m["In-Reply-To"] for _, m in sent if m["In-Reply-To"]]
+    assert sorted(answered) == ["<b0@players.test>", "<b1@players.test>", "<b2@players.test>"]
+
+
+def test_the_mails_of_a_batch_that_crashed_are_each_tried_alone_once(tmp_path):
+    loop = Loop(tmp_path)
+    loop.start_beacon()
+    loop.flush()
+    ids = _stored(loop, 4)
+    todo, settled = intake.begin_batch(loop.ctx, ids)  # counted, then the process died
+    assert todo == ids and not settled
+    assert intake.batches(loop.ctx, intake.pending(loop.ctx)) == [[i] for i in ids]
+    for group in intake.batches(loop.ctx, intake.pending(loop.ctx)):
+        assert set(intake.process_batch(loop.ctx, group).values()) == {"done"}
+    sent = loop.flush()
+    answered = [m["In-Reply-To"] for _, m in sent if m["In-Reply-To"]]
+    assert sorted(answered) == [f"<b{i}@players.test>" for i in range(4)]
+    assert {r["attempts"] for r in loop.db["messages"].rows_where("source_key like 'test:b%'")} == {2}
+
+
+def test_with_a_single_try_allowed_every_mail_is_handled_alone(tmp_path):
+    loop = Loop(tmp_path, limits=Limits(max_attempts=1))
+    loop.start_beacon()
+    ids = _stored(loop, 3)
+    assert intake.batches(loop.ctx, ids) == [[i] for i in ids]
 
 
 def test_the_outbox_is_drained_whole_and_forgets_old_mail(tmp_path):
