@@ -21,6 +21,8 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
          "send your action (or PASS, or your answer) with them"),
     Code("one-action", "one action a turn: this line is not taken (a Declare War may add one ACTIVATE or "
          "RECRUIT as its free action)"),
+    Code("free-action-battle", "a declaration that starts a battle at once gives no free ACTIVATE or RECRUIT "
+         "(NOTES 3.2 step 8): the extra line is not taken"),
     Code("no-open-decision", "the line answers a question, and none is open for you now (it was settled when "
          "its window closed)"),
     # -- moving, recruiting and sieges
@@ -116,6 +118,9 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("automatic-white-peace", "nothing is occupied in that war: it ends by itself in an Automatic White "
          "Peace and takes no order"),
     Code("not-asked", "after a surrender, the window asks only its victor for the term"),
+    Code("one-decision-per-war", "one decision per war in Peace Resolution: only 1 Peace Term per War/Enemy "
+         "(10.1), and KEEP WAR stands with no SURRENDER, NEGOTIATE or term that ends the same war",
+         "keep the one line that decides that war"),
     Code("term-not-allowed", "the peace term is not allowed in this war", "the reply suggests one that is"),
     Code("term-if-surrender", "a warning: the term is kept, and applies only if the enemy surrenders to you"),
     Code("no-surrender", "Optional Rule 3 (No Surrender!) is in force"),
