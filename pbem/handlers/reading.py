@@ -111,7 +111,9 @@ class _Reader:
             return "stop"
         result = parse_line(line, n)
         if isinstance(result, Problem):
-            if self.started or words[0].isupper():
+            # A broken sign-on is never greeting, however it is written: unsaid, the
+            # player would read only that nothing was signed on.
+            if self.started or words[0].isupper() or words[0].upper() == "SIGNON":
                 self.problems.append(result)
             return None
         self.started = True

@@ -355,6 +355,11 @@ def test_a_shouted_broken_command_before_any_other_is_reported():
     assert (p.code, p.line) == ("missing-argument", 1)
 
 
+def test_a_broken_sign_on_in_lower_case_is_reported_too():
+    p = problem("signon france@pax1 ukess ydkbb\nSTATUS")
+    assert (p.code, p.line) == ("extra-argument", 1)
+
+
 @pytest.mark.parametrize("line, suggestion", [("ODERS", "ORDERS"), ("STATSU", "STATUS"), ("Banana", None)])
 def test_an_unknown_command_in_a_gm_mail_is_named_with_the_nearest(line, suggestion):
     p = problem("SIGNON GM@pax1 s3cret\nGM START\n" + line)
