@@ -19,7 +19,9 @@ def _state(*edits):
 
 
 def test_a_leader_whose_army_is_gone_is_not_said_to_be_with_it():
-    state = _state("SET LEADER Corvia Anne AT Marches DICE inf", "SET UNITS Corvia Marches INF 0")
+    # No army of Corvia stands in Marches (setting none there is refused as no change).
+    state = _state("SET LEADER Corvia Anne AT Marches DICE inf")
+    assert "Corvia" not in state["units"].get("Marches", {})
     text = GAME.report(state, [], "Corvia").text
     assert "with your forces in Marches" not in text
     assert "Anne (infantry) in Marches, no forces of yours left there" in text
