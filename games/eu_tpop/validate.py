@@ -100,11 +100,21 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
         out += _recruits(state, power, [o for o in main if o.kind == "recruit"])
         main = []
     if declare and extra and extra[0].kind in ("activate", "recruit"):
-        where = _declaration_battle(state, power, declare.args["targets"])
+        trial = _declared(state, power, declare.args["targets"])
+        where = _declaration_battle(trial, power)
         if where:
             out.append(_p("free-action-battle", f"your declaration starts a battle in {where} at once (9.1 DoW "
                           "triggering Battles), and a declaration that triggers a battle gives no free ACTIVATE "
                           "or RECRUIT (NOTES 3.2 step 8): this line is not taken", extra[0]))
+        elif extra[0].kind == "activate":
+            # The free action is carried out after the declaration, so it is checked on the board as the
+            # declaration leaves it (at war: Military Access, hostile Areas); one that cannot be carried
+            # out is refused now, while the player can still correct it.
+            try:
+                action_phase.check_one(trial, power, extra[0])
+            except Refused as exc:
+                out.append(_p(exc.code, f"{exc} (your free action after the declaration)", extra[0],
+                              getattr(exc, "suggestion", None)))
         extra = extra[1:]   # the free Activate or Recruit after a Declare War
     for o in extra:
         out.append(_p("one-action", "one action a turn: this line is not taken (a Declare War may add one "
@@ -133,16 +143,21 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
     return out
 
 
-def _declaration_battle(state: dict, power: str, targets: list[str]) -> str | None:
+def _declared(state: dict, power: str, targets: list[str]) -> dict:
+    """A copy of the board with the declared wars in place (no Calls to Arms answered yet)."""
+    from pbem.kit.state_copy import copy_state
+    trial = copy_state(state)
+    for t in targets:
+        if t in trial["realms"] and t != power and not st.at_war(trial, power, t):
+            war.add_war(trial, power, t, "declared")
+    return trial
+
+
+def _declaration_battle(trial: dict, power: str) -> str | None:
     """Where the declarer's own units would fight as soon as the war is declared (9.1), if anywhere.
     Choice: only a battle sure when the orders arrive is refused; one that hangs on an ally's answer to
     a Call to Arms is told when the declaration is carried out (the free action skipped)."""
-    from pbem.kit.state_copy import copy_state
     from . import battle as bt
-    trial = copy_state(state)
-    for t in targets:
-        if t in trial["realms"] and t != power:
-            war.add_war(trial, power, t, "declared")
     for naval in (True, False):
         for loc in sorted(trial["seas"] if naval else trial["areas"]):
             if power in st.units_at(trial, loc) and bt.start(trial, loc, power, naval=naval):
