@@ -27,7 +27,7 @@ SENTENCES: dict[str, Renderer] = {}
 #: record (the platform mails the record itself), and facts the text report leaves to the
 #: reader's status or to the sentences around them (a sale, a standing order, unrest removed)
 UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "dow_after", "free",
-          "game_over", "leader", "military_access", "province_sold", "standing", "tokens_removed",
+          "game_over", "leader", "province_sold", "standing", "tokens_removed",
           "treaty", "unrest_removed")
 
 CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
@@ -193,6 +193,14 @@ def _appointed(e):
 @says("move")
 def _move(e):
     return f"{e['realm']} moves {e['units']} units: {' -> '.join(e['path'])}."
+
+
+@says("military_access")
+def _military_access(e):
+    # 9.5 Military Access: 1 Influence removed from the Area, or 3 Ducats paid.
+    if e.get("paid") == "influence":
+        return f"{e['realm']} removes 1 Influence from {e['area']} for Military Access (9.5)."
+    return f"{e['realm']} pays 3 Ducats for Military Access into {e['area']} (9.5)."
 
 
 @says("naval_move")

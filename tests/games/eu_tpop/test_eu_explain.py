@@ -77,3 +77,14 @@ def test_a_realm_not_in_the_battle_reads_what_the_table_shows_no_more():
     kinds = {e["kind"]: e["audience"] for e in events}
     assert kinds["battle_detail"] == {"powers": ["Valmont", "Corvia"]}
     assert kinds["battle_round"] == "public"
+
+
+def test_military_access_says_what_it_cost():
+    """9.5 Military Access: "you must be at War, and either remove 1 Influence from the Area in
+    question or pay 3 Ducats": the cost is a line of the report, whichever was paid."""
+    edits = ["SET WAR Valmont VS Corvia", "SET REBELS Marches 0", "SET UNITS Valmont Brenn INF 1",
+             "SET UNITS Valmont Marches INF 1"]
+    _events, read = _fight(edits, ["ACTIVATE Brenn TO Miren"], [])
+    assert "Valmont pays 3 Ducats for Military Access into Miren (9.5)." in read("Valmont")
+    _events, read = _fight(edits, ["ACTIVATE Marches TO Brenn"], [])
+    assert "Valmont removes 1 Influence from Brenn for Military Access (9.5)." in read("Corvia")
