@@ -19,6 +19,14 @@ STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
 NOTHING = "Nothing happened that concerns you."
 
 
+def war_standing(state: dict, realm: str, enemy: str) -> str:
+    """How ``realm`` reads its war with ``enemy``: its own victory, the enemy's (10.2), or neither."""
+    cond = vc.condition(state, realm, enemy)
+    if cond == "inconclusive" and (theirs := vc.condition(state, enemy, realm)) in ("partial", "total"):
+        return f"{enemy}'s {'Total' if theirs == 'total' else 'Partial'} Victory"
+    return STANDING[cond]
+
+
 def report_data(state: dict, events, reader: str | None, next_steps: list[str]) -> dict:
     """Everything a report shows ``reader`` (None: the public or the GM), JSON data: the
     sentences of ``events`` (already only those the reader may see), the reader's sheet
@@ -72,7 +80,7 @@ def sheet(state: dict, realm: str) -> dict:
     married = {k.split("|")[1]: v for k, v in state["marriages"].items() if k.startswith(realm + "|")}
     return {
         "realm": realm, **figures,
-        "wars": [{"enemy": e, "standing": STANDING[vc.condition(state, realm, e)]} for e in st.enemies(state, realm)],
+        "wars": [{"enemy": e, "standing": war_standing(state, realm, e)} for e in st.enemies(state, realm)],
         "truces": sorted(t.replace("|", "").replace(realm, "") for t in state["truces"] if realm in t.split("|")),
         "allies": [{"realm": a, "active": bool(st.alliance(state, realm, a).get("active"))}
                    for a in st.allies(state, realm)],
@@ -147,6 +155,10 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                 lines.append(f"  {e}: {vc.peace_party(state, e, realm)}'s Active Ally: its peace is made with "
                              f"{vc.peace_party(state, e, realm)}" + (f" (or {', '.join(vc.terms(state, realm, e))} "
                                                                      "on it alone)" if vc.terms(state, realm, e) else ""))
+            elif cond == "inconclusive" and (theirs := vc.condition(state, e, realm)) in ("partial", "total"):
+                # 10.2: the enemy is the Victor; the loser reads whose victory it is, not "inconclusive".
+                lines.append(f"  {e}: {e}'s {'Total' if theirs == 'total' else 'Partial'} Victory: {e} may "
+                             "enforce a term on you; you may surrender, negotiate or keep the war")
             else:
                 # 10.2: only a victor enforces terms; a Total Victory must be enforced (10.1 step 2).
                 mine = [t for t in vc.terms(state, realm, e) if t != "negotiated_peace"] \

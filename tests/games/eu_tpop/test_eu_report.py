@@ -127,3 +127,20 @@ def test_a_loan_and_a_bankruptcy_are_told():
     assert sentences.sentence(dict(loan, loans=1)) == "Corvia cannot pay (rebel die) and takes a Loan: 1 Loan now."
     assert sentences.sentence({"kind": "bankrupt", "realm": "Corvia"}) == (
         "Corvia goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, 3 Loans cleared.")
+
+
+def test_the_loser_of_a_partial_victory_reads_whose_victory_it_is_not_inconclusive():
+    """10.2 "If you meet the requirements for Partial or Total Victory ... you are considered to be the
+    Victor of that War": the war the victor reads as its Partial Victory is not "inconclusive" for the
+    loser, who may surrender, negotiate or wait for the victor's term."""
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Valmont VS Corvia", "SET UNITS Corvia Corvia INF 0", "SET UNITS Valmont Corvia INF 3",
+              "SET PROVINCE Corvia OWNER Corvia CONTROLLER Valmont", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    assert "  Corvia: your Partial Victory; terms you may enforce:" in GAME.report(state, [], "Valmont").text
+    corvia = GAME.report(state, [], "Corvia").text
+    assert "Valmont: inconclusive" not in corvia
+    assert "  Valmont: Valmont's Partial Victory: Valmont may enforce a term on you; you may surrender, " \
+           "negotiate or keep the war" in corvia
+    assert "At war with: Valmont (Valmont's Partial Victory)" in corvia
