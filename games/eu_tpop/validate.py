@@ -241,6 +241,14 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             out.append(_p("automatic-white-peace", f"nothing is occupied in your war with {enemy}: it ends by "
                           "itself in an Automatic White Peace (10.1 step 1), so it takes no order", o))
             continue
+        pr = vc.peace_party(state, enemy, power)
+        if o.kind in ("keep_war", "offer_white", "surrender") and cond != "total" and pr != enemy:
+            # 10.3 "PRs must negotiate Peace on behalf of their Active NPR Allies"; 10.1 step 1 "Such a
+            # Peace cannot be concluded separately with an Active Ally": the war with the PR decides it.
+            out.append(_p("active-ally-peace", f"{enemy} is {pr}'s Active Ally: its peace is made with {pr} "
+                          f"(10.3), so send this order for your war with {pr}", o,
+                          o.canonical.replace(enemy, pr)))
+            continue
         if o.kind == "enforce":
             why = vc.why_not(state, power, enemy, o.args["term"])
             if cond == "inconclusive" and o.args["term"] == "white_peace":

@@ -111,3 +111,13 @@ def test_a_total_victory_offers_terms_and_no_keep_war():
     menu = _menu(state, "Valmont")
     assert "keep_current_board_state ON Brenn" in menu["ENFORCE"]
     assert "KEEP" not in menu and "OFFER" not in menu
+
+
+def test_an_active_allys_peace_is_made_with_its_pr_so_the_menu_names_the_pr_only():
+    """10.3 "PRs must negotiate Peace on behalf of their Active NPR Allies"."""
+    state = _step_d("SET WAR Valmont VS Corvia Lusca", "SET ALLIANCE Corvia Lusca ACTIVE",
+                    "SET PROVINCE Corvia CONTROLLER Valmont", "SET UNITS Corvia Corvia INF 0 ART 0",
+                    "SET UNITS Valmont Corvia INF 3")
+    menu = _menu(state, "Valmont")
+    for form in ("KEEP", "SURRENDER", "OFFER"):
+        assert menu[form] == ("Corvia",), (form, menu[form])
