@@ -246,8 +246,7 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             # 10.3 "PRs must negotiate Peace on behalf of their Active NPR Allies"; 10.1 step 1 "Such a
             # Peace cannot be concluded separately with an Active Ally": the war with the PR decides it.
             out.append(_p("active-ally-peace", f"{enemy} is {pr}'s Active Ally: its peace is made with {pr} "
-                          f"(10.3), so send this order for your war with {pr}", o,
-                          o.canonical.replace(enemy, pr)))
+                          f"(10.3), so send this order for your war with {pr}", o))
             continue
         if o.kind == "enforce":
             why = vc.why_not(state, power, enemy, o.args["term"])

@@ -179,3 +179,10 @@ def test_a_misspelt_name_in_a_negotiated_peace_gets_its_suggestion(at_war):
                                                   (5, "ENDNEGOTIATE")])
     problems = GAME.validate(peace, "Valmont", parsed.orders)
     assert [(p.code, p.suggestion) for p in problems] == [("unknown-realm", "Valmont")]
+
+
+def test_a_block_order_is_written_back_one_line_each(state):
+    """The reply quotes a NEGOTIATE block line by line, each indented like any order."""
+    text = ["NEGOTIATE Corvia", "white_peace", "VICTOR Corvia", "Valmont PAYS 3", "ENDNEGOTIATE"]
+    parsed = GAME.parse_orders(state, "Valmont", list(enumerate(text, 1)))
+    assert GAME.as_written(parsed.orders, "Valmont") == text
