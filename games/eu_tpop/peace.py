@@ -85,8 +85,11 @@ def _apply_term(state: dict, v: str, loser: str, term: str, details: list, event
         mine = vc.occupied_by(state, side_v, st.family(state, loser))
         gain = min(10, 2 * sum(state["provinces"][p]["tax"] for p in mine))
         _return(state, _between(state, side_v, side_l))
-        _prestige(state, v, gain, "humiliation", events)
-        _prestige(state, loser, -gain, "humiliated", events)
+        tax = sum(state["provinces"][p]["tax"] for p in mine)
+        why = (f"2 x the tax value {tax} of {', '.join(mine)} returned" + (", at most 10" if gain < 2 * tax else "")
+               + " (Humiliation)") if mine else "Humiliation: no province returned"
+        _prestige(state, v, gain, why, events)
+        _prestige(state, loser, -gain, why, events)
         lines.append(f"Humiliation: every occupied province returns; {v} gains {gain} prestige, "
                      f"{loser} loses {gain}.")
     elif term == "vassalization":

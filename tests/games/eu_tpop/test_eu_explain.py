@@ -88,3 +88,15 @@ def test_military_access_says_what_it_cost():
     assert "Valmont pays 3 Ducats for Military Access into Miren (9.5)." in read("Valmont")
     _events, read = _fight(edits, ["ACTIVATE Marches TO Brenn"], [])
     assert "Valmont removes 1 Influence from Brenn for Military Access (9.5)." in read("Corvia")
+
+
+def test_humiliation_says_how_its_prestige_was_counted():
+    """Humiliation: "The Victor scores prestige equal to 2 x Tax Value of the Provinces returned to the
+    Loser (max. 10). The Loser loses the same amount": the report says which provinces and their tax."""
+    edits = ["SET WAR Valmont VS Corvia", "SET UNITS Corvia Corvia INF 0 ART 0", "SET UNITS Valmont Corvia INF 3",
+             "SET PROVINCE Corvia OWNER Corvia CONTROLLER Valmont",
+             "SET PROVINCE Salera OWNER Corvia CONTROLLER Valmont", "SET STEP D"]
+    _events, read = _fight(edits, ["ENFORCE humiliation ON Corvia"], [6] * 40)
+    why = "2 x the tax value 3 of Corvia, Salera returned (Humiliation)"
+    assert f"Valmont: +6 prestige ({why})." in read("Ostmark")
+    assert f"Corvia: -6 prestige ({why})." in read("Corvia")
