@@ -142,8 +142,11 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                 f"enforce: {', '.join(t for t in vc.terms(state, realm, loser) if t != 'negotiated_peace')}); "
                 f"without an answer, keep_current_board_state applies." for loser in asked]
     if state.get("step") == "D" and peace_resolution.reopened(state):
+        # Only a victor enforces a term (10.2): ENFORCE is named only where this realm may send it.
         return [f"Peace Resolution: your NEGOTIATE texts with {e} differed (see above): send the same "
-                f"NEGOTIATE {e} text as {e} does, or OFFER WHITE PEACE, ENFORCE or KEEP WAR for that war."
+                f"NEGOTIATE {e} text as {e} does, or "
+                + ("OFFER WHITE PEACE, ENFORCE or KEEP WAR" if vc.condition(state, realm, e) in ("partial", "total")
+                   else "OFFER WHITE PEACE or KEEP WAR") + " for that war."
                 for e in peace_resolution.asked_of(state, realm) if e not in asked]
     if state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]

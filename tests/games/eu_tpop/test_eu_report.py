@@ -144,3 +144,21 @@ def test_the_loser_of_a_partial_victory_reads_whose_victory_it_is_not_inconclusi
     assert "  Valmont: Valmont's Partial Victory: Valmont may enforce a term on you; you may surrender, " \
            "negotiate or keep the war" in corvia
     assert "At war with: Valmont (Valmont's Partial Victory)" in corvia
+
+
+def test_after_texts_that_differ_an_inconclusive_war_is_not_told_to_enforce():
+    """10.2: only a Victor enforces a term; in an inconclusive war the retry names NEGOTIATE, OFFER WHITE
+    PEACE and KEEP WAR, not ENFORCE."""
+    from pbem.kit.engine import run_phases
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    orders = {}
+    for me, them, n in (("Valmont", "Corvia", 3), ("Corvia", "Valmont", 4)):
+        text = [f"NEGOTIATE {them}", "white_peace", f"Valmont PAYS {n}", "ENDNEGOTIATE"]
+        orders[me] = list(GAME.parse_orders(state, me, list(enumerate(text, 1))).orders)
+    steps = run_phases(GAME, state, orders, lambda _p: ScriptedDice())
+    text = GAME.report(steps[-1].after, [], "Corvia").text
+    assert "your NEGOTIATE texts with Valmont differed (see above): send the same NEGOTIATE Valmont text as " \
+           "Valmont does, or OFFER WHITE PEACE or KEEP WAR for that war." in text
