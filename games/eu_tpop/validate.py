@@ -217,11 +217,8 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
         fits = [o for o in given if o.kind in kinds and o.args.get("realm") in asked
                 and (o.kind == "enforce" or o.args["realm"] not in surrendered)]
         first = dict(state, peace_asked=[], negotiating=[])
-        return [_p("not-asked", f"{o.canonical}: this window asks only about "
-                   + (", ".join(f"your war with {e}" for e in asked) or "wars that are not yours")
-                   + " (a surrender's victor sends ENFORCE <term> ON <realm>; after two NEGOTIATE texts that "
-                   "differ, NEGOTIATE again, OFFER WHITE PEACE, ENFORCE or KEEP WAR); the other wars were "
-                   "resolved", o) for o in given if o not in fits] + peace(first, power, fits)
+        return [_not_asked(state, power, o, asked, surrendered) for o in given if o not in fits] \
+            + peace(first, power, fits)
     if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]
@@ -291,6 +288,24 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             if twice:
                 out.append(twice)
     return out
+
+
+def _not_asked(state: dict, power: str, o, asked: list[str], surrendered: list[str]) -> Problem:
+    """Why an order is not taken in step D's second window: a war it does not ask about, or an order
+    that window does not take for this war (it asks a surrender's victor for its term, and the two
+    sides of a negotiation whose texts differed to agree or decide otherwise)."""
+    enemy = o.args.get("realm") if hasattr(o, "args") else None
+    if enemy in surrendered:
+        why = f"{enemy} surrendered to you: this window takes your term, ENFORCE <term> ON {enemy} (10.2)"
+    elif enemy in asked:
+        victor = vc.condition(state, power, enemy) in ("partial", "total")
+        why = (f"this window, opened because your NEGOTIATE texts with {enemy} differed, takes NEGOTIATE "
+               f"again, OFFER WHITE PEACE" + (", ENFORCE" if victor else "") + " or KEEP WAR for that war "
+               "(a surrender belonged to the first window)")
+    else:
+        why = ("this window asks only about " + (", ".join(f"your war with {e}" for e in asked)
+                                                 or "wars that are not yours") + "; the other wars were resolved")
+    return _p("not-asked", f"{o.canonical}: {why}", o)
 
 
 def _second_decision(state: dict, power: str, o, decided: dict) -> Problem | None:

@@ -162,3 +162,22 @@ def test_after_texts_that_differ_an_inconclusive_war_is_not_told_to_enforce():
     text = GAME.report(steps[-1].after, [], "Corvia").text
     assert "your NEGOTIATE texts with Valmont differed (see above): send the same NEGOTIATE Valmont text as " \
            "Valmont does, or OFFER WHITE PEACE or KEEP WAR for that war." in text
+
+
+def test_a_surrender_in_the_negotiation_retry_is_refused_with_the_reason():
+    from pbem.kit.engine import run_phases
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    orders = {}
+    for me, them, n in (("Valmont", "Corvia", 3), ("Corvia", "Valmont", 4)):
+        text = [f"NEGOTIATE {them}", "white_peace", f"Valmont PAYS {n}", "ENDNEGOTIATE"]
+        orders[me] = list(GAME.parse_orders(state, me, list(enumerate(text, 1))).orders)
+    after = run_phases(GAME, state, orders, lambda _p: ScriptedDice())[-1].after
+    parsed = GAME.parse_orders(after, "Valmont", [(3, "SURRENDER TO Corvia")])
+    [problem] = GAME.validate(after, "Valmont", parsed.orders)
+    assert problem.code == "not-asked"
+    assert "opened because your NEGOTIATE texts with Corvia differed, takes NEGOTIATE again, OFFER WHITE " \
+           "PEACE or KEEP WAR for that war" in problem.message
+    assert "asks only about your war with Corvia" not in problem.message
