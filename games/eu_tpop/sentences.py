@@ -236,7 +236,11 @@ def _returned(e):
 
 @says("relocated")
 def _relocated(e):
-    return f"{e['realm']} brings its units home from {e['from']} to {e['to']}."
+    ties = e.get("ties") or []
+    return (f"{e['realm']} brings its units home from {e['from']} to {e['to']}: at peace, its units leave a "
+            f"Neutral Area for the nearest Friendly Area (10.1 step 4)"
+            + (f"; {', '.join(ties)} {'is' if len(ties) == 1 else 'are'} as near, and the first in alphabetical "
+               "order is taken" if ties else "") + ".")
 
 
 @says("ships_left_port")

@@ -100,3 +100,15 @@ def test_humiliation_says_how_its_prestige_was_counted():
     why = "2 x the tax value 3 of Corvia, Salera returned (Humiliation)"
     assert f"Valmont: +6 prestige ({why})." in read("Ostmark")
     assert f"Corvia: -6 prestige ({why})." in read("Corvia")
+
+
+def test_units_brought_home_after_a_peace_say_why_and_how_the_area_was_chosen():
+    """10.1 step 4: "any PR which is now at Peace must immediately relocate any Units that they have in
+    a Neutral Area to the nearest Friendly Area ... If several Friendly Areas are equally close, the
+    player may choose" (Choice: alphabetical), and the report says so."""
+    edits = ["SET WAR Valmont VS Corvia", "SET REBELS Marches 0", "SET UNITS Corvia Corvia INF 0 ART 0", "SET UNITS Valmont Corvia INF 3",
+             "SET PROVINCE Corvia OWNER Corvia CONTROLLER Valmont", "SET STEP D"]
+    _events, read = _fight(edits, ["ENFORCE humiliation ON Corvia"], [6] * 40)
+    assert "Valmont brings its units home from Corvia to Marches: at peace, its units leave a Neutral Area " \
+           "for the nearest Friendly Area (10.1 step 4); Valmont is as near, and the first in alphabetical " \
+           "order is taken." in read("Valmont")
