@@ -366,7 +366,10 @@ def _hre_dissolved(e):
 
 @says("prestige", "stability", "ducats", "manpower")
 def _figure(e):
-    return f"{e['realm']}: {_signed(e['delta'])} {e['kind']} ({e['reason']})."
+    wanted = e.get("wanted")
+    capped = f"; {_signed(wanted)}, but stability stays within -3 and +3" \
+        if e["kind"] == "stability" and wanted is not None and wanted != e["delta"] else ""
+    return f"{e['realm']}: {_signed(e['delta'])} {e['kind']} ({e['reason']}{capped})."
 
 
 @says("monarch_power")

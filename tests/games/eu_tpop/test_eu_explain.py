@@ -112,3 +112,11 @@ def test_units_brought_home_after_a_peace_say_why_and_how_the_area_was_chosen():
     assert "Valmont brings its units home from Corvia to Marches: at peace, its units leave a Neutral Area " \
            "for the nearest Friendly Area (10.1 step 4); Valmont is as near, and the first in alphabetical " \
            "order is taken." in read("Valmont")
+
+
+def test_a_stability_loss_cut_short_by_the_limit_says_so():
+    """9.1: a war without a CB costs 2 stability; stability runs from -3 to +3, so from -2 only 1 is lost,
+    and the report says why the figure is 1."""
+    events, read = _fight(["SET STABILITY Valmont -2"], ["DECLARE WAR ON Brenn"], [6] * 20)
+    assert "Valmont: -1 stability (war on Brenn without a CB (9.1); -2, but stability stays within -3 and +3)." \
+        in read("Corvia")
