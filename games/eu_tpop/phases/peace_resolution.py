@@ -343,6 +343,9 @@ def aftermath(state: dict, events: list) -> None:
                 st.tidy(state, area)
                 for k, n in moved.items():
                     st.add_units(state, dest, realm, k, n)
+                for ld in state["leaders"].get(realm, []):
+                    if ld.get("at") == area:   # the army's leader goes with it (as in a move, 9.5)
+                        ld["at"] = dest
                 events.append({"kind": "relocated", "realm": realm, "from": area, "to": dest, "ties": near[1:]})
 
 
