@@ -120,3 +120,13 @@ def test_a_stability_loss_cut_short_by_the_limit_says_so():
     events, read = _fight(["SET STABILITY Valmont -2"], ["DECLARE WAR ON Brenn"], [6] * 20)
     assert "Valmont: -1 stability (war on Brenn without a CB (9.1); -2, but stability stays within -3 and +3)." \
         in read("Corvia")
+
+
+def test_ducats_paid_in_a_peace_say_what_they_pay_for():
+    """Keep Current Board State: the Victor may "Return any of these Provinces and demand that the Loser
+    pays them 3 Ducats per Tax Value of Provinces returned": the payment names them."""
+    edits = ["SET WAR Valmont VS Corvia", "SET UNITS Corvia Corvia INF 0 ART 0",
+             "SET PROVINCE Dauvin OWNER Corvia CONTROLLER Valmont", "SET STEP D"]
+    _events, read = _fight(edits, ["ENFORCE keep_current_board_state ON Corvia RETURN Dauvin"], [6] * 40)
+    assert "Corvia: -3 ducats (Keep Current Board State: 3 Ducats per tax value of Dauvin (tax 1) returned)." \
+        in read("Corvia")
