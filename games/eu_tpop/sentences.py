@@ -216,7 +216,13 @@ def _recruit(e):
 
 @says("siege")
 def _siege(e):
-    return f"{e['realm']} besieges {e['area']} (strength {e['strength']}): {', '.join(e['provinces'])}."
+    # 9.8 steps 2-3: the units taking part need a strength of at least the tax value sieged; the
+    # engine uses the fewest, as each beyond the first costs 1 military power.
+    if "units" not in e:
+        return f"{e['realm']} besieges {e['area']} (strength {e['strength']}): {', '.join(e['provinces'])}."
+    return (f"{e['realm']} besieges {e['area']}: {', '.join(e['provinces'])} (tax value {e['tax']}; "
+            f"{plural(e['units'], 'unit')} {'takes' if e['units'] == 1 else 'take'} part, of the army's "
+            f"siege strength {e['strength']}).")
 
 
 @says("siege_skipped")

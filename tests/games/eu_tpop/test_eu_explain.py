@@ -130,3 +130,12 @@ def test_ducats_paid_in_a_peace_say_what_they_pay_for():
     _events, read = _fight(edits, ["ENFORCE keep_current_board_state ON Corvia RETURN Dauvin"], [6] * 40)
     assert "Corvia: -3 ducats (Keep Current Board State: 3 Ducats per tax value of Dauvin (tax 1) returned)." \
         in read("Corvia")
+
+
+def test_a_siege_says_how_many_units_took_part_and_for_what_tax():
+    """9.8 step 2 "pay an additional military power for each Unit taking part beyond the first": the report
+    says how many took part, so a strength above the cost reads right."""
+    edits = ["SET WAR Valmont VS Corvia", "SET REBELS Marches 0"]
+    _events, read = _fight(edits, ["ACTIVATE Valmont TO Marches SIEGE"], [])
+    assert "Valmont besieges Marches: Dauvin (tax value 1; 1 unit takes part, of the army's siege strength 3)." \
+        in read("Corvia")
