@@ -268,8 +268,10 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
         elif o.kind in ("keep_war", "offer_white") and cond == "total":
             # 10.1 step 2: "The Victor -must- enforce Peace Terms of their choosing unless a Negotiated
             # Peace is agreed with the Loser": the war cannot go on.
+            # A Negotiated Peace needs "Both parties ... human players" (Peace Terms): named only then.
+            talk = " (or NEGOTIATE with it)" if st.is_human(state, power) and st.is_human(state, enemy) else ""
             out.append(_p("total-victory", f"you have a Total Victory over {enemy}: you must enforce a term "
-                          "(10.1 step 2): send ENFORCE <term> ON " + enemy + " (or NEGOTIATE with it)", o,
+                          "(10.1 step 2): send ENFORCE <term> ON " + enemy + talk, o,
                           "ENFORCE keep_current_board_state ON " + enemy))
         elif o.kind == "surrender" and state.get("no_surrender"):
             out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))

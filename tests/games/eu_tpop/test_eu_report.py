@@ -181,3 +181,16 @@ def test_a_surrender_in_the_negotiation_retry_is_refused_with_the_reason():
     assert "opened because your NEGOTIATE texts with Corvia differed, takes NEGOTIATE again, OFFER WHITE " \
            "PEACE or KEEP WAR for that war" in problem.message
     assert "asks only about your war with Corvia" not in problem.message
+
+
+def test_keep_war_after_a_total_victory_over_an_npr_names_no_negotiation():
+    """10.1 step 2: the Victor must enforce a term "unless a Negotiated Peace is agreed", and a Negotiated
+    Peace needs "Both parties ... human players": against an NPR the refusal does not offer one."""
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Ostmark VS Brenn", "SET PROVINCE Brenn CONTROLLER Ostmark",
+              "SET PROVINCE Holm CONTROLLER Ostmark", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    parsed = GAME.parse_orders(state, "Ostmark", [(3, "KEEP WAR Brenn")])
+    [problem] = GAME.validate(state, "Ostmark", parsed.orders)
+    assert problem.code == "total-victory" and "NEGOTIATE" not in problem.message
