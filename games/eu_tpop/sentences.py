@@ -266,7 +266,8 @@ def _repaired(e):
 def _peace(e):
     return (f"Peace between {e['victor']} and {e['loser']}: {TERM_WORDS.get(e['term'], e['term'])}, "
             f"{HOW.get(e.get('how', ''), e.get('how') or 'concluded')} "
-            f"({CONDITION.get(e['condition'], '{}').format(e['victor'])})"
+            # 10.2: after a surrender the victor enforces "as if" a Partial Victory: the cause is the surrender.
+            f"({e['loser'] + ' surrendered' if e.get('surrendered') else CONDITION.get(e['condition'], '{}').format(e['victor'])})"
             + (f"; treaty record {e['treaty']}" if e.get("treaty") else "") + ".")
 
 

@@ -139,3 +139,23 @@ def test_a_siege_says_how_many_units_took_part_and_for_what_tax():
     _events, read = _fight(edits, ["ACTIVATE Valmont TO Marches SIEGE"], [])
     assert "Valmont besieges Marches: Dauvin (tax value 1; 1 unit takes part, of the army's siege strength 3)." \
         in read("Corvia")
+
+
+def test_a_peace_after_a_surrender_says_so_not_partial_victory():
+    """10.2 Surrendering: "your Enemy is allowed to enforce Peace as if they had achieved a Partial Victory":
+    the peace line gives the surrender as its cause, as the treaty record does."""
+    from pbem.kit import audience
+    from pbem.kit.engine import run_phases
+    state = _state("SET WAR Valmont VS Corvia", "SET REBELS Marches 0", "SET PROVINCE Dauvin CONTROLLER Valmont",
+                   "SET STEP D")
+    orders = {r: list(GAME.parse_orders(state, r, [(1, line)]).orders)
+              for r, line in (("Valmont", "ENFORCE humiliation ON Corvia"), ("Corvia", "SURRENDER TO Valmont"))}
+    script = ScriptedDice()
+    script.push([6] * 40)
+    steps = run_phases(GAME, state, orders, lambda _p: script)
+    events = [e for s in steps for e in GAME.stamp(s.after, s.events)]
+    book = audience.book_of(GAME.treaty_records(steps[-1].after, None, gm=True))
+    text = GAME.report(steps[-1].after, [e for e in events if audience.admits(audience.of(e), "Ostmark", book)],
+                       "Ostmark").text
+    assert "Peace between Valmont and Corvia: Humiliation, enforced by the victor (Corvia surrendered)" in text
+    assert "Partial Victory" not in text
