@@ -120,6 +120,8 @@ def _peace(state, realm, rng):
             out.append(f'ENFORCE keep_current_board_state ON "{enemy}"')
         elif [t for t in terms if t != "white_peace"]:
             out.append(f'ENFORCE {[t for t in terms if t != "white_peace"][0]} ON "{enemy}"')
+        elif vc.peace_party(state, enemy, realm) != enemy:
+            continue   # an Active Ally's peace is made with its PR (10.3)
         elif rng.random() < 0.6:
             out.append(f'OFFER WHITE PEACE TO "{enemy}"')
         else:

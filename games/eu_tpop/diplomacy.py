@@ -137,7 +137,7 @@ def cut_ties(state: dict, realm: str, target: str, events: list) -> None:
         before = rd["stability"]
         rd["stability"] = st.cap_stability(rd["stability"] - 2)
         events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before,
-                       "reason": f"cut ties with {target} at war"})
+                       "reason": f"cut ties with {target} at war", "wanted": -2})
         for a in areas:
             st.set_influence(state, a, realm, 0)
         influence_changes.tell(state, influence, f"cut ties with {target} at war (11.3)", events)

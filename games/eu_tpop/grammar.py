@@ -86,7 +86,7 @@ class Grammar:
                     (token := self._value(readable, r)) is not None:
                 ip.feed_token(token)
             else:
-                raise self._refusal(ip.accepts() - optional, r)
+                raise self._refusal(ip.accepts(), optional, r)
 
     def _value(self, terminals: list[str], r: Reader) -> Token | None:
         """The first of ``terminals`` whose reader takes a value off the line (None: all declined)."""
@@ -97,12 +97,18 @@ class Grammar:
                 continue
         return None
 
-    def _refusal(self, accepts: set[str], r: Reader) -> GMError:
-        keywords = accepts & self._keywords
+    def _refusal(self, accepts: set[str], optional: frozenset[str], r: Reader) -> GMError:
+        keywords = (accepts - optional) & self._keywords
         listed = [k for k in self.order if k in keywords] + sorted(keywords - set(self.order))
         if listed:
-            return GMError(f"expected {' or '.join(listed)}, found {r.words[0] if r.words else 'the end of the line'}")
-        return GMError(f"unexpected {' '.join(r.words)!r} at the end of the line")
+            exc = GMError(f"expected {' or '.join(listed)}, found {r.words[0] if r.words else 'the end of the line'}")
+        else:
+            exc = GMError(f"unexpected {' '.join(r.words)!r} at the end of the line")
+        if r.words:
+            # A misspelt keyword the form may have here (SEIGE for SIEGE) is named, optional ones too.
+            from pbem.kit.names import nearest
+            exc.suggestion = nearest(r.words[0], sorted(accepts & self._keywords))
+        return exc
 
 
 def _fits(ip: InteractiveParser, terminal: str) -> bool:

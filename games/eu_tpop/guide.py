@@ -163,11 +163,13 @@ def peace(state: dict, power: str) -> list[OrderOption]:
     out = []
     if terms:
         out.append(OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms))
-    going_on = tuple(e for e in open_wars if cond[e] != "total")
+    # 10.3: an Active Ally's peace is made with its PR, so only the PR's war takes these orders.
+    own = [e for e in open_wars if cond[e] == "total" or vc.peace_party(state, e, power) == e]
+    going_on = tuple(e for e in own if cond[e] != "total")
     if going_on:
         out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), going_on))
-    if open_wars and not state.get("no_surrender"):
-        out.append(OrderOption("SURRENDER TO <realm>", _note("SURRENDER"), tuple(open_wars)))
+    if own and not state.get("no_surrender"):
+        out.append(OrderOption("SURRENDER TO <realm>", _note("SURRENDER"), tuple(own)))
     humans = tuple(e for e in open_wars if st.is_human(state, e) and st.is_human(state, power))
     if humans:
         out.append(OrderOption("NEGOTIATE <realm> ... ENDNEGOTIATE", _note("NEGOTIATE"), humans))

@@ -85,8 +85,11 @@ def _apply_term(state: dict, v: str, loser: str, term: str, details: list, event
         mine = vc.occupied_by(state, side_v, st.family(state, loser))
         gain = min(10, 2 * sum(state["provinces"][p]["tax"] for p in mine))
         _return(state, _between(state, side_v, side_l))
-        _prestige(state, v, gain, "humiliation", events)
-        _prestige(state, loser, -gain, "humiliated", events)
+        tax = sum(state["provinces"][p]["tax"] for p in mine)
+        why = (f"2 x the tax value {tax} of {', '.join(mine)} returned" + (", at most 10" if gain < 2 * tax else "")
+               + " (Humiliation)") if mine else "Humiliation: no province returned"
+        _prestige(state, v, gain, why, events)
+        _prestige(state, loser, -gain, why, events)
         lines.append(f"Humiliation: every occupied province returns; {v} gains {gain} prestige, "
                      f"{loser} loses {gain}.")
     elif term == "vassalization":
@@ -158,7 +161,7 @@ def check_details(state: dict, v: str, loser: str, details: list) -> None:
 
 def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     check_details(state, v, loser, details)
-    lines, ducats_due = [], 0
+    lines, ducats_due, dues, ransoms = [], 0, [], []
     fam_l, fam_v = st.family(state, loser), st.family(state, v)
     returned, liberated = [], []
     for d in details:
@@ -172,6 +175,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
             returned.append(p)
             if state["provinces"][p]["owner"] in fam_l:
                 ducats_due += 3 * state["provinces"][p]["tax"]
+                dues.append(f"{p} (tax {state['provinces'][p]['tax']})")
         elif d[0] == "EXCHANGE":
             mine, theirs = d[1], d[2]
             if mine not in vc.occupied_by(state, side_v, side_l) or theirs not in vc.occupied_by(state, side_l, side_v):
@@ -201,6 +205,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
             _return(state, [p])
             if payer in fam_l:
                 ducats_due += 10
+                ransoms.append(p)
                 lines.append(f"The capital {p} returns to {payer}; a ransom of 10 Ducats is due.")
             elif st.is_player(state, payer):
                 paid = pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
@@ -218,7 +223,10 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     pay = min(ducats_due, cap)
     if pay:
         # The record says what was paid: a loser pays what it has (Choice, no debt).
-        paid = pay_ducats(state, loser, v, pay, events, "peace: returned provinces and ransom")
+        why = "; ".join(([f"3 Ducats per tax value of {', '.join(dues)} returned"] if dues else [])
+                        + [f"a ransom of 10 for the capital {p}" for p in ransoms])
+        paid = pay_ducats(state, loser, v, pay, events, f"Keep Current Board State: {why}"
+                          + (f", capped at twice {loser}'s tax income ({cap})" if pay < ducats_due else ""))
         lines.append(f"{loser} pays {v} {paid} Ducats" + (f" (capped at twice its tax income, {cap})"
                                                            if pay < ducats_due else "")
                      + (f"; {pay} were due, and {loser} had only {paid}" if paid < pay else "") + ".")

@@ -67,6 +67,6 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
                    "key": treatybook.free_key(state, tid, "game")})
     treatybook.store(state, record)
     events.append({"kind": "peace", "victor": v, "loser": loser, "condition": cond, "term": term, "how": how,
-                   "treaty": tid})
+                   "treaty": tid, **({"surrendered": True} if surrendered else {})})
     events.append(treatybook.event(record, "concluded"))
     return record

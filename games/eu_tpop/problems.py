@@ -115,6 +115,8 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("not-at-war", "you are not at war with that realm (or have no war to decide)"),
     Code("total-victory", "you have a Total Victory: you must enforce a term (KEEP WAR and an offer of white "
          "peace are refused)"),
+    Code("active-ally-peace", "that realm is an enemy's Active Ally: its peace is made with that enemy (10.3), "
+         "so the order goes to the war with the enemy"),
     Code("automatic-white-peace", "nothing is occupied in that war: it ends by itself in an Automatic White "
          "Peace and takes no order"),
     Code("not-asked", "after a surrender, the window asks only its victor for the term"),

@@ -19,6 +19,14 @@ STANDING = {"white_peace": "nothing occupied: automatic white peace in Phase 3",
 NOTHING = "Nothing happened that concerns you."
 
 
+def war_standing(state: dict, realm: str, enemy: str) -> str:
+    """How ``realm`` reads its war with ``enemy``: its own victory, the enemy's (10.2), or neither."""
+    cond = vc.condition(state, realm, enemy)
+    if cond == "inconclusive" and (theirs := vc.condition(state, enemy, realm)) in ("partial", "total"):
+        return f"{enemy}'s {'Total' if theirs == 'total' else 'Partial'} Victory"
+    return STANDING[cond]
+
+
 def report_data(state: dict, events, reader: str | None, next_steps: list[str]) -> dict:
     """Everything a report shows ``reader`` (None: the public or the GM), JSON data: the
     sentences of ``events`` (already only those the reader may see), the reader's sheet
@@ -72,7 +80,7 @@ def sheet(state: dict, realm: str) -> dict:
     married = {k.split("|")[1]: v for k, v in state["marriages"].items() if k.startswith(realm + "|")}
     return {
         "realm": realm, **figures,
-        "wars": [{"enemy": e, "standing": STANDING[vc.condition(state, realm, e)]} for e in st.enemies(state, realm)],
+        "wars": [{"enemy": e, "standing": war_standing(state, realm, e)} for e in st.enemies(state, realm)],
         "truces": sorted(t.replace("|", "").replace(realm, "") for t in state["truces"] if realm in t.split("|")),
         "allies": [{"realm": a, "active": bool(st.alliance(state, realm, a).get("active"))}
                    for a in st.allies(state, realm)],
@@ -136,8 +144,11 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                 f"enforce: {', '.join(t for t in vc.terms(state, realm, loser) if t != 'negotiated_peace')}); "
                 f"without an answer, keep_current_board_state applies." for loser in asked]
     if state.get("step") == "D" and peace_resolution.reopened(state):
+        # Only a victor enforces a term (10.2): ENFORCE is named only where this realm may send it.
         return [f"Peace Resolution: your NEGOTIATE texts with {e} differed (see above): send the same "
-                f"NEGOTIATE {e} text as {e} does, or OFFER WHITE PEACE, ENFORCE or KEEP WAR for that war."
+                f"NEGOTIATE {e} text as {e} does, or "
+                + ("OFFER WHITE PEACE, ENFORCE or KEEP WAR" if vc.condition(state, realm, e) in ("partial", "total")
+                   else "OFFER WHITE PEACE or KEEP WAR") + " for that war."
                 for e in peace_resolution.asked_of(state, realm) if e not in asked]
     if state.get("step") == "D" and realm in state["order"] and st.enemies(state, realm):
         lines = ["Peace Resolution: send ENFORCE, OFFER WHITE PEACE, SURRENDER, NEGOTIATE or KEEP WAR for each war."]
@@ -149,6 +160,10 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                 lines.append(f"  {e}: {vc.peace_party(state, e, realm)}'s Active Ally: its peace is made with "
                              f"{vc.peace_party(state, e, realm)}" + (f" (or {', '.join(vc.terms(state, realm, e))} "
                                                                      "on it alone)" if vc.terms(state, realm, e) else ""))
+            elif cond == "inconclusive" and (theirs := vc.condition(state, e, realm)) in ("partial", "total"):
+                # 10.2: the enemy is the Victor; the loser reads whose victory it is, not "inconclusive".
+                lines.append(f"  {e}: {e}'s {'Total' if theirs == 'total' else 'Partial'} Victory: {e} may "
+                             "enforce a term on you; you may surrender, negotiate or keep the war")
             else:
                 # 10.2: only a victor enforces terms; a Total Victory must be enforced (10.1 step 2).
                 mine = [t for t in vc.terms(state, realm, e) if t != "negotiated_peace"] \

@@ -27,7 +27,7 @@ SENTENCES: dict[str, Renderer] = {}
 #: record (the platform mails the record itself), and facts the text report leaves to the
 #: reader's status or to the sentences around them (a sale, a standing order, unrest removed)
 UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "dow_after", "free",
-          "game_over", "leader", "military_access", "province_sold", "standing", "tokens_removed",
+          "game_over", "leader", "province_sold", "standing", "tokens_removed",
           "treaty", "unrest_removed")
 
 CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
@@ -196,6 +196,14 @@ def _move(e):
     return f"{e['realm']} moves {plural(e['units'], 'unit')}: {' -> '.join(e['path'])}."
 
 
+@says("military_access")
+def _military_access(e):
+    # 9.5 Military Access: 1 Influence removed from the Area, or 3 Ducats paid.
+    if e.get("paid") == "influence":
+        return f"{e['realm']} removes 1 Influence from {e['area']} for Military Access (9.5)."
+    return f"{e['realm']} pays 3 Ducats for Military Access into {e['area']} (9.5)."
+
+
 @says("naval_move")
 def _naval_move(e):
     return f"{e['realm']} sails {plural(e['ships'], 'ship')} from {e['from']} to {e['to']}."
@@ -209,7 +217,13 @@ def _recruit(e):
 
 @says("siege")
 def _siege(e):
-    return f"{e['realm']} besieges {e['area']} (strength {e['strength']}): {', '.join(e['provinces'])}."
+    # 9.8 steps 2-3: the units taking part need a strength of at least the tax value sieged; the
+    # engine uses the fewest, as each beyond the first costs 1 military power.
+    if "units" not in e:
+        return f"{e['realm']} besieges {e['area']} (strength {e['strength']}): {', '.join(e['provinces'])}."
+    return (f"{e['realm']} besieges {e['area']}: {', '.join(e['provinces'])} (tax value {e['tax']}; "
+            f"{plural(e['units'], 'unit')} {'takes' if e['units'] == 1 else 'take'} part, of the army's "
+            f"siege strength {e['strength']}).")
 
 
 @says("siege_skipped")
@@ -229,7 +243,11 @@ def _returned(e):
 
 @says("relocated")
 def _relocated(e):
-    return f"{e['realm']} brings its units home from {e['from']} to {e['to']}."
+    ties = e.get("ties") or []
+    return (f"{e['realm']} brings its units home from {e['from']} to {e['to']}: at peace, its units leave a "
+            f"Neutral Area for the nearest Friendly Area (10.1 step 4)"
+            + (f"; {', '.join(ties)} {'is' if len(ties) == 1 else 'are'} as near, and the first in alphabetical "
+               "order is taken" if ties else "") + ".")
 
 
 @says("ships_left_port")
@@ -249,7 +267,8 @@ def _repaired(e):
 def _peace(e):
     return (f"Peace between {e['victor']} and {e['loser']}: {TERM_WORDS.get(e['term'], e['term'])}, "
             f"{HOW.get(e.get('how', ''), e.get('how') or 'concluded')} "
-            f"({CONDITION.get(e['condition'], '{}').format(e['victor'])})"
+            # 10.2: after a surrender the victor enforces "as if" a Partial Victory: the cause is the surrender.
+            f"({e['loser'] + ' surrendered' if e.get('surrendered') else CONDITION.get(e['condition'], '{}').format(e['victor'])})"
             + (f"; treaty record {e['treaty']}" if e.get("treaty") else "") + ".")
 
 
@@ -357,7 +376,10 @@ def _hre_dissolved(e):
 
 @says("prestige", "stability", "ducats", "manpower")
 def _figure(e):
-    return f"{e['realm']}: {_signed(e['delta'])} {e['kind']} ({e['reason']})."
+    wanted = e.get("wanted")
+    capped = f"; {_signed(wanted)}, but stability stays within -3 and +3" \
+        if e["kind"] == "stability" and wanted is not None and wanted != e["delta"] else ""
+    return f"{e['realm']}: {_signed(e['delta'])} {e['kind']} ({e['reason']}{capped})."
 
 
 @says("monarch_power")

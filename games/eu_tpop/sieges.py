@@ -104,7 +104,8 @@ def siege(state: dict, realm: str, area: str, provinces: list[str], events: list
         events.append({"kind": "occupied" if d["controller"] == realm else "returned", "province": p,
                        "by": realm, "from": was, "owner": d["owner"]})
     events.append({"kind": "siege", "realm": realm, "area": area, "provinces": plan["provinces"],
-                   "strength": plan["strength"]})
+                   "strength": plan["strength"], "units": plan["extra_c"] + 1,
+                   "tax": sum(state["provinces"][p]["tax"] for p in plan["provinces"])})
     if plan["extra_c"]:
         events.append({"kind": "monarch_power", "realm": realm, "delta": -plan["extra_c"], "type": "military",
                        "reason": f"{plan['extra_c'] + 1} units siege: 1 for each beyond the first (9.8 step 2)"})

@@ -100,11 +100,21 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
         out += _recruits(state, power, [o for o in main if o.kind == "recruit"])
         main = []
     if declare and extra and extra[0].kind in ("activate", "recruit"):
-        where = _declaration_battle(state, power, declare.args["targets"])
+        trial = _declared(state, power, declare.args["targets"])
+        where = _declaration_battle(trial, power)
         if where:
             out.append(_p("free-action-battle", f"your declaration starts a battle in {where} at once (9.1 DoW "
                           "triggering Battles), and a declaration that triggers a battle gives no free ACTIVATE "
                           "or RECRUIT (NOTES 3.2 step 8): this line is not taken", extra[0]))
+        elif extra[0].kind == "activate":
+            # The free action is carried out after the declaration, so it is checked on the board as the
+            # declaration leaves it (at war: Military Access, hostile Areas); one that cannot be carried
+            # out is refused now, while the player can still correct it.
+            try:
+                action_phase.check_one(trial, power, extra[0])
+            except Refused as exc:
+                out.append(_p(exc.code, f"{exc} (your free action after the declaration)", extra[0],
+                              getattr(exc, "suggestion", None)))
         extra = extra[1:]   # the free Activate or Recruit after a Declare War
     for o in extra:
         out.append(_p("one-action", "one action a turn: this line is not taken (a Declare War may add one "
@@ -133,16 +143,21 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
     return out
 
 
-def _declaration_battle(state: dict, power: str, targets: list[str]) -> str | None:
+def _declared(state: dict, power: str, targets: list[str]) -> dict:
+    """A copy of the board with the declared wars in place (no Calls to Arms answered yet)."""
+    from pbem.kit.state_copy import copy_state
+    trial = copy_state(state)
+    for t in targets:
+        if t in trial["realms"] and t != power and not st.at_war(trial, power, t):
+            war.add_war(trial, power, t, "declared")
+    return trial
+
+
+def _declaration_battle(trial: dict, power: str) -> str | None:
     """Where the declarer's own units would fight as soon as the war is declared (9.1), if anywhere.
     Choice: only a battle sure when the orders arrive is refused; one that hangs on an ally's answer to
     a Call to Arms is told when the declaration is carried out (the free action skipped)."""
-    from pbem.kit.state_copy import copy_state
     from . import battle as bt
-    trial = copy_state(state)
-    for t in targets:
-        if t in trial["realms"] and t != power:
-            war.add_war(trial, power, t, "declared")
     for naval in (True, False):
         for loc in sorted(trial["seas"] if naval else trial["areas"]):
             if power in st.units_at(trial, loc) and bt.start(trial, loc, power, naval=naval):
@@ -202,11 +217,8 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
         fits = [o for o in given if o.kind in kinds and o.args.get("realm") in asked
                 and (o.kind == "enforce" or o.args["realm"] not in surrendered)]
         first = dict(state, peace_asked=[], negotiating=[])
-        return [_p("not-asked", f"{o.canonical}: this window asks only about "
-                   + (", ".join(f"your war with {e}" for e in asked) or "wars that are not yours")
-                   + " (a surrender's victor sends ENFORCE <term> ON <realm>; after two NEGOTIATE texts that "
-                   "differ, NEGOTIATE again, OFFER WHITE PEACE, ENFORCE or KEEP WAR); the other wars were "
-                   "resolved", o) for o in given if o not in fits] + peace(first, power, fits)
+        return [_not_asked(state, power, o, asked, surrendered) for o in given if o not in fits] \
+            + peace(first, power, fits)
     if power not in peace_resolution.owes(state):
         return [_p("not-at-war", "you have no war to decide (a war where nothing is occupied ends by itself "
                       "in an automatic white peace)", o) for o in given]
@@ -225,6 +237,13 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             # 10.1 step 1: "these Wars all end immediately"; nothing is left to decide in them.
             out.append(_p("automatic-white-peace", f"nothing is occupied in your war with {enemy}: it ends by "
                           "itself in an Automatic White Peace (10.1 step 1), so it takes no order", o))
+            continue
+        pr = vc.peace_party(state, enemy, power)
+        if o.kind in ("keep_war", "offer_white", "surrender") and cond != "total" and pr != enemy:
+            # 10.3 "PRs must negotiate Peace on behalf of their Active NPR Allies"; 10.1 step 1 "Such a
+            # Peace cannot be concluded separately with an Active Ally": the war with the PR decides it.
+            out.append(_p("active-ally-peace", f"{enemy} is {pr}'s Active Ally: its peace is made with {pr} "
+                          f"(10.3), so send this order for your war with {pr}", o))
             continue
         if o.kind == "enforce":
             why = vc.why_not(state, power, enemy, o.args["term"])
@@ -249,8 +268,10 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
         elif o.kind in ("keep_war", "offer_white") and cond == "total":
             # 10.1 step 2: "The Victor -must- enforce Peace Terms of their choosing unless a Negotiated
             # Peace is agreed with the Loser": the war cannot go on.
+            # A Negotiated Peace needs "Both parties ... human players" (Peace Terms): named only then.
+            talk = " (or NEGOTIATE with it)" if st.is_human(state, power) and st.is_human(state, enemy) else ""
             out.append(_p("total-victory", f"you have a Total Victory over {enemy}: you must enforce a term "
-                          "(10.1 step 2): send ENFORCE <term> ON " + enemy + " (or NEGOTIATE with it)", o,
+                          "(10.1 step 2): send ENFORCE <term> ON " + enemy + talk, o,
                           "ENFORCE keep_current_board_state ON " + enemy))
         elif o.kind == "surrender" and state.get("no_surrender"):
             out.append(_p("no-surrender", "Optional Rule 3 (No Surrender!) is in force", o))
@@ -269,6 +290,24 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
             if twice:
                 out.append(twice)
     return out
+
+
+def _not_asked(state: dict, power: str, o, asked: list[str], surrendered: list[str]) -> Problem:
+    """Why an order is not taken in step D's second window: a war it does not ask about, or an order
+    that window does not take for this war (it asks a surrender's victor for its term, and the two
+    sides of a negotiation whose texts differed to agree or decide otherwise)."""
+    enemy = o.args.get("realm") if hasattr(o, "args") else None
+    if enemy in surrendered:
+        why = f"{enemy} surrendered to you: this window takes your term, ENFORCE <term> ON {enemy} (10.2)"
+    elif enemy in asked:
+        victor = vc.condition(state, power, enemy) in ("partial", "total")
+        why = (f"this window, opened because your NEGOTIATE texts with {enemy} differed, takes NEGOTIATE "
+               f"again, OFFER WHITE PEACE" + (", ENFORCE" if victor else "") + " or KEEP WAR for that war "
+               "(a surrender belonged to the first window)")
+    else:
+        why = ("this window asks only about " + (", ".join(f"your war with {e}" for e in asked)
+                                                 or "wars that are not yours") + "; the other wars were resolved")
+    return _p("not-asked", f"{o.canonical}: {why}", o)
 
 
 def _second_decision(state: dict, power: str, o, decided: dict) -> Problem | None:

@@ -170,7 +170,8 @@ def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, e
         for loss, why in losses:   # each cause its own line
             before = rd["stability"]
             rd["stability"] = st.cap_stability(rd["stability"] - loss)
-            events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before, "reason": why})
+            events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before, "reason": why,
+                           "wanted": -loss})
     join_active_allies(state, realm, events)
     for target in targets:
         join_active_allies(state, target, events)

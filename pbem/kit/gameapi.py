@@ -204,8 +204,9 @@ class Game:
         """A power's stored orders as lines its player could send again (the reply to
         orders and the handover dossier show them): each order's canonical form unless
         the game writes more (orders for another power the player runs, under a line
-        of the game's own)."""
-        return [o.canonical for o in orders]
+        of the game's own).  An order of several lines (a block) gives one line each, so
+        the reply indents every line of it alike."""
+        return [line for o in orders for line in o.canonical.splitlines()]
 
     def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
         """Lines the reply adds below a power's accepted orders: what they

@@ -224,7 +224,8 @@ def step_f(state: dict, orders: dict, dice, events: list) -> None:
             continue
         before = rd["stability"]
         rd["stability"] = st.cap_stability(before - 1)
-        events.append({"kind": "stability", "realm": pr, "delta": rd["stability"] - before, "reason": "interregnum"})
+        events.append({"kind": "stability", "realm": pr, "delta": rd["stability"] - before, "reason": "interregnum",
+                       "wanted": -1})
         for key in state["marriages"]:
             if key.endswith("|" + pr):
                 state["marriages"][key] = "disputed"

@@ -347,23 +347,30 @@ def aftermath(state: dict, events: list) -> None:
             units = st.units_at(state, area).get(realm)
             if not units or st.land_count(units) == 0 or st.area_status(state, realm, area) != "neutral":
                 continue
-            dest = nearest_friendly(state, realm, area)
-            if dest:
+            near = nearest_friendly(state, realm, area)
+            if near:
+                dest = near[0]
                 moved = state["units"][area].pop(realm)
                 st.tidy(state, area)
                 for k, n in moved.items():
                     st.add_units(state, dest, realm, k, n)
-                events.append({"kind": "relocated", "realm": realm, "from": area, "to": dest})
+                for ld in state["leaders"].get(realm, []):
+                    if ld.get("at") == area:   # the army's leader goes with it (as in a move, 9.5)
+                        ld["at"] = dest
+                events.append({"kind": "relocated", "realm": realm, "from": area, "to": dest, "ties": near[1:]})
 
 
-def nearest_friendly(state: dict, realm: str, start: str) -> str | None:
-    """Counting each Area or Sea Zone as one space; ties go alphabetically (Choice)."""
+def nearest_friendly(state: dict, realm: str, start: str) -> list[str]:
+    """The Friendly Areas nearest ``start``, counting each Area or Sea Zone as one space, in
+    alphabetical order; the units go to the first (Choice: ties go alphabetically)."""
     frontier, seen = [start], {start}
     while frontier:
         nxt = []
+        found = sorted(p for p in frontier if p in state["areas"] and p != start
+                       and st.area_status(state, realm, p) == "friendly")
+        if found:
+            return found
         for place in sorted(frontier):
-            if place in state["areas"] and place != start and st.area_status(state, realm, place) == "friendly":
-                return place
             neighbours = list(st.land_neighbours(state, place)) if place in state["areas"] else []
             if place in state["areas"]:
                 neighbours += state["areas"][place]["seas"]
@@ -375,4 +382,4 @@ def nearest_friendly(state: dict, realm: str, start: str) -> str | None:
                     seen.add(n)
                     nxt.append(n)
         frontier = nxt
-    return None
+    return []

@@ -79,3 +79,85 @@ def test_a_realm_not_in_the_battle_reads_what_the_table_shows_no_more():
     kinds = {e["kind"]: e["audience"] for e in events}
     assert kinds["battle_detail"] == {"powers": ["Valmont", "Corvia"]}
     assert kinds["battle_round"] == "public"
+
+
+def test_military_access_says_what_it_cost():
+    """9.5 Military Access: "you must be at War, and either remove 1 Influence from the Area in
+    question or pay 3 Ducats": the cost is a line of the report, whichever was paid."""
+    edits = ["SET WAR Valmont VS Corvia", "SET REBELS Marches 0", "SET UNITS Valmont Brenn INF 1",
+             "SET UNITS Valmont Marches INF 1"]
+    _events, read = _fight(edits, ["ACTIVATE Brenn TO Miren"], [])
+    assert "Valmont pays 3 Ducats for Military Access into Miren (9.5)." in read("Valmont")
+    _events, read = _fight(edits, ["ACTIVATE Marches TO Brenn"], [])
+    assert "Valmont removes 1 Influence from Brenn for Military Access (9.5)." in read("Corvia")
+
+
+def test_humiliation_says_how_its_prestige_was_counted():
+    """Humiliation: "The Victor scores prestige equal to 2 x Tax Value of the Provinces returned to the
+    Loser (max. 10). The Loser loses the same amount": the report says which provinces and their tax."""
+    edits = ["SET WAR Valmont VS Corvia", "SET UNITS Corvia Corvia INF 0 ART 0", "SET UNITS Valmont Corvia INF 3",
+             "SET PROVINCE Corvia OWNER Corvia CONTROLLER Valmont",
+             "SET PROVINCE Salera OWNER Corvia CONTROLLER Valmont", "SET STEP D"]
+    _events, read = _fight(edits, ["ENFORCE humiliation ON Corvia"], [6] * 40)
+    why = "2 x the tax value 3 of Corvia, Salera returned (Humiliation)"
+    assert f"Valmont: +6 prestige ({why})." in read("Ostmark")
+    assert f"Corvia: -6 prestige ({why})." in read("Corvia")
+
+
+def test_units_brought_home_after_a_peace_say_why_and_how_the_area_was_chosen():
+    """10.1 step 4: "any PR which is now at Peace must immediately relocate any Units that they have in
+    a Neutral Area to the nearest Friendly Area ... If several Friendly Areas are equally close, the
+    player may choose" (Choice: alphabetical), and the report says so."""
+    edits = ["SET WAR Valmont VS Corvia", "SET REBELS Marches 0", "SET UNITS Corvia Corvia INF 0 ART 0", "SET UNITS Valmont Corvia INF 3",
+             "SET PROVINCE Corvia OWNER Corvia CONTROLLER Valmont", "SET STEP D"]
+    _events, read = _fight(edits, ["ENFORCE humiliation ON Corvia"], [6] * 40)
+    assert "Valmont brings its units home from Corvia to Marches: at peace, its units leave a Neutral Area " \
+           "for the nearest Friendly Area (10.1 step 4); Valmont is as near, and the first in alphabetical " \
+           "order is taken." in read("Valmont")
+
+
+def test_a_stability_loss_cut_short_by_the_limit_says_so():
+    """9.1: a war without a CB costs 2 stability; stability runs from -3 to +3, so from -2 only 1 is lost,
+    and the report says why the figure is 1."""
+    events, read = _fight(["SET STABILITY Valmont -2"], ["DECLARE WAR ON Brenn"], [6] * 20)
+    assert "Valmont: -1 stability (war on Brenn without a CB (9.1); -2, but stability stays within -3 and +3)." \
+        in read("Corvia")
+
+
+def test_ducats_paid_in_a_peace_say_what_they_pay_for():
+    """Keep Current Board State: the Victor may "Return any of these Provinces and demand that the Loser
+    pays them 3 Ducats per Tax Value of Provinces returned": the payment names them."""
+    edits = ["SET WAR Valmont VS Corvia", "SET UNITS Corvia Corvia INF 0 ART 0",
+             "SET PROVINCE Dauvin OWNER Corvia CONTROLLER Valmont", "SET STEP D"]
+    _events, read = _fight(edits, ["ENFORCE keep_current_board_state ON Corvia RETURN Dauvin"], [6] * 40)
+    assert "Corvia: -3 ducats (Keep Current Board State: 3 Ducats per tax value of Dauvin (tax 1) returned)." \
+        in read("Corvia")
+
+
+def test_a_siege_says_how_many_units_took_part_and_for_what_tax():
+    """9.8 step 2 "pay an additional military power for each Unit taking part beyond the first": the report
+    says how many took part, so a strength above the cost reads right."""
+    edits = ["SET WAR Valmont VS Corvia", "SET REBELS Marches 0"]
+    _events, read = _fight(edits, ["ACTIVATE Valmont TO Marches SIEGE"], [])
+    assert "Valmont besieges Marches: Dauvin (tax value 1; 1 unit takes part, of the army's siege strength 3)." \
+        in read("Corvia")
+
+
+def test_a_peace_after_a_surrender_says_so_not_partial_victory():
+    """10.2 Surrendering: "your Enemy is allowed to enforce Peace as if they had achieved a Partial Victory":
+    the peace line gives the surrender as its cause, as the treaty record does."""
+    from pbem.kit import audience
+    from pbem.kit.engine import run_phases
+    state = _state("SET WAR Valmont VS Corvia", "SET REBELS Marches 0", "SET PROVINCE Dauvin CONTROLLER Valmont",
+                   "SET STEP D")
+    orders = {r: list(GAME.parse_orders(state, r, [(1, line)]).orders)
+              for r, line in (("Valmont", "ENFORCE humiliation ON Corvia"), ("Corvia", "SURRENDER TO Valmont"))}
+    script = ScriptedDice()
+    script.push([6] * 40)
+    steps = run_phases(GAME, state, orders, lambda _p: script)
+    events = [e for s in steps for e in GAME.stamp(s.after, s.events)]
+    book = audience.book_of(GAME.treaty_records(steps[-1].after, None, gm=True))
+    text = GAME.report(steps[-1].after, [e for e in events if audience.admits(audience.of(e), "Ostmark", book)],
+                       "Ostmark").text
+    assert "Peace between Valmont and Corvia: Humiliation, enforced by the victor (Corvia surrendered)" in text
+    assert "Partial Victory" not in text

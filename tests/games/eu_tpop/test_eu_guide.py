@@ -120,3 +120,13 @@ def test_a_realm_step_d_does_not_ask_is_told_why():
     assert "Valmont" in phase.owes and not phase.takes_orders_from("Ostmark")
     assert GAME.nothing_due(state, "Ostmark") == "you are at War with no realm, so you have no peace to resolve (10.1)"
     assert GAME.nothing_due(state, "Valmont") is None
+
+
+def test_an_active_allys_peace_is_made_with_its_pr_so_the_menu_names_the_pr_only():
+    """10.3 "PRs must negotiate Peace on behalf of their Active NPR Allies"."""
+    state = _step_d("SET WAR Valmont VS Corvia Lusca", "SET ALLIANCE Corvia Lusca ACTIVE",
+                    "SET PROVINCE Corvia CONTROLLER Valmont", "SET UNITS Corvia Corvia INF 0 ART 0",
+                    "SET UNITS Valmont Corvia INF 3")
+    menu = _menu(state, "Valmont")
+    for form in ("KEEP", "SURRENDER", "OFFER"):
+        assert menu[form] == ("Corvia",), (form, menu[form])

@@ -42,6 +42,9 @@ def test_every_keyword_of_the_grammar_is_in_an_order_form_or_a_listed_choice():
      "event, disputed, excommunication, holy_war, imperial_liberation)", None),
     ("ACTIVATE Valmont SIEGE", "invalid-order", "ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>] [SIEGE]", None),
     ("ACTIVATE Valmont x", "invalid-order", "expected TO, found x", None),
+    # a misspelt keyword is named, one the form only may have too
+    ("ACTIVATE Valmont TO Marches SEIGE", "invalid-order", "expected TO, found SEIGE", "SIEGE"),
+    ("STANDING RETREAT NEVR", "invalid-order", "expected NEVER or ASK or OUTNUMBERED, found NEVR", "NEVER"),
     ("ACTIVATE Valmont TO", "invalid-order", "expected an area name", None),
     ("RECRUIT two INF IN Valmont", "invalid-order", "expected how many units, found two", None),
     ("RECRUIT 2 FOO IN Valmont", "unknown-unit", "unknown unit 'FOO' (INF, CAV, ART, LIGHT or HEAVY)", None),
@@ -176,3 +179,10 @@ def test_a_misspelt_name_in_a_negotiated_peace_gets_its_suggestion(at_war):
                                                   (5, "ENDNEGOTIATE")])
     problems = GAME.validate(peace, "Valmont", parsed.orders)
     assert [(p.code, p.suggestion) for p in problems] == [("unknown-realm", "Valmont")]
+
+
+def test_a_block_order_is_written_back_one_line_each(state):
+    """The reply quotes a NEGOTIATE block line by line, each indented like any order."""
+    text = ["NEGOTIATE Corvia", "white_peace", "VICTOR Corvia", "Valmont PAYS 3", "ENDNEGOTIATE"]
+    parsed = GAME.parse_orders(state, "Valmont", list(enumerate(text, 1)))
+    assert GAME.as_written(parsed.orders, "Valmont") == text

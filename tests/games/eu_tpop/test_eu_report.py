@@ -127,3 +127,70 @@ def test_a_loan_and_a_bankruptcy_are_told():
     assert sentences.sentence(dict(loan, loans=1)) == "Corvia cannot pay (rebel die) and takes a Loan: 1 Loan now."
     assert sentences.sentence({"kind": "bankrupt", "realm": "Corvia"}) == (
         "Corvia goes bankrupt: -3 stability, -5 prestige, its Ducats and mercenaries lost, 3 Loans cleared.")
+
+
+def test_the_loser_of_a_partial_victory_reads_whose_victory_it_is_not_inconclusive():
+    """10.2 "If you meet the requirements for Partial or Total Victory ... you are considered to be the
+    Victor of that War": the war the victor reads as its Partial Victory is not "inconclusive" for the
+    loser, who may surrender, negotiate or wait for the victor's term."""
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Valmont VS Corvia", "SET UNITS Corvia Corvia INF 0", "SET UNITS Valmont Corvia INF 3",
+              "SET PROVINCE Corvia OWNER Corvia CONTROLLER Valmont", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    assert "  Corvia: your Partial Victory; terms you may enforce:" in GAME.report(state, [], "Valmont").text
+    corvia = GAME.report(state, [], "Corvia").text
+    assert "Valmont: inconclusive" not in corvia
+    assert "  Valmont: Valmont's Partial Victory: Valmont may enforce a term on you; you may surrender, " \
+           "negotiate or keep the war" in corvia
+    assert "At war with: Valmont (Valmont's Partial Victory)" in corvia
+
+
+def test_after_texts_that_differ_an_inconclusive_war_is_not_told_to_enforce():
+    """10.2: only a Victor enforces a term; in an inconclusive war the retry names NEGOTIATE, OFFER WHITE
+    PEACE and KEEP WAR, not ENFORCE."""
+    from pbem.kit.engine import run_phases
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    orders = {}
+    for me, them, n in (("Valmont", "Corvia", 3), ("Corvia", "Valmont", 4)):
+        text = [f"NEGOTIATE {them}", "white_peace", f"Valmont PAYS {n}", "ENDNEGOTIATE"]
+        orders[me] = list(GAME.parse_orders(state, me, list(enumerate(text, 1))).orders)
+    steps = run_phases(GAME, state, orders, lambda _p: ScriptedDice())
+    text = GAME.report(steps[-1].after, [], "Corvia").text
+    assert "your NEGOTIATE texts with Valmont differed (see above): send the same NEGOTIATE Valmont text as " \
+           "Valmont does, or OFFER WHITE PEACE or KEEP WAR for that war." in text
+
+
+def test_a_surrender_in_the_negotiation_retry_is_refused_with_the_reason():
+    from pbem.kit.engine import run_phases
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    orders = {}
+    for me, them, n in (("Valmont", "Corvia", 3), ("Corvia", "Valmont", 4)):
+        text = [f"NEGOTIATE {them}", "white_peace", f"Valmont PAYS {n}", "ENDNEGOTIATE"]
+        orders[me] = list(GAME.parse_orders(state, me, list(enumerate(text, 1))).orders)
+    after = run_phases(GAME, state, orders, lambda _p: ScriptedDice())[-1].after
+    parsed = GAME.parse_orders(after, "Valmont", [(3, "SURRENDER TO Corvia")])
+    [problem] = GAME.validate(after, "Valmont", parsed.orders)
+    assert problem.code == "not-asked"
+    assert "opened because your NEGOTIATE texts with Corvia differed, takes NEGOTIATE again, OFFER WHITE " \
+           "PEACE or KEEP WAR for that war" in problem.message
+    assert "asks only about your war with Corvia" not in problem.message
+
+
+def test_keep_war_after_a_total_victory_over_an_npr_names_no_negotiation():
+    """10.1 step 2: the Victor must enforce a term "unless a Negotiated Peace is agreed", and a Negotiated
+    Peace needs "Both parties ... human players": against an NPR the refusal does not offer one."""
+    from pbem.kit.gameapi import Edit
+    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
+    for e in ["SET WAR Ostmark VS Brenn", "SET PROVINCE Brenn CONTROLLER Ostmark",
+              "SET PROVINCE Holm CONTROLLER Ostmark", "SET STEP D"]:
+        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
+    parsed = GAME.parse_orders(state, "Ostmark", [(3, "KEEP WAR Brenn")])
+    [problem] = GAME.validate(state, "Ostmark", parsed.orders)
+    assert problem.code == "total-victory" and "NEGOTIATE" not in problem.message
