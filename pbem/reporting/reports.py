@@ -74,6 +74,34 @@ def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = Fal
     return out
 
 
+def obligations(game: Game, state: dict, power: str | None, gm: bool = False,
+                seated: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """What the rules oblige ``power`` to do this phase (the game's ``obligations``), those its
+    reader may see, as JSON (each with its ``line`` in words); for the GM (no power, ``gm``)
+    every seated power's, each line led by its power; for the public, none."""
+    if state is None or game.is_over(state):
+        return []
+    powers = [power] if power else (list(seated) if gm else [])
+    reader = audience.reader_for(power, gm)
+    book = audience.game_book(game, state) if powers else {}
+    out = []
+    for p in powers:
+        for o in game.obligations(state, p):
+            if audience.admits(o.audience, reader, book):
+                item = o.to_json()
+                if not power:  # the GM's list: led by the power asked (the player who owes it)
+                    item["line"] = f"{p}: {item['line']}"
+                out.append(item)
+    return out
+
+
+def obligation_lines(game: Game, state: dict, power: str) -> list[str]:
+    """The power's obligations as plain lines, as the text report shows them (STATUS, the reply
+    to orders)."""
+    return [line for o in obligations(game, state, power)
+            for line in render.wrap_text(o["line"], "* ", "  ").splitlines()]
+
+
 def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
     """What the power may order now, as the game says (nothing when it cannot)."""
     return list(game.options_now(state, power)) if supports(game, "guide") else []
@@ -110,7 +138,9 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
         results=game.results(state) if over else [], next_phase=phase.label, current=current,
         deadline=render.deadline_text(rec, deadline, reader_zone(ctx, rec, power)),
         site=ctx.site_name, seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
-        notes=told.notes, sections=told.sections, treaties=treaties_in_force(game, state, power, gm), gm=gm,
+        notes=told.notes, sections=told.sections,
+        obligations=obligations(game, state, power, gm, [r["power"] for r in store.players(ctx, rec.name)] if gm
+                                else ()) if current else [], treaties=treaties_in_force(game, state, power, gm), gm=gm,
         guide=guide(game, state, power) if owes or may else [],
         mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
     # The token is printed whether the site or the game asks for it (both are checked at sign-on).
