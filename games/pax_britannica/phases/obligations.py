@@ -97,14 +97,16 @@ def obligations(state: dict, data, power: str, own: list[str]) -> list[Obligatio
 
 
 def _facts(state: dict, data, power: str) -> list[tuple[str, str, str, tuple[int, ...]]]:
+    return [fact for _, fact in facts(state, data, power)]
+
+
+def facts(state: dict, data, power: str) -> list[tuple[str, tuple[str, str, str, tuple[int, ...]]]]:
+    """Each obligation of ``power`` as (what it is, (kind, text, rule, dice)), whatever the phase:
+    what it is, one word, is what a scenario case asks for (the query OBLIGATIONS)."""
     out = []
-    out += _deficit(state, power)
-    out += _forced(state, data, power)
-    out += _cap(state, data, power)
-    out += _garrison(state, data, power)
-    out += _pressure(state, data, power)
-    out += _permissions(state, data, power)
-    out += _colonial_office(state, data, power)
+    for name, find in (("deficit", _deficit), ("forced", _forced), ("cap", _cap), ("garrison", _garrison),
+                       ("pressure", _pressure), ("permission", _permissions), ("income", _colonial_office)):
+        out += [(name, fact) for fact in find(state, data, power)]
     return out
 
 
@@ -116,7 +118,7 @@ def _named(state: dict, data, name: str | None) -> tuple[str, tuple[int, ...]]:
     return name, dice_of(event_roll(state, data, name))
 
 
-def _deficit(state: dict, power: str) -> list:
+def _deficit(state: dict, data, power: str) -> list:
     n = deficit(state, power)
     if not n:
         return []
