@@ -23,7 +23,7 @@ from pbem.base.sitepaths import game_url
 from pbem.kit import audience
 from pbem.kit.capabilities import supports
 from pbem.kit.engine import Step
-from pbem.kit.gameapi import Event, Game, OrderOption
+from pbem.kit.gameapi import EFFECT, Event, Game, OrderOption
 from pbem.mail.compose import Inline
 from pbem.outbound.outbox import queue
 from pbem.reporting import render
@@ -95,11 +95,24 @@ def obligations(game: Game, state: dict, power: str | None, gm: bool = False,
     return out
 
 
-def obligation_lines(game: Game, state: dict, power: str) -> list[str]:
-    """The power's obligations as plain lines, as the text report shows them (STATUS, the reply
-    to orders)."""
-    return [line for o in obligations(game, state, power)
-            for line in render.wrap_text(o["line"], "* ", "  ").splitlines()]
+def obligation_blocks(items: Sequence[dict[str, Any]], power: str | None, label: str) -> list[dict[str, Any]]:
+    """The obligations as a report shows them: what is owed or capped first, under "What you must
+    do this phase", then what else is in force (an event's effect, a die's income), each block
+    ``{"title", "items"}``; none when there is nothing."""
+    who = "you" if power else "each power"
+    owed = [o for o in items if o["kind"] != EFFECT]
+    rest = [o for o in items if o["kind"] == EFFECT]
+    return ([{"title": f"What {who} must do this phase ({label})", "items": owed, "owed": True}] if owed else []) \
+        + ([{"title": f"Also in force for {who} this phase" + ("" if owed else f" ({label})"), "items": rest,
+             "owed": False}] if rest else [])
+
+
+def obligation_sections(game: Game, state: dict, power: str) -> list[tuple[str, list[str]]]:
+    """The power's obligations as (title, plain lines), as STATUS and the reply to orders show them."""
+    blocks = obligation_blocks(obligations(game, state, power), power, game.phase(state).label)
+    return [(b["title"] + ":", [line for o in b["items"]
+                                for line in render.wrap_text(o["line"], "* ", "  ").splitlines()])
+            for b in blocks]
 
 
 def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
@@ -139,8 +152,8 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
         deadline=render.deadline_text(rec, deadline, reader_zone(ctx, rec, power)),
         site=ctx.site_name, seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
         notes=told.notes, sections=told.sections,
-        obligations=obligations(game, state, power, gm, [r["power"] for r in store.players(ctx, rec.name)] if gm
-                                else ()) if current else [], treaties=treaties_in_force(game, state, power, gm), gm=gm,
+        obligations=obligation_blocks(obligations(game, state, power, gm, [r["power"] for r in store.players(
+            ctx, rec.name)] if gm else ()), power, phase.label) if current else [], treaties=treaties_in_force(game, state, power, gm), gm=gm,
         guide=guide(game, state, power) if owes or may else [],
         mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
     # The token is printed whether the site or the game asks for it (both are checked at sign-on).

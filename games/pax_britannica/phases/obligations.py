@@ -124,8 +124,10 @@ def _deficit(state: dict, data, power: str) -> list:
         return []
     # Rules: NET INCOME RECORD - "he must eliminate exactly (or as near to exactly as
     # possible) the necessary number of Military Units abroad and/or Status markers".
-    return [(MUST, f"Meet a deficit of £{n}: REMOVE units abroad (DOWNGRADE markers counts too); what your "
-             "orders leave is removed by default first thing this phase", "NET INCOME RECORD", ())]
+    # Choice (movement.py): only REMOVE orders count towards it; the default removes the rest.
+    return [(MUST, f"Meet a deficit of £{n}: choose the units abroad to remove (REMOVE ARMY|NAVY <strength> "
+             "<place>); what your REMOVE orders leave is removed by default first thing this phase",
+             "NET INCOME RECORD", ())]
 
 
 def _forced(state: dict, data, power: str) -> list:
@@ -143,8 +145,8 @@ def _forced(state: dict, data, power: str) -> list:
                  dice)]
     short = "" if due >= forced_remaining(state, power) else \
         f"; £{forced_remaining(state, power)} remain, but the treasury holds £{board.treasury(state, power)}"
-    return [(MUST, f"{why}: spend at least £{due} building {what} this turn (£{amount} on {what}{excluding}"
-             f"{paid}{short})", FORCED_RULE, dice)]
+    said = f" (£{amount} on {what}{excluding}{paid}{short})" if (paid or excluding or short) else ""
+    return [(MUST, f"{why}: spend at least £{due} building {what} this turn{said}", FORCED_RULE, dice)]
 
 
 def _cap(state: dict, data, power: str) -> list:
