@@ -14,6 +14,7 @@ import textwrap
 
 from pbem.kit.gameapi import GMError, OrderOption
 
+from . import obligations as duties
 from . import orders
 from .phases import peace_resolution
 from . import state as st
@@ -163,7 +164,7 @@ def peace(state: dict, power: str) -> list[OrderOption]:
     out = []
     if terms:
         out.append(OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms))
-    going_on = tuple(e for e in open_wars if cond[e] != "total")
+    going_on = tuple(e for e in open_wars if not duties.must_enforce(state, power, e))
     if going_on:
         out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), going_on))
     if open_wars and not state.get("no_surrender"):

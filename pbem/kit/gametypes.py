@@ -279,7 +279,8 @@ class Obligation:
     """One thing the rules oblige, forbid or give one power in the current phase, said before
     its orders are written (a report opens with them, STATUS and the reply to orders show them).
 
-    ``text`` says it in words for the player (``Spend at least £18 more on units``); ``kind`` is
+    ``text`` says it in words for the player (``Pan-Slav Agitation in Russia: spend at least £30
+    building units this turn``); ``kind`` is
     :data:`MUST`, :data:`LIMIT` or :data:`EFFECT`; ``rule`` names the rule section it comes from;
     ``dice`` are the dice that decided it, as numbers, in the order rolled (``(2, 6)`` for a
     random event read "2-6"); ``audience`` says who may see it (a :mod:`pbem.kit.audience`

@@ -146,14 +146,16 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     rep = game.report(state, events, power)
     live = current and not over and power is not None
     owes, may = live and power in phase.owes, live and power in phase.may
+    seated = [r["power"] for r in store.players(ctx, rec.name)] if gm and not power else []
+    # What the reader must do this phase opens the report; an earlier position's owes nothing now.
+    owed = obligation_blocks(obligations(game, state, power, gm, seated), power, phase.label) if current else []
     values = dict(
         game=rec.name, title=game.title, power=power, phases=told.phases, body=rep.text, over=over,
         results=game.results(state) if over else [], next_phase=phase.label, current=current,
         deadline=render.deadline_text(rec, deadline, reader_zone(ctx, rec, power)),
         site=ctx.site_name, seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
-        notes=told.notes, sections=told.sections,
-        obligations=obligation_blocks(obligations(game, state, power, gm, [r["power"] for r in store.players(
-            ctx, rec.name)] if gm else ()), power, phase.label) if current else [], treaties=treaties_in_force(game, state, power, gm), gm=gm,
+        notes=told.notes, sections=told.sections, obligations=owed, gm=gm,
+        treaties=treaties_in_force(game, state, power, gm),
         guide=guide(game, state, power) if owes or may else [],
         mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
     # The token is printed whether the site or the game asks for it (both are checked at sign-on).

@@ -41,10 +41,13 @@ def test_a_total_victory_must_be_enforced_and_the_report_and_the_refusal_say_so_
     assert [(o.kind, o.rule) for o in owed] == [("must", "10.1 step 2")]
     assert owed[0].text.startswith("You have a Total Victory over Brenn: you must enforce a term")
     assert "total-victory" in _codes(state, "Valmont", "KEEP WAR Brenn")
+    offers = lambda: [o.choices for o in GAME.options_now(state, "Valmont") if o.form.startswith("OFFER")]  # noqa: E731
+    assert offers() == []
     # The one fact both read: changed, the report and the checks change together.
     monkeypatch.setattr(duties, "must_enforce", lambda state, realm, enemy: False)
     assert GAME.obligations(state, "Valmont")[0].text.startswith("Decide your war with Brenn")
     assert "total-victory" not in _codes(state, "Valmont", "KEEP WAR Brenn")
+    assert offers() == [("Brenn",)]   # what may be done now reads it too
 
 
 def test_each_war_in_peace_resolution_says_what_it_asks():
