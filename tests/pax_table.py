@@ -17,17 +17,18 @@ class PaxTable:
     secret seed for every game, and a test needs the same board on every run."""
 
     def __init__(self, tmp_path, monkeypatch, name: str = "pax", options: str = "",
-                 seed: str = "pax-table-seed"):
+                 seed: str = "pax-table-seed", powers: tuple[str, ...] = POWERS):
         monkeypatch.setattr("pbem.play.turns.new_seed", lambda: seed)
         self.loop = Loop(tmp_path)
         self.name = name
-        seats = "".join(f"GM ADD PLAYER {p} {address(p)}\n" for p in POWERS)
+        self.powers = powers
+        seats = "".join(f"GM ADD PLAYER {p} {address(p)}\n" for p in powers)
         status = self.loop.mail(GM, f"SIGNON GM@{name} {GM_SECRET}\nGM CREATE {name} RULES pax_britannica"
                                     f"{options}\n{seats}GM START\n")
         assert status == "done"
         self.loop.flush()
         self.secrets = {}
-        for p in POWERS:
+        for p in powers:
             welcome = [m for m in self.loop.inbox(address(p)) if "you play" in m["Subject"]][0]
             self.secrets[p] = secret_in(welcome.get_body(("plain",)).get_content())
         self.loop.tick()
@@ -64,7 +65,7 @@ class PaxTable:
     def all_order(self, lines: dict[str, list[str]] | None = None) -> list[str]:
         """Every power sends orders (BUILD ARMY 1 unless given), then the phase runs."""
         lines = lines or {}
-        for p in POWERS:
+        for p in self.powers:
             self.say(p, "ORDERS", *(lines.get(p) or ["BUILD ARMY 1"]), "ENDORDERS")
         done = self.loop.tick()
         self.loop.flush()

@@ -21,6 +21,7 @@ from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orde
                scenario, scenario_check, sequence)
 
 from .phases import action, peace_and_rebels, peace_resolution
+from . import obligations as duties
 from . import state as st
 from . import validate as vd
 
@@ -266,6 +267,11 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
             if place:
                 return place
         return self.help_text(topic) or None
+
+    def obligations(self, state, power):
+        """What the realm must decide in this window (obligations.py: 4.3, 11.3, 9.7, 10.1, 10.2),
+        from the facts its orders are checked against."""
+        return duties.obligations(state, power)
 
     def options_now(self, state, power):
         """The acting realm's actions, a decision's answers, the peace orders of step D, and

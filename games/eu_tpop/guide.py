@@ -14,6 +14,7 @@ import textwrap
 
 from pbem.kit.gameapi import GMError, OrderOption
 
+from . import obligations as duties
 from . import orders
 from .phases import peace_resolution
 from . import state as st
@@ -165,7 +166,7 @@ def peace(state: dict, power: str) -> list[OrderOption]:
         out.append(OrderOption("ENFORCE <term> ON <realm> [details]", _note("ENFORCE"), terms))
     # 10.3: an Active Ally's peace is made with its PR, so only the PR's war takes these orders.
     own = [e for e in open_wars if cond[e] == "total" or vc.peace_party(state, e, power) == e]
-    going_on = tuple(e for e in own if cond[e] != "total")
+    going_on = tuple(e for e in own if not duties.must_enforce(state, power, e))
     if going_on:
         out.append(OrderOption("OFFER WHITE PEACE TO <realm>", _note("OFFER"), going_on))
     if own and not state.get("no_surrender"):

@@ -7,6 +7,7 @@ for every reader)."""
 from __future__ import annotations
 
 from . import board_words
+from . import obligations as duties
 from . import state as st
 from .phases import peace_resolution
 from . import templating
@@ -170,6 +171,6 @@ def peace_steps(state: dict, realm: str | None) -> list[str]:
                     if cond in ("partial", "total") else []
                 lines.append(f"  {e}: {STANDING[cond]}; terms you may enforce: "
                              f"{', '.join(mine) or 'none (offer a white peace or keep the war)'}"
-                             + (" (you must enforce one)" if cond == "total" else ""))
+                             + (" (you must enforce one)" if duties.must_enforce(state, realm, e) else ""))
         return lines
     return []

@@ -7,6 +7,7 @@ from typing import Callable
 from pbem.kit.gameapi import Problem, Refused
 
 from . import diplomacy, negotiated_peace
+from . import obligations as duties
 from . import state as st
 from . import victory as vc
 from . import war
@@ -265,7 +266,7 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
                     peace_terms.check_details(state, power, enemy, o.args["details"])
                 except Refused as exc:
                     out.append(_p(exc.code, str(exc), o))
-        elif o.kind in ("keep_war", "offer_white") and cond == "total":
+        elif o.kind in ("keep_war", "offer_white") and duties.must_enforce(state, power, enemy):
             # 10.1 step 2: "The Victor -must- enforce Peace Terms of their choosing unless a Negotiated
             # Peace is agreed with the Loser": the war cannot go on.
             # A Negotiated Peace needs "Both parties ... human players" (Peace Terms): named only then.

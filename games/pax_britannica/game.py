@@ -9,12 +9,13 @@ from typing import Any, Mapping, Sequence
 
 from pbem.kit import audience, treatybook
 from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenarios, Treaties
-from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction
+from pbem.kit.gameapi import Event, Game, GMError, Obligation, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction
 from pbem.kit.positions import told
 from pbem.kit.state_copy import copy_state
 
 from . import gm, guide, helptopics, not_asked, queries, sequence
 from .gm import play_edits, position as gm_position
+from .phases import obligations as duties
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
 from .core import audiences, options as game_options, state as st, treaties, treaty_checks, treaty_records
 from .core.data import load_data
@@ -279,6 +280,14 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
 
     def options_now(self, state: State, power: str) -> list[OrderOption]:
         return guide.options_now(state, load_data(state), power)
+
+    def obligations(self, state: State, power: str) -> list[Obligation]:
+        """Rules: RANDOM EVENTS; INCOME RECORD; NET INCOME RECORD; the garrison rules - what the
+        power (and Austria-Hungary, for the German player) must spend, may not spend, or is
+        given this turn, read from the same facts its orders are checked against."""
+        if power not in state.get("powers", {}):
+            return []
+        return duties.obligations(state, load_data(state), power, report.own_powers(state, power))
 
     def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
         return guide.order_summary(state, load_data(state), power, orders)

@@ -7,6 +7,7 @@ from pbem.kit import treatybook
 from pbem.kit.gameapi import GMError
 
 from . import sequence
+from .phases import obligations as duties
 from .core import board
 from .core.audiences import seen
 from .core.congress_rules import current
@@ -19,7 +20,7 @@ QUERY_WORDS = {"TREASURY", "VP", "MARKER", "ESTABLISHED", "ARMY", "NAVY", "MERCH
                "TREATY", "GAME_OVER", "ORDERS", "POOL", "DEFICIT", "FORCED", "CANALS", "WARS",
                "BREACH", "CONGRESS_SITE", "CONGRESS_MEMBERS", "PROPOSAL", "DECLARED", "STEP",
                "CB_CAUSE", "OWES", "MAY", "ALLIANCE", "SUPPLY", "COALING", "DEFEATED", "SURRENDERED",
-               "DENIED", "WAR_STATUS", "KNOWN_CB"}
+               "DENIED", "WAR_STATUS", "KNOWN_CB", "OBLIGATIONS"}
 
 
 def answer(state: dict, text: str, data) -> Any:
@@ -270,18 +271,23 @@ def q_orders(state, args, data, text):
 
 def q_deficit(state, args, data, text):
     power = _power(data, _names(args, 1, text)[0])
-    return state.get("pending", {}).get("deficit", {}).get(power, 0)
+    return duties.deficit(state, power)
 
 
 def q_forced(state, args, data, text):
     """Rules: Forced Expenditures and Tension Increases - what a power must still spend on
     units this turn: the event's amount, less the unit maintenance the Administrative
-    Phase counted towards it."""
+    Phase counted towards it (the figure its report and the checks of its orders read)."""
     power = _power(data, _names(args, 1, text)[0])
-    need = state.get("turn_effects", {}).get("forced", {}).get(power)
-    if not need:
-        return 0
-    return int(need.get("remaining", need.get("amount", 0)))
+    return duties.forced_remaining(state, power)
+
+
+def q_obligations(state, args, data, text):
+    """What a power's report lists under "What you must do this phase" in the Movement/Status
+    Change Phase, each by what it is (forced, cap, deficit, garrison, pressure, permission,
+    income): phases/obligations.py."""
+    power = _power(data, _names(args, 1, text)[0])
+    return sorted({name for name, _ in duties.facts(state, data, power)})
 
 
 _QUERIES = {
@@ -289,7 +295,7 @@ _QUERIES = {
     "ARMY": q_army, "NAVY": q_navy, "MERCHANT": q_merchant, "UNREST": q_unrest, "CB": q_cb,
     "WAR": q_war, "CONTROLLER": q_controller, "CONQUERED": q_conquered, "CANAL": q_canal,
     "TREATY": q_treaty, "ORDERS": q_orders, "POOL": q_pool, "DEFICIT": q_deficit,
-    "FORCED": q_forced, "BREACH": q_breach, "CONGRESS_SITE": q_congress_site,
+    "FORCED": q_forced, "OBLIGATIONS": q_obligations, "BREACH": q_breach, "CONGRESS_SITE": q_congress_site,
     "CONGRESS_MEMBERS": q_congress_members, "PROPOSAL": q_proposal, "DECLARED": q_declared,
     "STEP": q_step, "CB_CAUSE": q_cb_cause, "ALLIANCE": q_alliance, "SUPPLY": q_supply,
     "COALING": q_coaling, "DEFEATED": q_defeated, "SURRENDERED": q_surrendered,

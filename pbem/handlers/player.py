@@ -76,6 +76,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
                         "a plain ORDERS line", cmd.line, f"ORDERS {phase.label}")
         return
     problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
+    _obligations(session)
     refused = {p.line for p in problems if p.kind != "warning"}
     accepted = [o for o in parsed.orders if o.line not in refused]
     session.problems.extend(problems)
@@ -120,6 +121,14 @@ def _nothing_due(game, state, power: str, refusal: str) -> str:
     reason when it gives one (``Game.nothing_due``): the game knows why, the moderator only that."""
     reason = game.nothing_due(state, power)
     return f"{refusal}: {reason}" if reason else refusal
+
+
+def _obligations(session: Session) -> None:
+    """What the rules oblige the power to do this phase (the game's ``obligations``), once in a
+    reply, above what became of its orders, so a refusal that enforces one is read beside it."""
+    for title, lines in reports.obligation_sections(session.game.rules, session.game.state, session.power):
+        if all(t != title for t, _ in session.sections):
+            session.section(title, lines)
 
 
 def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
@@ -308,6 +317,8 @@ def status(session: Session, cmd: m.Status) -> None:
         mine = phase_orders.current_orders(session.ctx, rec.name, phase.key).get(session.power)
         lines.append("Your orders this phase: " + ("; ".join(o.canonical for o in mine) if mine else "none yet"))
         # The game's own account of where the power stands (its report with nothing new in it).
+        for title, must in reports.obligation_sections(rec.rules, rec.state, session.power):
+            lines += ["", title, *must]
         lines += ["", *rec.rules.report(rec.state, [], session.power).text.rstrip().splitlines()]
         if rec.status == "active" and phase.takes_orders_from(session.power):
             may = reports.guide_lines(rec.rules, rec.state, session.power)

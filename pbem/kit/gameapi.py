@@ -31,7 +31,8 @@ from pbem.kit.capabilities import (  # noqa: F401  (for games: the capabilities 
 )
 # The contract's data, declared in gametypes.py, is part of this module's interface.
 from pbem.kit.gametypes import (  # noqa: F401
-    DONE_EXPLICIT, DONE_ON_ORDERS, NOT_AN_ORDER, Edit, Event, GMError, Input, Order, OrderOption, ParseResult,
+    DONE_EXPLICIT, DONE_ON_ORDERS, EFFECT, LIMIT, MUST, NOT_AN_ORDER, Edit, Event, GMError, Input, Obligation, Order,
+    OrderOption, ParseResult,
     PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction, input_from_json, input_to_json
 )
 from pbem.kit.state_copy import copy_state  # noqa: F401  (for games: a fast deep copy of a state)
@@ -207,6 +208,16 @@ class Game:
         of the game's own).  An order of several lines (a block) gives one line each, so
         the reply indents every line of it alike."""
         return [line for o in orders for line in o.canonical.splitlines()]
+
+    def obligations(self, state: State, power: str) -> list[Obligation]:
+        """What the rules oblige, forbid or give ``power`` in the current phase, before it
+        writes its orders: forced expenditures, spending caps, decisions owed, the effects
+        of events on it with their dice (:class:`Obligation`, each with its audience and rule
+        section).  A power's report opens with those its reader may see, under "What you
+        must do this phase"; STATUS and the reply to its orders show them; the GM's report
+        lists every power's.  A game that validates an obligation should read it from the
+        same facts, so that the report and the refusal never disagree.  The default: none."""
+        return []
 
     def order_summary(self, state: State, power: str, orders: Sequence[Order]) -> list[str]:
         """Lines the reply adds below a power's accepted orders: what they

@@ -267,3 +267,45 @@ class OrderOption:
     form: str
     note: str = ""
     choices: tuple[str, ...] = ()
+
+
+#: ``Obligation.kind`` values: something the power must do this phase, a limit on what it may
+#: do, and an effect on it it should know before it writes its orders
+MUST, LIMIT, EFFECT = "must", "limit", "effect"
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One thing the rules oblige, forbid or give one power in the current phase, said before
+    its orders are written (a report opens with them, STATUS and the reply to orders show them).
+
+    ``text`` says it in words for the player (``Pan-Slav Agitation in Russia: spend at least £30
+    building units this turn``); ``kind`` is
+    :data:`MUST`, :data:`LIMIT` or :data:`EFFECT`; ``rule`` names the rule section it comes from;
+    ``dice`` are the dice that decided it, as numbers, in the order rolled (``(2, 6)`` for a
+    random event read "2-6"); ``audience`` says who may see it (a :mod:`pbem.kit.audience`
+    audience or its JSON), most often the power alone: the moderator shows a reader only the
+    obligations the gate admits; ``power`` is whose obligation it is (the GM's lists name it).
+    """
+
+    power: str
+    text: str
+    audience: Any
+    kind: str = MUST
+    rule: str = ""
+    dice: tuple[int, ...] = ()
+
+    def render(self) -> str:
+        """The obligation in one line: its text, the dice that decided it, its rule."""
+        dice = ""
+        if self.dice:
+            dice = f" (die {self.dice[0]})" if len(self.dice) == 1 else \
+                f" (dice {', '.join(str(d) for d in self.dice[:-1])} and {self.dice[-1]})"
+        rule = f" [rules: {self.rule}]" if self.rule else ""
+        return f"{self.text}{dice}{rule}"
+
+    def to_json(self) -> dict[str, Any]:
+        to_json = getattr(self.audience, "to_json", None)  # an Audience, or already its JSON
+        seen = to_json() if callable(to_json) else self.audience
+        return {"power": self.power, "text": self.text, "kind": self.kind, "rule": self.rule,
+                "dice": list(self.dice), "audience": seen, "line": self.render()}

@@ -23,7 +23,7 @@ from pbem.base.sitepaths import game_url
 from pbem.kit import audience
 from pbem.kit.capabilities import supports
 from pbem.kit.engine import Step
-from pbem.kit.gameapi import Event, Game, OrderOption
+from pbem.kit.gameapi import EFFECT, Event, Game, OrderOption
 from pbem.mail.compose import Inline
 from pbem.outbound.outbox import queue
 from pbem.reporting import render
@@ -74,6 +74,47 @@ def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = Fal
     return out
 
 
+def obligations(game: Game, state: dict, power: str | None, gm: bool = False,
+                seated: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """What the rules oblige ``power`` to do this phase (the game's ``obligations``), those its
+    reader may see, as JSON (each with its ``line`` in words); for the GM (no power, ``gm``)
+    every seated power's, each line led by its power; for the public, none."""
+    if state is None or game.is_over(state):
+        return []
+    powers = [power] if power else (list(seated) if gm else [])
+    reader = audience.reader_for(power, gm)
+    book = audience.game_book(game, state) if powers else {}
+    out = []
+    for p in powers:
+        for o in game.obligations(state, p):
+            if audience.admits(o.audience, reader, book):
+                item = o.to_json()
+                if not power:  # the GM's list: led by the power asked (the player who owes it)
+                    item["line"] = f"{p}: {item['line']}"
+                out.append(item)
+    return out
+
+
+def obligation_blocks(items: Sequence[dict[str, Any]], power: str | None, label: str) -> list[dict[str, Any]]:
+    """The obligations as a report shows them: what is owed or capped first, under "What you must
+    do this phase", then what else is in force (an event's effect, a die's income), each block
+    ``{"title", "items"}``; none when there is nothing."""
+    who = "you" if power else "each power"
+    owed = [o for o in items if o["kind"] != EFFECT]
+    rest = [o for o in items if o["kind"] == EFFECT]
+    return ([{"title": f"What {who} must do this phase ({label})", "items": owed, "owed": True}] if owed else []) \
+        + ([{"title": f"Also in force for {who} this phase" + ("" if owed else f" ({label})"), "items": rest,
+             "owed": False}] if rest else [])
+
+
+def obligation_sections(game: Game, state: dict, power: str) -> list[tuple[str, list[str]]]:
+    """The power's obligations as (title, plain lines), as STATUS and the reply to orders show them."""
+    blocks = obligation_blocks(obligations(game, state, power), power, game.phase(state).label)
+    return [(b["title"] + ":", [line for o in b["items"]
+                                for line in render.wrap_text(o["line"], "* ", "  ").splitlines()])
+            for b in blocks]
+
+
 def guide(game: Game, state: dict, power: str) -> list[OrderOption]:
     """What the power may order now, as the game says (nothing when it cannot)."""
     return list(game.options_now(state, power)) if supports(game, "guide") else []
@@ -105,12 +146,16 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     rep = game.report(state, events, power)
     live = current and not over and power is not None
     owes, may = live and power in phase.owes, live and power in phase.may
+    seated = [r["power"] for r in store.players(ctx, rec.name)] if gm and not power else []
+    # What the reader must do this phase opens the report; an earlier position's owes nothing now.
+    owed = obligation_blocks(obligations(game, state, power, gm, seated), power, phase.label) if current else []
     values = dict(
         game=rec.name, title=game.title, power=power, phases=told.phases, body=rep.text, over=over,
         results=game.results(state) if over else [], next_phase=phase.label, current=current,
         deadline=render.deadline_text(rec, deadline, reader_zone(ctx, rec, power)),
         site=ctx.site_name, seed=rec.row["seed"] if over else None, seed_hash=rec.row["seed_hash"],
-        notes=told.notes, sections=told.sections, treaties=treaties_in_force(game, state, power, gm), gm=gm,
+        notes=told.notes, sections=told.sections, obligations=owed, gm=gm,
+        treaties=treaties_in_force(game, state, power, gm),
         guide=guide(game, state, power) if owes or may else [],
         mail_power=game.mail_name(power) if power else None, archive_url=game_url(ctx.base_url, rec.name))
     # The token is printed whether the site or the game asks for it (both are checked at sign-on).

@@ -17,7 +17,7 @@ from pbem.kit import audience
 from pbem.kit.capabilities import CAPABILITIES, MUST_WRITE, capabilities, supports
 from pbem.kit.dice import SeededDice
 from pbem.kit.engine import apply_one, run_phases
-from pbem.kit.gameapi import Game, GMError, OrderOption, Refused, Ruling
+from pbem.kit.gameapi import EFFECT, LIMIT, MUST, Game, GMError, Obligation, OrderOption, Refused, Ruling
 
 registry.load_extra("tests.testgame:GAME")
 registry.load_extra("tests.beacon:GAME")
@@ -196,6 +196,27 @@ def test_the_guide_lists_orders_and_forms_and_what_each_power_may_do(rules):
     for state in states[:4]:
         for power in players:
             assert all(isinstance(o, OrderOption) for o in game.options_now(state, power))
+
+
+@pytest.mark.parametrize("rules", registry.names())
+def test_obligations_are_a_powers_own_in_words_with_an_audience_it_passes(rules):
+    """The hook every game may write (none by default): on every state of a short game, each
+    obligation is of the power asked, says something, is of a known kind, carries an audience
+    its power passes (most often its power alone),
+    and is plain JSON with its line in words."""
+    game = registry.get(rules)
+    players, states = _played(game)
+    for state in states:
+        for power in players:
+            found = game.obligations(state, power)
+            assert isinstance(found, list), (rules, power)
+            for o in found:
+                assert isinstance(o, Obligation) and o.text.strip() and o.kind in (MUST, LIMIT, EFFECT), o
+                assert audience.Audience.from_json(o.to_json()["audience"]) is not None, o
+                assert audience.admits(o.audience, power, {}), f"{rules}: {power} may not see its own {o}"
+                assert all(isinstance(d, int) for d in o.dice), o
+                assert json.loads(json.dumps(o.to_json())) == o.to_json()
+                assert o.text in o.render()
 
 
 def test_the_registry_holds_every_game_of_the_games_package():

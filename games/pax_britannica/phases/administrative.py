@@ -42,6 +42,8 @@ def record(state: dict, data, dice, power: str) -> dict:
     lines = status_lines(state, data, power)
     co, roll = colonial_office(state, data, dice, power)
     lines["10"] = co
+    # Kept for the turn, so the Movement Phase's report can say the die (phases/obligations.py).
+    state.setdefault("turn_effects", {}).setdefault("colonial_office", {})[power] = {"amount": co, "roll": roll}
     lines["15"] = co + sum(lines[k] for k in ("11", "12", "13", "14"))
     lines["16"] = unit_maintenance(state, data, power)
     lines["21"] = lines["16"] + sum(lines[k] for k in ("17", "18", "19", "20"))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pbem.kit.gameapi import Order
 
 from ..core import board
-from . import movement_rules as rules
+from . import movement_rules as rules, obligations as duties
 
 Fail = tuple[str, str] | None
 
@@ -86,8 +86,7 @@ def judge(state: dict, data, power: str, order: Order) -> Fail:
     price = rules.cost(state, data, power, kind, a)
     if price > board.treasury(state, power):
         return "insufficient-funds", f"{order.canonical} costs {price}"
-    cap = state.get("turn_effects", {}).get("spend_cap", {}).get(power)
-    spent = state.get("turn_effects", {}).get("unit_spent", {}).get(power, 0)
+    cap, spent = duties.spend_cap(state, power), duties.unit_spent(state, power)
     if kind in UNIT_KINDS and cap is not None and spent + price > cap:
         return "spend-cap", f"{power} may spend no more than {cap} on units this turn"
     return None
@@ -108,10 +107,11 @@ def funds_fail(state: dict, power: str, order: Order, price: int, ledger: Ledger
 
 def spend_cap(state: dict, power: str, price: int) -> Fail:
     """Rules: HEADLINE EVENTS (Liberal Victory in Britain) - a cap on unit purchases."""
-    cap = state.get("turn_effects", {}).get("spend_cap", {}).get(power)
+    cap = duties.spend_cap(state, power)
     if cap is None:
         return None
-    spent = state.setdefault("turn_effects", {}).setdefault("unit_spent", {}).get(power, 0)
+    spent = duties.unit_spent(state, power)
+    state.setdefault("turn_effects", {}).setdefault("unit_spent", {})
     if spent + price > cap:
         return "spend-cap", f"{power} may spend no more than {cap} on units this turn (Liberal Victory)"
     state["turn_effects"]["unit_spent"][power] = spent + price

@@ -20,9 +20,9 @@ from typing import Sequence
 from pbem.kit.gameapi import Order, Problem
 from pbem.kit.state_copy import copy_state
 
-from ..core import board, movement_units
+from ..core import board
 from ..core.state import label
-from . import movement_rules as rules, movement_steps as steps
+from . import movement_rules as rules, movement_steps as steps, obligations as duties
 
 Verdict = tuple[Order, steps.Fail]
 WRITTEN = "orders take effect in the order written"
@@ -203,14 +203,9 @@ def rebuild(state: dict, sim: dict, data, power: str) -> list[Problem]:
 
     Judged on the orders as they leave the board (``sim``).  Choice: like a forced
     expenditure, a shortfall the Treasury could pay for is a warning for the GM."""
-    short = movement_units.garrison_shortfall(sim, data, power)
-    if not short:
-        return []
-    price = data.unit_cost("army", 10)
-    can = min(short, board.treasury(state, power) // price)
+    short, can, price, name = duties.garrison_need(sim, state, data, power)
     if can <= 0:
         return []
-    name = "Indian Army" if power == "Britain" else "Western Garrison"
     return [Problem("garrison-rebuild", f"the {name} lacks {short} Army (10) Unit(s): {power} can "
                     f"afford {can} ({price} each) and must rebuild them", None, kind="warning")]
 
@@ -241,16 +236,16 @@ def forced(state: dict, data, power: str, accepted: list[Order]) -> list[Problem
     """Rules: Forced Expenditures - what the Administrative Phase did not cover must be
     spent building units, as far as the treasury allows.
     Choice: a shortfall is a warning for the GM, not a refusal."""
-    need = state.get("turn_effects", {}).get("forced", {}).get(power)
+    need = duties.forced(state, power)
     if not need:
         return []
-    remaining = int(need.get("remaining", need.get("amount", 0)))
     naval_only = need.get("naval_only")
     spent = sum(rules.cost(state, data, power, o.kind, dict(o.args)) for o in accepted
                 if o.kind == "build_navy" or (o.kind == "build_army" and not naval_only))
-    can = min(remaining, board.treasury(state, power))
+    can = duties.forced_due(state, power)
     if spent < can:
         what = "naval units" if naval_only else "units"
-        return [Problem("forced-expenditure", f"{power} must spend {can} more on {what} this turn "
-                        f"(it orders {spent})", None, kind="warning")]
+        return [Problem("forced-expenditure", f"{power} must spend at least {can} on {what} this turn "
+                        f"({need.get('event') or 'set by the GM'}); these orders spend {spent}", None,
+                        kind="warning")]
     return []

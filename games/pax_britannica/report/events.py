@@ -105,7 +105,9 @@ def combat_area(e: dict) -> str | None:
 
 # -- money and the sheet ---------------------------------------------------------------
 def income(e: dict, viewer: Viewer) -> str:
-    text = (f"{poss(e.get('power'))} income: Colonial Office {money(e.get('colonial_office'))} "
+    # Rules: INCOME RECORD - the Colonial Office die is said with its result.
+    die = f" (die {e['roll']})" if e.get("roll") is not None else ""
+    text = (f"{poss(e.get('power'))} income: Colonial Office {money(e.get('colonial_office'))}{die} "
             f"+ colonies {money(e.get('markers'))} - maintenance {money(e.get('maintenance'))} "
             f"= {money(e.get('net'))}; treasury {money(e.get('treasury'))}.")
     if e.get("deficit"):
