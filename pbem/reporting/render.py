@@ -56,6 +56,15 @@ def status_words(status) -> str:
 templating.filter("status_words", status_words)
 
 
+def nobreak(text) -> Markup:
+    """``text`` escaped for HTML, its spaces non-breaking: a choice such as "Kaiser Wilhelm's
+    Land £40" stays on one line in a table cell."""
+    return Markup("&nbsp;").join(Markup.escape(part) for part in str(text).split(" "))
+
+
+templating.filter("nobreak", nobreak)
+
+
 def render(name: str, **values) -> str:
     return templating.render(f"mail/{name}", **values)
 
@@ -83,8 +92,7 @@ def report_html(game: Game, report: Report) -> Markup:
     if report.template:
         html = templating.render(f"{game_folder(game)}/{report.template}", data=report.data)
         return Markup(html)
-    return Markup('<pre style="background: #f6f3ea; padding: 1em; white-space: pre-wrap;">{}</pre>').format(
-        report.text)
+    return Markup("<pre>{}</pre>").format(report.text)
 
 
 def deadline_text(rec: store.GameRecord, deadline: datetime | None, reader: str | None = None) -> str:
