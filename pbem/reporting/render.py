@@ -124,15 +124,24 @@ def treaty_keys(events) -> list[str]:
 
 
 def report_map(ctx: Context, game: Game, state: dict, power: str | None, key: str,
-               view: str = "png") -> tuple[dict | None, list[Inline]]:
+               view: str = "png", public: dict | None = None) -> tuple[dict | None, list[Inline]]:
     """The map in a reader's HTML report as the reader chose (SET MAP): ``png``, the public map
     as an image every mail client shows (:mod:`pbem.reporting.raster`); ``svg``, the reader's
     own drawing; ``link``, only the link to the archive (the report's ``archive_url``);
     ``none``.  Returns what the page shows (``None`` for no map, or a game without one) and
-    the inline parts."""
+    the inline parts.  ``public``: where the public map of ``state`` is kept once drawn, for
+    the other readers of the same position."""
     if view == "none":
         return None, []
-    drawing = game.map_svg(state, power if view == "svg" else None) if supports(game, "maps") else None
+    if not supports(game, "maps"):
+        drawing = None
+    elif view == "svg":
+        drawing = game.map_svg(state, power)
+    else:
+        public = {} if public is None else public
+        if "svg" not in public:
+            public["svg"] = game.map_svg(state, None)
+        drawing = public["svg"]
     if drawing is None:
         return None, []
     label = game.phase(state).label
