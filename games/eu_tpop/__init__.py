@@ -12,12 +12,13 @@ diplomacy and peace in their own modules.  Card effects the engine cannot know
 from __future__ import annotations
 
 from pbem.kit import treatybook
+from pbem.kit.positions import told
 from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenarios, Treaties
 from pbem.kit.gameapi import Game, GMError, Refused, Report, Roster
 from pbem.kit.state_copy import copy_state
 
-from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orders, queries, report, scenario, scenario_check,
-               sequence)
+from . import (audiences, board_words, gm, gm_edits, guide, mapdraw, moves, orders, positions, queries, report,
+               scenario, scenario_check, sequence)
 
 from .phases import action, peace_and_rebels
 from . import state as st
@@ -35,6 +36,7 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
 
     name = "eu_tpop"
     title = "Europa Universalis: The Price of Power"
+    turn_word = "Round"   # 4: the game is played in rounds, each of an Action Phase and Phase 3
     min_players = 1
     max_players = 8
 
@@ -133,9 +135,15 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
 
     # -- typed inputs ------------------------------------------------------
     def gm_command(self, state, text, dice):
-        state = copy_state(state)
-        events = gm.apply(state, text)
-        return state, events
+        """One GM edit (gm.lark): it changes the game or is refused with the reason, and
+        every player whose position it changed is told what changed (pbem.kit.positions)."""
+        new = copy_state(state)
+        events = gm.apply(new, text)
+        if new == state:
+            raise GMError(f"{text}: this changes nothing (the game already stands so)", "no-change")
+        realms = dict.fromkeys([*self.roster({}, state).powers, *self.roster({}, new).powers])
+        return new, events + told(realms, lambda r: positions.position(state, r),
+                                     lambda r: positions.position(new, r))
 
     def stamp(self, state, events):
         """Each event's audience, by its kind (audiences.py)."""
@@ -154,11 +162,23 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
         return treatybook.visible(state, power, gm)
 
     # -- what people see ---------------------------------------------------
+    def charts(self, state, final=False):
+        """Each player realm's prestige and stability (on the board's tracks, public) and the
+        provinces it owns (the map), after every round."""
+        realms = [r for r in self.roster({}, state).powers if r in state["realms"]]
+        owned = {r: sum(1 for p in state["provinces"].values() if p.get("owner") == r) for r in realms}
+        return {"Prestige": {r: state["realms"][r]["prestige"] for r in realms},
+                "Stability": {r: state["realms"][r]["stability"] for r in realms},
+                "Provinces owned": owned}
+
     def view(self, state, power):
         realms = {r: {k: d[k] for k in ("kind", "religion", "capital", "overlord", "prestige", "stability",
                                          "ducats", "manpower", "exhausted", "allied", "ruler")}
                   for r, d in state["realms"].items()}
-        return {"round": state["round"], "phase": state["phase"], "step": state.get("step"),
+        # The phase and step in the rules' words: the archive shows these at a glance.
+        step = next((f"{x.letter}: {x.title}" for x in peace_and_rebels.SEQUENCE if x.letter == state.get("step")),
+                    None) if state["phase"] == "p3" else None
+        return {"round": state["round"], "phase": sequence.row(state).title, "step": step,
                 "active": state.get("active"), "passed": list(state["passed"]), "realms": realms,
                 "provinces": state["provinces"], "units": state["units"], "rebels": state["rebels"],
                 "wars": [w["pair"] for w in state["wars"]], "truces": list(state["truces"]),
@@ -223,7 +243,7 @@ class EuropaUniversalis(Game, Treaties, GMCommands, Rulings, Scenarios, Bots, Gu
         return ("Europa Universalis: The Price of Power. One action a turn, in ORDERS ... ENDORDERS:\n  "
                 + "\n  ".join(orders.FORMS)
                 + "\nPeace terms: " + ", ".join(orders.TERMS)
-                + "\nStanding orders may be sent at any time; the README lists every form and default.")
+                + "\nStanding orders may be sent at any time; HELP STANDING gives each one's default.")
 
     def help_topics(self, state):
         return guide.topics() + (["MAP"] if state and state.get("areas") else [])

@@ -18,7 +18,7 @@ PRIVATE = {"monarch_power": ("realm",), "standing": ("realm",), "deal_offered": 
            "negotiation_differs": ("a", "b")}
 #: event kinds everyone sees
 PUBLIC = frozenset({
-    "action", "active_ally", "active_ally_ended", "ally_joins_war", "alliance", "alliance_ended", "allied_units_lost",
+    "action", "action_cards", "active_ally", "active_ally_ended", "ally_joins_war", "alliance", "alliance_ended", "allied_units_lost",
     "allied_units_returned", "annexed", "appointed", "bankrupt", "battle", "battle_round", "battle_start",
     "captured", "cb", "cta", "deal", "decision_needed", "default_decision", "dow_after", "ducats", "free",
     "free_action", "game_over", "gm_edit", "hre_dissolved", "imperial_authority", "influence", "leader",
@@ -27,8 +27,10 @@ PUBLIC = frozenset({
     "phase", "prestige", "province_sold", "rebel_dice", "rebel_town", "rebels", "recruit", "refused",
     "relocated", "repaired", "retreat", "ships_left_port", "siege", "siege_skipped", "stability",
     "surrender", "tokens_removed", "truce", "unrest", "unrest_removed", "vassal", "war"})
-#: event kinds whose audience is given where they are made (a treaty's record)
-MADE_WITH = frozenset({"treaty"})
+#: event kinds whose audience is given where they are made (a treaty's record; a battle round
+#: explained to the realms that fought it, and each one's casualty order, battle_explain.py;
+#: what a GM edit changed in a realm's position, its player's: pbem.kit.positions)
+MADE_WITH = frozenset({"treaty", "battle_detail", "casualties_chosen", "position_changed"})
 
 
 def stamp(events: list[dict]) -> list[dict]:

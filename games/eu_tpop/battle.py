@@ -7,7 +7,7 @@ fixed order each round: the attacker's dice, then the defender's.
 """
 from __future__ import annotations
 
-from . import capacity, leaders
+from . import battle_explain, capacity, leaders
 from . import state as st
 
 DIE_FOR = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "artillery"}
@@ -180,38 +180,57 @@ def _leader(state: dict, realm: str | None, loc: str, naval: bool, item: dict | 
     return max(here, key=lambda ld: (len(ld["dice"]), ld["name"])) if here else None
 
 
-def _dice_kinds(state: dict, realm: str | None, forces, naval: bool, loc: str, item: dict | None = None) -> list[str]:
+def dice_plan(state: dict, realm: str | None, forces, naval: bool, loc: str,
+              item: dict | None = None) -> list[tuple[str, str]]:
+    """Each Battle Die a side rolls with its cause, in the order they are read: the 3 base
+    dice (9.7 step 3, 9.9 step 3), the leader's (9.4), battle actions the GM ruled on (9.6 step 2)."""
     if naval:
-        kinds = ["artillery"] * 3
+        plan = [("artillery", "base")] * 3
     else:
-        kinds = ["infantry"] * 3
+        plan = [("infantry", "base")] * 3
         rd = state["realms"].get(realm or "", {})
         units = dict(forces).get(realm, {})
         # NOTES 3.11: Muslim PRs may roll 3 cavalry dice instead (Choice: when they field cavalry).
         if rd.get("religion") == "muslim" and _types(units, False)["cav"] > 0:
-            kinds = ["cavalry"] * 3
+            plan = [("cavalry", "base: a Muslim realm fielding cavalry")] * 3
+    if realm == st.REBELS:
+        return plan
     leader = _leader(state, realm, loc, naval, item)
     if leader:
-        kinds += leader["dice"]
-    if realm in state["bonus"]:
-        kinds += state["bonus"][realm]   # battle action cards the GM ruled on (9.6 step 2)
-    return kinds
+        plan += [(k, f"leader {leader['name']}") for k in leader["dice"]]
+    plan += [(k, "battle action") for k in state["bonus"].get(realm or "", [])]
+    return plan
 
 
-def _roll(state: dict, dice, kinds: list[str], why: str) -> list[str]:
+def _roll(state: dict, dice, kinds: list[str], why: str) -> tuple[list[int], list[str]]:
+    """The numbers rolled and the face each shows on its kind of die (the scenario's dice table)."""
     table = state["dice_tables"]["battle_die"]
-    return [table[DIE_FOR[k]][dice.roll(6, f"{why} {k} die") - 1] for k in kinds]
+    rolls = [dice.roll(6, f"{why} {k} die") for k in kinds]
+    return rolls, [table[DIE_FOR[k]][n - 1] for k, n in zip(kinds, rolls)]
 
 
-def _hits(faces: list[str], forces, naval: bool) -> int:
-    total = {"inf": 0, "cav": 0, "art": 0, "ships": 0, "heavy": 0}
+def icons(faces: list[str], naval: bool) -> dict[str, int]:
+    """The icons rolled that can hit (9.7 step 3: f and g infantry, h cavalry, i artillery;
+    at sea only i counts, 9.9 step 3)."""
+    if naval:
+        return {"ships": faces.count("i")}
+    return {"inf": faces.count("f") + faces.count("g"), "cav": faces.count("h"), "art": faces.count("i")}
+
+
+def side_types(forces, naval: bool) -> dict[str, int]:
+    """A side's units by the type its icons are matched to."""
+    total = {"ships": 0, "heavy": 0} if naval else {"inf": 0, "cav": 0, "art": 0}
     for _, u in forces:
         for k, n in _types(u, naval).items():
             total[k] += n
+    return total
+
+
+def _hits(faces: list[str], forces, naval: bool) -> int:
+    total, got = side_types(forces, naval), icons(faces, naval)
     if naval:
-        return min(faces.count("i"), total["ships"]) + total["heavy"]
-    return (min(faces.count("f") + faces.count("g"), total["inf"]) + min(faces.count("h"), total["cav"])
-            + min(faces.count("i"), total["art"]))
+        return min(got["ships"], total["ships"]) + total["heavy"]   # 9.9: each Heavy Ship hits
+    return sum(min(got[t], total[t]) for t in ("inf", "cav", "art"))   # 9.7 step 4: one hit per unit
 
 
 # -- casualties -----------------------------------------------------------------------
@@ -318,12 +337,13 @@ def roll_round(state: dict, item: dict, dice, events: list) -> None:
     def_main = fixed if fixed and strength([f for f in def_f if f[0] == fixed], naval) else _main(state, def_f, naval)
     att_main = item["attacker"]
     item["main_defender"] = def_main
-    att_kinds = _dice_kinds(state, att_main, att_f, naval, loc, item)
-    def_kinds = _dice_kinds(state, def_main, def_f, naval, loc, item) if def_main != st.REBELS else ["infantry"] * 3
+    plans = {"attacker": dice_plan(state, att_main, att_f, naval, loc, item),
+             "defender": dice_plan(state, def_main, def_f, naval, loc, item)}
     commanders = (_name(_leader(state, att_main, loc, naval, item)), _name(_leader(state, def_main, loc, naval, item)))
+    before = {"attacker": [(r, dict(u)) for r, u in att_f], "defender": [(r, dict(u)) for r, u in def_f]}
     why = f"battle {loc} round {item['round']}"
-    att_faces = _roll(state, dice, att_kinds, why + " attacker")
-    def_faces = _roll(state, dice, def_kinds, why + " defender")
+    att_rolls, att_faces = _roll(state, dice, [k for k, _ in plans["attacker"]], why + " attacker")
+    def_rolls, def_faces = _roll(state, dice, [k for k, _ in plans["defender"]], why + " defender")
     att_hits, def_hits = _hits(att_faces, att_f, naval), _hits(def_faces, def_f, naval)
     lost: dict[str, list] = {}
     def_lost = apply_casualties(state, item, def_f, att_hits, lost)
@@ -337,9 +357,16 @@ def roll_round(state: dict, item: dict, dice, events: list) -> None:
     events.append({"kind": "battle_round", "area": loc, "round": item["round"], "attacker": att_main,
                    "defender": def_main or _npr_name(item), "naval": naval,
                    "dice": {"attacker": att_faces, "defender": def_faces},
+                   "rolls": {"attacker": att_rolls, "defender": def_rolls},
                    "hits": {"attacker": att_hits, "defender": def_hits},
                    "casualties": lost, "wounds": wounds,
                    "attacker_leader": commanders[0], "defender_leader": commanders[1]})
+    sides = {side: {"forces": {r: _types(u, naval) for r, u in before[side]}, "types": side_types(before[side], naval),
+                    "icons": icons(faces, naval), "dice": plans[side], "rolls": rolls, "faces": faces,
+                    "hits": hits}
+             for side, faces, rolls, hits in (("attacker", att_faces, att_rolls, att_hits),
+                                              ("defender", def_faces, def_rolls, def_hits))}
+    events.extend(battle_explain.round_events(state, item, sides, lost))
 
 
 def _name(leader: dict | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
+from . import influence_changes
 from . import state as st
 from . import war
 from .deal_lines import read_term
@@ -130,6 +131,7 @@ def cut_ties(state: dict, realm: str, target: str, events: list) -> None:
     rec = state["alliances"].pop(st.pair(realm, target))
     events.append({"kind": "alliance_ended", "a": realm, "b": target, "reason": "cut ties"})
     areas = st.areas_of(state, target)
+    influence = influence_changes.snapshot(state)
     if st.enemies(state, target) or rec.get("active"):
         rd = state["realms"][realm]
         before = rd["stability"]
@@ -138,12 +140,14 @@ def cut_ties(state: dict, realm: str, target: str, events: list) -> None:
                        "reason": f"cut ties with {target} at war"})
         for a in areas:
             st.set_influence(state, a, realm, 0)
+        influence_changes.tell(state, influence, f"cut ties with {target} at war (11.3)", events)
         if rec.get("active"):
             war.lose_allied_units(state, realm, rec.get("strength", 0) // 2, events)
             for e in st.enemies(state, realm):
                 war.add_war(state, e, target, "former active ally")
     else:
         war.remove_n_influence(state, realm, areas, 5)
+        influence_changes.tell(state, influence, f"cut ties with {target} (11.3)", events)
         if st.pair(realm, target) not in state["truces"]:
             state["truces"].append(st.pair(realm, target))
             events.append({"kind": "truce", "a": realm, "b": target})
@@ -221,7 +225,9 @@ def check_subjugate(state: dict, realm: str, target: str) -> dict:
 
 def subjugate(state: dict, realm: str, target: str, events: list) -> None:
     plan = check_subjugate(state, realm, target)
+    before = influence_changes.snapshot(state)
     war.pay_influence(state, realm, target, plan["cost"])
+    influence_changes.tell(state, before, f"Subjugate {target} (11.4)", events)
     state["alliances"].pop(st.pair(realm, target), None)
     for key in [k for k in state["marriages"] if k.endswith("|" + target) and not k.startswith(realm + "|")]:
         del state["marriages"][key]
@@ -321,6 +327,10 @@ def carry_out(state: dict, a: str, b: str, lines: list[str], events: list) -> No
             state["marriages"][f"{a}|{b}"] = "yes"
             state["marriages"][f"{b}|{a}"] = "yes"
             events.append({"kind": "marriage", "a": a, "b": b})
+            # 11.2: "both will gain an Action Card of a type chosen by the Active Player"; the cards
+            # stay on the table, the report says who draws and who chooses.
+            events.append({"kind": "action_cards", "realms": [a, b], "n": 1, "chooser": state.get("active") or a,
+                           "reason": f"the Royal Marriage of {a} and {b} (11.2)"})
         elif item[0] == "pay":
             _, payer, payee, n = item
             state["realms"][payer]["ducats"] -= n

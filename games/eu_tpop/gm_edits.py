@@ -111,6 +111,10 @@ def set_province(state, name, *holders):
 
 
 def set_units(state, realm, loc, *items):
+    """A realm's land units at an Area (units stand at Areas; ships in a port: SET SHIPS)."""
+    if loc not in state["areas"]:
+        raise GMError(f"units stand at areas, and {loc} is a province of the area {state['provinces'][loc]['area']}: "
+                      f"SET UNITS {realm} {state['provinces'][loc]['area']} ...", "units-at-areas")
     counts, prefix = {}, ""
     for _, values in items:
         kw = values[0]
@@ -129,6 +133,9 @@ def set_units(state, realm, loc, *items):
 
 
 def set_ships(state, realm, loc, *items):
+    """A realm's ships in a Sea Zone, or in the port of a Province that has one."""
+    if loc not in state["seas"] and not state["provinces"][loc].get("port"):
+        raise GMError(f"{loc} has no port: ships stand in Sea Zones or in a port", "no-port-there")
     loc = loc if loc in state["seas"] else st.PORT + loc
     for _, (kw, n) in items:
         key = kw.lower()
@@ -139,10 +146,18 @@ def set_ships(state, realm, loc, *items):
         st.add_units(state, loc, realm, key, n)
 
 
+def _two(a: str, b: str, what: str) -> None:
+    if a == b:
+        raise GMError(f"{what} is between two realms, not {a} and itself", "same-realm")
+
+
 def set_war(state, left, right):
     left, right = left[1], right[1]
     if not left or not right:
         raise GMError("SET WAR <realm> ... VS <realm> ...")
+    for a in left:
+        if a in right:
+            _two(a, a, "a war")
     for a in left:
         for b in right:
             if not st.at_war(state, a, b):
@@ -152,16 +167,19 @@ def set_war(state, left, right):
 
 
 def set_truce(state, a, b):
+    _two(a, b, "a truce")
     if st.pair(a, b) not in state["truces"]:
         state["truces"].append(st.pair(a, b))
 
 
 def set_alliance(state, a, b, active=None):
+    _two(a, b, "an alliance")
     rec = {"active": bool(active), "strength": st.npr_strength(state, b) if active else 0}
     state["alliances"][st.pair(a, b)] = rec
 
 
 def set_marriage(state, a, b, disputed=None):
+    _two(a, b, "a royal marriage")
     state["marriages"][f"{a}|{b}"] = "disputed" if disputed else "yes"
 
 
@@ -174,6 +192,7 @@ def set_vassal(state, vassal, lord):
 
 
 def set_cb(state, a, b, kind=None):
+    _two(a, b, "a Casus Belli")
     state["cbs"].append({"holder": a, "target": b, "type": (kind[1][0] if kind else "TOKEN").lower()})
 
 
@@ -209,6 +228,9 @@ def set_ruler(state, realm, ruler):
 def set_leader(state, realm, name, *rest):
     # Without AT the leader is a card in hand, appointed later (APPOINT, or as a battle begins).
     at = next((x for x in rest if isinstance(x, str)), None)
+    if at is not None and at not in state["areas"] and at not in state["seas"]:
+        raise GMError(f"a leader stands with its army at an Area or its fleet at a Sea Zone; {at} is a province "
+                      f"of the area {state['provinces'][at]['area']}", "units-at-areas")
     dice, ruler = [], False
     for x in rest:
         if isinstance(x, tuple) and x[0] == "dice":

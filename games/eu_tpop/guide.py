@@ -62,10 +62,12 @@ OPEN_ACTIONS = ("ACTIVATE <area> [WITH <n> INF|CAV|ART ...] TO <area> [TO <area>
 STANDING = tuple(f for f in orders.FORMS if f.startswith("STANDING"))
 
 
-#: what each standing order decides, with its default (README: Standing orders)
+#: what each standing order decides, with its default (told by HELP STANDING)
 STANDING_NOTES = {"CTA": "how you answer a Call to Arms (default ASK)",
                   "RETREAT": "when you retreat from a battle (default IF OUTNUMBERED)",
-                  "CASUALTIES": "the order your units are lost in",
+                  "CASUALTIES": "the order your units are lost in: by type (default INF,CAV,ART) and at sea "
+                                "(default LIGHT: Light Ships before Heavy); Mercenary, Regular and Allied "
+                                "units are lost in turn (9.7 step 4)",
                   "CALL": "which allies you call when attacked (default ALL)",
                   "LEADER": "which leader commands your side as a battle begins (default ASK)"}
 
@@ -206,5 +208,11 @@ def answer(topic: str) -> str | None:
     if not forms:
         return None
     lines = textwrap.wrap(f"{verb}: {NOTES[verb]}" if verb in NOTES else verb, 76, subsequent_indent="  ")
-    lines += [f"  {f}" for f in forms] + ["  (the README lists every form, its details and its default)"]
+    for f in forms:
+        lines.append(f"  {f}")
+        if verb == "STANDING":
+            lines += textwrap.wrap(STANDING_NOTES.get(f.split()[1], ""), 72, initial_indent="      ",
+                                   subsequent_indent="      ")
+    lines += ["  (HELP ORDERS lists every order; each report's \"what you may do now\"",
+              "  lists those you may send now)"]
     return "\n".join(lines) + "\n"

@@ -99,7 +99,7 @@ def check_activate(state: dict, realm: str, path: list[str], siege: bool, taking
             via = bridge(state, realm, a, b, count)
             if via is None:
                 raise Refused(f"{b} is not adjacent to {a}, and no Naval Bridge of your ships carries "
-                              f"{count} units there", "not-adjacent", )
+                              f"{count} unit{'' if count == 1 else 's'} there", "not-adjacent", )
         status = st.area_status(state, realm, b)
         distant = state["areas"][b].get("distant")
         if distant and status == "neutral" and not st.has_claim(state, realm, b):
@@ -164,7 +164,8 @@ def activate(state: dict, realm: str, path: list[str], siege: bool, events: list
                    "via": [s["via"] for s in plan["steps"] if s["via"]]})
     if plan["mountain_c"]:
         events.append({"kind": "monarch_power", "realm": realm, "delta": -plan["mountain_c"], "type": "military",
-                       "reason": "mountain border"})
+                       "reason": f"{plan['count']} units cross a mountain border: 1 for each 3 beyond the "
+                                 "first 3 (9.5 Mountain Borders)"})
     items = []
     fight = bt.start(state, dest, realm, naval=False, came_from={realm: path[-2]}, why="movement")
     if fight:
@@ -196,7 +197,7 @@ def check_naval(state: dict, realm: str, start: str, dest: str) -> dict:
         room = 6 if d.get("large") else 2
         there = sum(st.ship_count(u) for u in st.units_at(state, st.PORT + dest).values())
         if there + st.ship_count(ships) > room:
-            raise Refused(f"the port of {dest} holds {room} ships", "port-full")
+            raise Refused(f"the port of {dest} holds {room} ship{'' if room == 1 else 's'}", "port-full")
     s0, s1 = sea_of(state, start), sea_of(state, dest)
     steps = _sea_distance(state, realm, start, dest, s0, s1)
     if steps is None or steps > 2:
@@ -297,7 +298,8 @@ def check_recruit(state: dict, realm: str, n: int, unit: str, where: str, cat: s
             raise Refused(f"at most {MAX_MERCS} mercenaries a turn", "merc-limit")
     else:
         if rd["allied"] < n:
-            raise Refused(f"you have {rd['allied']} allied units in your manpower reserve", "no-allied-units")
+            raise Refused(f"you have {rd['allied']} allied unit{'' if rd['allied'] == 1 else 's'} in your manpower "
+                          "reserve", "no-allied-units")
         host = realm if mine else next((a for a in st.active_allies(state, realm)
                                         if where in own_areas(state, a)), None)
         if host is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import diplomacy, hre
+from . import diplomacy, hre, influence_changes
 from . import state as st
 from . import victory as vc
 from . import war
@@ -55,7 +55,16 @@ def liberate(state: dict, prov: str, events: list) -> str:
 
 def apply_term(state: dict, v: str, loser: str, term: str, details: list, events: list, *,
                how: str = "enforced", condition: str | None = None) -> dict:
-    """Carry out one peace term; returns the treaty record it concluded."""
+    """Carry out one peace term; returns the treaty record it concluded.  Every Influence it
+    gives, takes or displaces is told with the peace as its cause (influence_changes.py)."""
+    before = influence_changes.snapshot(state)
+    record = _apply_term(state, v, loser, term, details, events, how=how, condition=condition)
+    influence_changes.tell(state, before, f"the peace between {v} and {loser}: {term.replace('_', ' ')}", events)
+    return record
+
+
+def _apply_term(state: dict, v: str, loser: str, term: str, details: list, events: list, *,
+                how: str, condition: str | None) -> dict:
     cond = condition or vc.condition(state, v, loser)
     ally_pr = st.active_ally_of(state, loser) if st.kind(state, loser) == "NPR" else None
     ally_rec = dict(st.alliance(state, ally_pr, loser) or {}) if ally_pr else {}
@@ -117,7 +126,7 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
         state["alliances"].pop(st.pair(ally_pr, loser), None)
         n = ally_rec.get("strength", 0) // 2
         war.lose_allied_units(state, ally_pr, n, events)
-        lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied units.")
+        lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied unit{'' if n == 1 else 's'}.")
     hre.after_peace(state, v, loser, term, imperial, events)
     return conclude(state, v, loser, term, cond, how, lines, events, active_l)
 

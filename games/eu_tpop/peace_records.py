@@ -29,8 +29,13 @@ def peace_text(state: dict, v: str, loser: str, term: str, cond: str, how: str, 
               }.get(cond, cond)
     if surrendered:
         result = f"{loser} surrendered to {v}"
-    truce = (f"Truce between {v} and {loser} until Phase 3 (Peace & Rebels) of round {rnd + 1}: neither may "
-             "declare war on the other before then (10.4)." if st.pair(v, loser) in state["truces"] else
+    # 10.4: the truce lasts until the next Phase 3; in the last round that is after the end.
+    # Choice (choices/peace.md): the record says the truce holds for the rest of the game.
+    until = (f"until Phase 3 (Peace & Rebels) of round {rnd + 1}: neither may declare war on the other before then"
+             if rnd + 1 <= state.get("rounds", rnd + 1) else
+             f"for the rest of the game (it would last until Phase 3 of round {rnd + 1}, and the game ends with "
+             f"round {state['rounds']}): neither may declare war on the other again")
+    truce = (f"Truce between {v} and {loser} {until} (10.4)." if st.pair(v, loser) in state["truces"] else
              "No truce follows (10.4: never with a vassal or an annexed realm).")
     paras = [f"Peace between {v} and {loser}, round {rnd}.", f"The war: {result}.",
              f"Peace term: {TERM_WORDS.get(term, term)}, {HOW.get(how, how)}.", *lines, truce]
@@ -51,7 +56,8 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
             not st.overlord(state, loser) and st.pair(v, loser) not in state["truces"]:
         # never with vassals; not with former enemies' active allies
         state["truces"].append(st.pair(v, loser))
-        events.append({"kind": "truce", "a": v, "b": loser, "until": state["round"] + 1})
+        events.append({"kind": "truce", "a": v, "b": loser, "until": state["round"] + 1,
+                       **({"game_ends": state["rounds"]} if state["round"] + 1 > state.get("rounds", 10**6) else {})})
     tid = st.new_treaty_id(state, v, loser)
     rnd = state["round"]
     record = treatybook.concluded_record(tid, [v, loser], peace_text(state, v, loser, term, cond, how, lines,

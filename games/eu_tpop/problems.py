@@ -127,6 +127,12 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("unknown-gm-command", "the GM command is not one of this game's", "the reply lists them"),
     Code("unknown-scenario", "there is no scenario of that name", "write sample (the shipped one) or empty"),
     Code("nothing-to-remove", "the GM removal names something the board does not have", "the reply says what is there"),
+    Code("no-change", "the GM edit would leave the game as it stands", "the reply names the edit; nothing is stored"),
+    Code("units-at-areas", "a GM edit put land units or a leader at a province; they stand at Areas",
+         "the reply names the province's area"),
+    Code("no-port-there", "a GM edit put ships in the port of a province that has none"),
+    Code("same-realm", "a GM edit names one realm twice where two are needed (a war, truce, alliance, "
+         "marriage or Casus Belli)"),
     # -- a scenario file (pbem scenario check, GM CREATE ... OPTION data=)
     Code("not-toml", "the data file is not TOML", "the reply gives the line to mend"),
     Code("unknown-key", "the scenario has a key no table of it takes", "the reply suggests the nearest known key"),

@@ -84,7 +84,10 @@ def sheet(state: dict, realm: str) -> dict:
                                                            for k, n in sorted(u.items()) if n]}
                   for loc in sorted(state["units"]) if (u := state["units"][loc].get(realm))],
         "leaders": [{"name": ld["name"], "dice": list(ld["dice"]), "ruler": bool(ld.get("ruler")),
-                     "wounds": ld.get("wounds") or 0, "at": st.place_name(ld["at"]) if ld.get("at") else None}
+                     "wounds": ld.get("wounds") or 0, "at": st.place_name(ld["at"]) if ld.get("at") else None,
+                     # Choice (choices/warfare.md, Retreats): a leader stays where his army died
+                     "alone": bool(ld.get("at")) and not any(
+                         n for k, n in st.units_at(state, ld["at"]).get(realm, {}).items() if k != "damaged")}
                     for ld in state["leaders"].get(realm, [])],
         "vassals": list(st.vassals(state, realm)),
     }
@@ -94,6 +97,8 @@ def action_steps(state: dict, realm: str | None) -> list[str]:
     """The Action Phase: whose turn it is."""
     if realm == state["active"]:
         return ["It is your turn: send ORDERS with one action (or PASS)."]
+    if realm is None:   # the public's report (the archive) and the GM's: no one to tell what to send
+        return [f"{state['active']} is acting."]
     return [f"{state['active']} is acting. You may send STANDING orders at any time."]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from . import battle_explain as explain
 from .peace_records import HOW, TERM_WORDS
 
 Renderer = Callable[[dict], "str | None"]
@@ -31,8 +32,6 @@ UNTOLD = ("active_ally_ended", "allied_units_lost", "allied_units_returned", "do
 
 CONDITION = {"total": "{}'s Total Victory", "partial": "{}'s Partial Victory",
              "inconclusive": "an inconclusive war", "white_peace": "nothing occupied"}
-#: battle die faces in words (9.7: f and g hit infantry, h cavalry, i artillery)
-FACE = {"f": "inf", "g": "inf+", "h": "cav", "i": "art", "blank": "-"}
 DECISION = {"cta": "a Call to Arms", "retreat": "whether to retreat", "leader": "which leader commands in the battle",
             "peace": "its peace term, its enemy having surrendered (10.2)"}
 
@@ -88,7 +87,8 @@ def _war(e):
 
 @says("cta")
 def _cta(e):
-    why = f" ({e['why']})" if e.get("why") and e["answer"] != "accepted" else ""
+    # A reason that only repeats the answer ("refused (refused)") says nothing more.
+    why = f" ({e['why']})" if e.get("why") and e["answer"] != "accepted" and e["why"] != e["answer"] else ""
     kind = "Defensive" if e["defensive"] else "Offensive"
     return f"{kind} Call to Arms from {e['from']} to {e['to']}: {e['answer']}{why}."
 
@@ -139,15 +139,28 @@ def _battle_start(e):
 
 @says("battle_round")
 def _battle_round(e):
-    d = e["dice"]
+    """What the table sees: the numbers rolled (the dice table gives their faces), hits, losses."""
     led = [f"{e[side]}'s {e[side + '_leader']}" for side in ("attacker", "defender")
            if e.get(side + "_leader", "none") != "none" and e["round"] == 1]
-    return (f"  Round {e['round']}: {e['attacker']} rolled {' '.join(FACE[f] for f in d['attacker'])} "
-            f"({plural(e['hits']['attacker'], 'hit')}); {e['defender']} rolled "
-            f"{' '.join(FACE[f] for f in d['defender'])} ({plural(e['hits']['defender'], 'hit')}). "
-            f"{lost(e['casualties'])}."
+    rolls = e.get("rolls") or {}
+    said = {side: " ".join(str(n) for n in rolls.get(side, [])) or "no dice" for side in ("attacker", "defender")}
+    return (f"  Round {e['round']}: {e['attacker']} rolled {said['attacker']} ({plural(e['hits']['attacker'], 'hit')}); "
+            f"{e['defender']} rolled {said['defender']} ({plural(e['hits']['defender'], 'hit')}). {lost(e['casualties'])}."
             + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else "")
             + (f" Leading: {' and '.join(led)}." if led else ""))
+
+
+@says("battle_detail")
+def _battle_detail(e):
+    """To the realms that fought: strengths, each die's cause, icons matched to units (battle_explain.py)."""
+    return "\n".join(f"    {explain.side_words(e[side], role, e['sides'][side], e['naval'])}."
+                     for side, role in (("attacker", "attacked"), ("defender", "defended")))
+
+
+@says("casualties_chosen")
+def _casualties_chosen(e):
+    return (f"    Your losses in {e['area']} round {e['round']} ({', '.join(k.replace('_', ' ') for k in e['lost'])}) "
+            f"were chosen by {e['by']}.")
 
 
 @says("battle")
@@ -167,7 +180,7 @@ def _leader_died(e):
 
 @says("captured")
 def _captured(e):
-    return f"{e['realm']} captures {e['ships']} ships in {e['sea']}."
+    return f"{e['realm']} captures {plural(e['ships'], 'ship')} in {e['sea']}."
 
 
 @says("appointed")
@@ -180,12 +193,12 @@ def _appointed(e):
 
 @says("move")
 def _move(e):
-    return f"{e['realm']} moves {e['units']} units: {' -> '.join(e['path'])}."
+    return f"{e['realm']} moves {plural(e['units'], 'unit')}: {' -> '.join(e['path'])}."
 
 
 @says("naval_move")
 def _naval_move(e):
-    return f"{e['realm']} sails {e['ships']} ships from {e['from']} to {e['to']}."
+    return f"{e['realm']} sails {plural(e['ships'], 'ship')} from {e['from']} to {e['to']}."
 
 
 @says("recruit")
@@ -242,6 +255,8 @@ def _peace(e):
 
 @says("truce")
 def _truce(e):
+    if e.get("game_ends"):   # a truce made in the last round outlasts the game (peace_records.py)
+        return f"Truce between {e['a']} and {e['b']} for the rest of the game (it ends with round {e['game_ends']})."
     return f"Truce between {e['a']} and {e['b']}" + (f" until Phase 3 of round {e['until']}." if e.get("until") else ".")
 
 
@@ -306,6 +321,12 @@ def _marriage(e):
     return f"Royal marriage: {e['a']} and {e['b']}."
 
 
+@says("action_cards")
+def _action_cards(e):
+    return (f"{' and '.join(e['realms'])} each gain {plural(e['n'], 'Action Card')} of a type {e['chooser']} "
+            f"chooses ({e['reason']}); they are drawn on the table.")
+
+
 @says("influence")
 def _influence(e):
     return f"{e['realm']}: {e['delta']:+d} Influence in {e['area']} ({e['reason']})."
@@ -342,7 +363,7 @@ def _figure(e):
 @says("monarch_power")
 def _monarch_power(e):
     """The realm's own mat: its audience is the realm alone (audiences.PRIVATE)."""
-    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on your mat ({e['reason']})."
+    return f"{e['realm']}: {_signed(e['delta'])} {e['type']} power on its mat ({e['reason']})."
 
 
 @says("loan")
@@ -382,7 +403,7 @@ def _rebel_town(e):
 
 @says("npr_invasion")
 def _npr_invasion(e):
-    return f"{e['npr']} invades {e['area']} with {e['units']} units."
+    return f"{e['npr']} invades {e['area']} with {plural(e['units'], 'unit')}."
 
 
 @says("unrest")
@@ -395,3 +416,8 @@ def _unrest(e):
 @says("gm_edit")
 def _gm_edit(e):
     return f"GM: {e['text']}"
+
+
+@says("position_changed")
+def _position_changed(e):
+    return f"The GM changed {e['power']}'s position: {'; '.join(e['changes'])}."

@@ -107,7 +107,7 @@ def siege(state: dict, realm: str, area: str, provinces: list[str], events: list
                    "strength": plan["strength"]})
     if plan["extra_c"]:
         events.append({"kind": "monarch_power", "realm": realm, "delta": -plan["extra_c"], "type": "military",
-                       "reason": "more sieging units"})
+                       "reason": f"{plan['extra_c'] + 1} units siege: 1 for each beyond the first (9.8 step 2)"})
     items = []
     for p in plan["provinces"]:   # 9.8 step 6: ships in a sieged port move out
         for other, u in list(st.units_at(state, st.PORT + p).items()):

@@ -100,6 +100,11 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
         out += _recruits(state, power, [o for o in main if o.kind == "recruit"])
         main = []
     if declare and extra and extra[0].kind in ("activate", "recruit"):
+        where = _declaration_battle(state, power, declare.args["targets"])
+        if where:
+            out.append(_p("free-action-battle", f"your declaration starts a battle in {where} at once (9.1 DoW "
+                          "triggering Battles), and a declaration that triggers a battle gives no free ACTIVATE "
+                          "or RECRUIT (NOTES 3.2 step 8): this line is not taken", extra[0]))
         extra = extra[1:]   # the free Activate or Recruit after a Declare War
     for o in extra:
         out.append(_p("one-action", "one action a turn: this line is not taken (a Declare War may add one "
@@ -126,6 +131,23 @@ def action(state: dict, power: str, given: list) -> list[Problem]:
         except Refused as exc:
             out.append(_p(exc.code, str(exc), main[0], getattr(exc, "suggestion", None)))
     return out
+
+
+def _declaration_battle(state: dict, power: str, targets: list[str]) -> str | None:
+    """Where the declarer's own units would fight as soon as the war is declared (9.1), if anywhere.
+    Choice: only a battle sure when the orders arrive is refused; one that hangs on an ally's answer to
+    a Call to Arms is told when the declaration is carried out (the free action skipped)."""
+    from pbem.kit.state_copy import copy_state
+    from . import battle as bt
+    trial = copy_state(state)
+    for t in targets:
+        if t in trial["realms"] and t != power:
+            war.add_war(trial, power, t, "declared")
+    for naval in (True, False):
+        for loc in sorted(trial["seas"] if naval else trial["areas"]):
+            if power in st.units_at(trial, loc) and bt.start(trial, loc, power, naval=naval):
+                return st.place_name(loc)
+    return None
 
 
 def _recruits(state: dict, power: str, lines: list) -> list[Problem]:
@@ -239,7 +261,46 @@ def peace(state: dict, power: str, given: list) -> list[Problem]:
                 negotiated_peace.read_negotiation(state, power, enemy, o.args["lines"])
             except Refused as exc:
                 out.append(_p(exc.code, str(exc), o, getattr(exc, "suggestion", None)))
+    refused = {p.line for p in out if p.kind != "warning"}
+    decided: dict[tuple[str, str], object] = {}
+    for o in given:
+        if o.kind in PEACE and o.line not in refused:
+            twice = _second_decision(state, power, o, decided)
+            if twice:
+                out.append(twice)
     return out
+
+
+def _second_decision(state: dict, power: str, o, decided: dict) -> Problem | None:
+    """10.1: "only 1 Peace Term may be chosen per War/Enemy": a second ENFORCE on the same enemy, or a
+    second order of one kind, would be ignored when the step runs, so it is refused now.  KEEP WAR
+    beside an order that ends that war contradicts it.  Choice: a term kept for the enemy's
+    surrender (a warning, 10.2) may stand beside OFFER WHITE PEACE or KEEP WAR."""
+    enemy = o.args["realm"]
+    first = decided.get((o.kind, enemy))
+    if first is None and o.kind == "enforce":
+        first = decided.get(("enforce", enemy))
+    if first is not None:
+        why = ("only 1 Peace Term may be chosen per War/Enemy (10.1)" if o.kind == "enforce"
+               else "one such order per war")
+        return _p("one-decision-per-war", f"{o.canonical}: {first.canonical} already decides your war with "
+                  f"{enemy}: {why}; this line is not taken", o)
+    ends = [x for (k, e), x in decided.items() if e == enemy and k in ("surrender", "negotiate")
+            or (k == "enforce" and e == enemy and not _conditional(state, power, x))]
+    keep = decided.get(("keep_war", enemy))
+    clash = (o.kind == "keep_war" and ends) or (keep is not None and o.kind in ("surrender", "negotiate") or (
+        keep is not None and o.kind == "enforce" and not _conditional(state, power, o)))
+    if clash:
+        other = ends[0] if o.kind == "keep_war" else keep
+        return _p("one-decision-per-war", f"{o.canonical} contradicts {other.canonical}: one decision per war "
+                  f"with {enemy} (10.1 step 3); this line is not taken", o)
+    decided[(o.kind, enemy)] = o
+    return None
+
+
+def _conditional(state: dict, power: str, o) -> bool:
+    """An ENFORCE kept for the enemy's surrender (10.2), not a term that applies now."""
+    return vc.condition(state, power, o.args["realm"]) == "inconclusive"
 
 
 def _after_surrender(state: dict, power: str, enemy: str, term: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.kit.gameapi import Refused
 
-from . import hre
+from . import hre, influence_changes
 from . import state as st
 
 NO_CB_STABILITY = 2        # 9.1 Casus Belli: -2 stability per target without a CB
@@ -162,16 +162,15 @@ def declare(state: dict, realm: str, targets: list[str], asked_cb: str | None, e
         add_war(state, realm, target, "declared")
         events.append({"kind": "war", "aggressor": realm, "target": target, "cb": cb or "none"})
         hre.declared(state, realm, target, cb, events)
-        loss = 0
+        losses = []
         if cb is None:
-            loss += NO_CB_STABILITY
+            losses.append((NO_CB_STABILITY, f"war on {target} without a CB (9.1)"))
         if st.marriage(state, realm, target) != "none" and cb not in ("disputed", "event"):
-            loss += MARRIAGE_STABILITY
-        if loss:
+            losses.append((MARRIAGE_STABILITY, f"attacked {target}, a marriage partner (11.2)"))
+        for loss, why in losses:   # each cause its own line
             before = rd["stability"]
             rd["stability"] = st.cap_stability(rd["stability"] - loss)
-            events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before,
-                           "reason": f"war on {target}" + (" without a CB" if cb is None else " while married")})
+            events.append({"kind": "stability", "realm": realm, "delta": rd["stability"] - before, "reason": why})
     join_active_allies(state, realm, events)
     for target in targets:
         join_active_allies(state, target, events)
@@ -255,7 +254,10 @@ def activate_npr(state: dict, pr: str, npr: str, events: list) -> None:
 
 def call_npr(state: dict, caller: str, npr: str, enemies: list[str], defensive: bool, events: list) -> None:
     check_call_npr(state, caller, npr, enemies, defensive)
+    before = influence_changes.snapshot(state)
     pay_influence(state, caller, npr, cta_influence_cost(state, caller, npr, defensive))
+    influence_changes.tell(state, before, f"the {'Defensive' if defensive else 'Offensive'} Call to Arms to {npr} "
+                           "(11.3)", events)
     for e in enemies:
         add_war(state, npr, e, "cta")
     events.append({"kind": "cta", "from": caller, "to": npr, "defensive": defensive, "answer": "accepted"})
@@ -316,7 +318,9 @@ def refuse(state: dict, item: dict, why: str, events: list) -> None:
         rd = state["realms"][ally]
         rd["prestige"] -= 2
         events.append({"kind": "prestige", "realm": ally, "delta": -2, "reason": "refused a Defensive CtA"})
+        before = influence_changes.snapshot(state)
         remove_n_influence(state, ally, st.areas_of(state, caller), 5)
+        influence_changes.tell(state, before, f"refused {caller}'s Defensive Call to Arms (11.3)", events)
     if serious and st.is_player(state, caller):
         # Choice: a PR refused a Defensive CtA always places its CB token (step 4 'may'): it costs it nothing.
         state["cbs"].append({"holder": caller, "target": ally, "type": "token"})

@@ -10,10 +10,11 @@ from typing import Any, Mapping, Sequence
 from pbem.kit import audience, treatybook
 from pbem.kit.capabilities import Bots, GMCommands, Guide, Maps, Rulings, Scenarios, Treaties
 from pbem.kit.gameapi import Event, Game, GMError, Order, OrderOption, ParseResult, PhaseInfo, Problem, Refused, Report, Roster, Ruling, State, TreatyAction
+from pbem.kit.positions import told
 from pbem.kit.state_copy import copy_state
 
 from . import gm, guide, helptopics, queries, sequence
-from .gm import play_edits
+from .gm import play_edits, position as gm_position
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
 from .core import audiences, options as game_options, state as st, treaties, treaty_checks, treaty_records
 from .core.data import load_data
@@ -284,9 +285,14 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
 
     # -- GM, treaties and scenarios ------------------------------------------
     def gm_command(self, state: State, text: str, dice) -> tuple[State, list[Event]]:
+        """One GM edit (gm/); every player whose position it changed is told what changed
+        (pbem.kit.positions), the others nothing."""
         new = copy_state(state)
         events = gm.apply(new, text, dice, load_data(new))
-        return new, events + self._tension_end(new)
+        events += self._tension_end(new)
+        players = dict.fromkeys([*state.get("players", []), *new.get("players", [])])
+        return new, events + told(players, lambda p: gm_position.position(state, p),
+                                  lambda p: gm_position.position(new, p))
 
     def rule(self, state: State, ruling: Ruling, dice) -> tuple[State, list[Event]]:
         """A ruling on a treaty (a breach claim: GM RULE <treaty> UPHELD|DISMISSED, or BROKEN

@@ -16,7 +16,7 @@ from pbem.commands.grammar import top_keywords
 from pbem.handlers.declare import command
 from pbem.handlers.gm_common import announce as _announce, log as _log, need_game as _need_game
 from pbem.handlers.session import Session
-from pbem.kit import audience, names
+from pbem.kit import audience, names, positions
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Edit, Refused, Ruling
 from pbem.mail.attachments import toml_files
@@ -316,7 +316,7 @@ _NOT_GM = top_keywords() - {"SET", "CLEAR", "GM"}
 
 @command(m.GmEdit, "GM", None, "GM <game-command...>",
          "Any other GM line is a state edit in the game's own vocabulary (e.g. GM SET TREASURY"
-         " France 10).",
+         " France 10); every player whose position it changes is told what changed.",
          "gm")
 def edit(session: Session, cmd: m.GmEdit) -> None:
     first = cmd.text.split()[0].upper()
@@ -330,7 +330,13 @@ def edit(session: Session, cmd: m.GmEdit) -> None:
     if events is None:
         return
     # An edit is public when everything it did is; one that touched a private figure or a
-    # secret treaty is the GM's alone.
-    _log(session, "state edit", cmd.text, audience.narrowest(audience.of(e) for e in events))
+    # secret treaty is the GM's alone.  What it changed in each player's position is that
+    # player's, told below, and does not make the log entry private.
+    told = [e for e in events if e.get("kind") == positions.POSITION_CHANGED]
+    _log(session, "state edit", cmd.text,
+         audience.narrowest(audience.of(e) for e in events if e.get("kind") != positions.POSITION_CHANGED))
     _treaties_changed(session, events, cmd.line)
-    session.section("State edit applied:", [cmd.text])
+    for e in told:  # one mail per player for the whole GM mail (announce.flush)
+        _announce(session, "the GM changed your position", str(e.get("text", "")), audience.of(e) or audience.gm())
+    session.section("State edit applied:", [cmd.text] + [f"{e.get('power')} is told: {'; '.join(e.get('changes', []))}"
+                                                         for e in told])

@@ -58,6 +58,9 @@ class Game:
     #: differently; "" (the default) takes pbem's own version.  Every snapshot records
     #: it, so `pbem verify` can tell a changed rule from a damaged record.
     rules_version: str = ""
+    #: what the game calls one turn of its sequence of play (PhaseInfo.turn counts them): the
+    #: archive groups its phases and labels its charts by it ("Round 2" in a game of rounds)
+    turn_word: str = "Turn"
 
     # -- required: names and the life cycle ---------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:

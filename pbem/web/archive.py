@@ -94,6 +94,7 @@ def game_summary(ctx: Context, rec: store.GameRecord) -> dict:
     game = _rules(rec)
     return {"name": rec.name, "dir": game_dir(rec.name),
             "title": game.title if game else rec.row["rules"], "status": rec.status,
+            "turn_word": game.turn_word if game else "Turn",
             "phase": _current_phase(rec, game),
             "powers": [p["power"] for p in store.players(ctx, rec.name)]}
 

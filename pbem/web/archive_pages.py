@@ -71,17 +71,33 @@ def _list(lines: list[str], i: int) -> tuple[list[str], int]:
     first = lines[i]
     indent = len(first) - len(first.lstrip())
     items: list[str] = []
+    firsts: list[str] = []
     while i < len(lines) and lines[i].strip():
         here = len(lines[i]) - len(lines[i].lstrip())
         if here < indent:
             break
         if here == indent or not items:
             items.append(lines[i].strip())
+            firsts.append(lines[i].strip())
         else:
             items[-1] += " " + lines[i].strip()
         i += 1
-    # A column layout ("Alaska       United States possession") reads as "Alaska: ...".
-    return [_COLUMNS.sub(": ", item, count=1) for item in items], i
+    # A column layout ("Alaska       United States possession") reads as "Alaska: ...";
+    # a name as wide as its column or wider is followed by one space only, so where the
+    # other items' second column starts says where it ends.
+    starts = {m.end() for m in map(_COLUMNS.search, firsts) if m}
+    out = []
+    for item, first in zip(items, firsts):
+        if _COLUMNS.search(first) or len(starts) != 1:
+            out.append(_COLUMNS.sub(": ", item, count=1))
+            continue
+        column = next(iter(starts))
+        if first[column - 1:column] == " " and first[column:column + 1].strip():
+            out.append(item[:column].rstrip() + ": " + item[column:])  # the name fills its column
+            continue
+        end = first.find(" ", column - 1)  # the name runs past it: it ends at the next space
+        out.append(item[:end] + ": " + item[end + 1:] if 0 < end < len(first) - 1 else item)
+    return out, i
 
 
 # -- phases and turns ----------------------------------------------------------------

@@ -156,6 +156,9 @@ def test_every_phase_kind_renders_with_strict_undefined(tmp_path):
         html = archive.render("phase.html.j2", root="../", g=page, p=phase, site="s", built="")
         assert f"<h1>{phase['label']} " in html
     assert "Turn by turn" in archive.render("game.html.j2", root="../", g=page, site="s", built="")
+    # A game whose rules chart nothing says so once phases are resolved, rather than "not yet".
+    silent = archive.render("game.html.j2", root="../", g={**page, "charts": []}, site="s", built="")
+    assert f"{page['title']} charts no figures over the game." in silent and "No charts yet" not in silent
     ctx.db.conn.close()
 
 

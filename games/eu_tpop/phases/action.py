@@ -111,6 +111,15 @@ def check_one(state: dict, realm: str, o) -> None:
         diplomacy.check_deal(state, realm, a["realm"], a["lines"])
 
 
+#: the military power an action costs that the rules text states, told on the realm's mat
+#: (a free action after a declaration costs nothing, 9.1).  9.8: a Siege is "a Land Activation
+#: ... for the Siege option" with "the Action cost of 1"; Choice (choices/warfare.md, Monarch
+#: power): every Activate Units action costs that 1, an ACTIVATE ... SIEGE once.
+ACTION_COST = {"activate": (1, "the Activate Units action, a Land Activation (9.5; 9.8: the Action cost of 1)"),
+               "naval": (1, "the Activate Units action, a Naval Activation (9.5)"),
+               "siege": (1, "the Siege: a Land Activation for the Siege option, the Action cost of 1 (9.8)")}
+
+
 def act(state: dict, realm: str, orders: list, events: list) -> None:
     """Carry out the active realm's action, then work through the queue."""
     main = [o for o in orders if o.kind in MAIN]
@@ -124,6 +133,9 @@ def act(state: dict, realm: str, orders: list, events: list) -> None:
     # everyone reads names the other realm only.
     shown = f"DIPLOMACY {first.args['realm']}" if first.kind == "diplomacy" else first.canonical
     events.append({"kind": "action", "realm": realm, "order": shown})
+    if first.kind in ACTION_COST:
+        n, why = ACTION_COST[first.kind]
+        events.append({"kind": "monarch_power", "realm": realm, "delta": -n, "type": "military", "reason": why})
     try:
         if first.kind == "declare":
             _declare(state, realm, first, orders, events)

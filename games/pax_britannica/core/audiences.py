@@ -37,7 +37,9 @@ PUBLIC = frozenset({
     "conquered", "passage_denied", "coaling_granted", "peace_asked", "end_delayed", "separate_peace", "war_end",
     "war_resolved", "reparations", "spoils_squabble", "units_home", "natives_removed"})
 #: event kinds whose audience is given where they are made (a treaty's, the GM's, a power's)
-MADE_WITH = frozenset({"treaty", "question", "ruling", "cb", "war_refused", "war_duty_void", "war_duty_kept"})
+#: (and what a GM edit changed in a player's position, that player's: pbem.kit.positions)
+MADE_WITH = frozenset({"treaty", "question", "ruling", "cb", "war_refused", "war_duty_void", "war_duty_kept",
+                       "position_changed"})
 
 
 def players_of(state: dict, powers: Iterable[str]) -> list[str]:

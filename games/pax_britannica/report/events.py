@@ -300,6 +300,10 @@ def gm_notice(e: dict, viewer: Viewer) -> str:
     return f"For the GM: {e.get('text', '')}"
 
 
+def position_changed(e: dict, viewer: Viewer) -> str:
+    return f"The GM changed {e.get('power')}'s position: {'; '.join(e.get('changes') or [])}."
+
+
 def treaty(e: dict, viewer: Viewer) -> str:
     tid, parties = e.get("id"), names(e.get("parties") or [])
     action = str(e.get("action") or "")
@@ -352,7 +356,7 @@ SENTENCES: dict[str, Callable[[dict, Viewer], str]] = {
     "unrest_none": unrest_none, "permission": permission, "pressure": pressure,
     "minor_power": minor_power, "minor_power_reroll": minor_power_reroll,
     "chinese_rebellion": chinese_rebellion, "great_war": great_war, "game_over": game_over,
-    "final_record": final_record, "gm_notice": gm_notice, "treaty": treaty,
+    "final_record": final_record, "gm_notice": gm_notice, "position_changed": position_changed, "treaty": treaty,
     "ruling": ruling,
     "war_declared": war_declared, "gm": gm,
 }

@@ -4,21 +4,24 @@ Every Area, Home Country and Sea Zone sits at its place in the coordinate
 table (``data/places.toml``, see DATA.md "Map coordinates"), so a place is
 always in the same spot and the map reads the same turn after turn: only the
 colours and tags change.  Each Area is a dot filled with its controllers'
-colours (a codominion is split), its name beside it and a row of tags under
-the name: one per marker (solid for Control, outlined for Interest, tinted
-for Influence, dashed while not yet established), one per army, then Unrest
-and Casus Belli.  Sea Zones carry their merchant fleets and navies.  Colour is
-never the only cue: every tag names its power.  Pure: no clock, no files.
+colours (a codominion is split), its name beside it and rows of tags under the
+name: one per marker (solid for Control, outlined for Interest, tinted for
+Influence, dashed while not yet established), one per army, then Unrest and
+Casus Belli; each name with its tags goes where it covers no other label or
+dot (:mod:`.maplabels`).  Sea Zones carry their merchant fleets and navies.
+Colour is never the only cue: every tag names its power.  Pure: no clock, no
+files.
 """
 from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Iterable
 
 from pbem.kit import svg
 
 from ..core.board import CONTROL
+from . import mapfont, maplabels
+from .maplabels import DOT, ROW, SEA_SIZE, TAG_SIZE, Label
 from .mapview import ABBREVIATIONS, area_line, sea_line
 
 # Projection (data/places.toml "projection"): equirectangular, the map's edge at 170 W.
@@ -30,9 +33,6 @@ MAP_HEIGHT = MARGIN_TOP + round((NORTH - SOUTH) * SCALE * STRETCH)
 LEGEND_HEIGHT = 150
 HEIGHT = MAP_HEIGHT + LEGEND_HEIGHT
 
-NAME_SIZE, TAG_SIZE, SEA_SIZE = 9.5, 8.0, 12.0
-CHAR, CHAR_BOLD = 0.58, 0.68  # average advance of a character, in font sizes (DejaVu Sans)
-DOT = 6.0
 
 #: Power colours (fill, text on the fill).  Chosen apart in hue and lightness.
 COLOURS = {
@@ -71,8 +71,8 @@ def project(lat: float, lon: float) -> tuple[float, float]:
     return (lon - WEST) * SCALE, MARGIN_TOP + (NORTH - lat) * SCALE * STRETCH
 
 
-def _text_width(words: str, size: float, bold: bool = False) -> float:
-    return len(words) * size * (CHAR_BOLD if bold else CHAR)
+def text_width(words: str, size: float, bold: bool = False) -> float:
+    return mapfont.width(words, size, bold)
 
 
 # -- where things go (fixed by the data alone, so labels never move between turns) ----
@@ -99,41 +99,87 @@ def sea_boxes(data) -> dict[str, tuple[float, float]]:
     return {name: project(*p.get("box", p["at"])) for name, p in places["seas"].items()}
 
 
-@lru_cache(maxsize=4)
-def layout(data) -> dict[str, tuple[float, float, str]]:
-    """Name label position (x, y, anchor) of every place: the side of its dot
-    (right, left, above, below) that overlaps least with dots and labels
-    placed before it.  Depends on the data only."""
+def sea_box(info: dict, box: tuple[float, float]) -> tuple[tuple[float, float, float, float], list[list]]:
+    """A Sea Zone's box of merchant fleets and navies: its (x, y, width, height) and its rows
+    of tags (none, and no box, when the zone is empty)."""
+    rows = _wrap([(short(p), p, "outline") for p in info["merchants"]], "Merchant")
+    rows += _wrap([(f"{short(p)} N{n}", p, "solid") for p, n in info["navies"].items()], "Navy")
+    if not rows:
+        return (box[0], box[1], 0.0, 0.0), []
+    width = max(maplabels.row_width(row) for row in rows) + 8
+    return (box[0] - width / 2, box[1], width, len(rows) * 13 + 4), rows
+
+
+def _sea_words(name: str, spots) -> list[tuple[float, float, str]]:
+    return [(x, y, name if i == 0 else f"{name} (continued)") for i, (x, y) in enumerate(spots)]
+
+
+def _canal_box(x: float, y: float) -> tuple[float, float, float, float]:
+    return (x - 14, y - 15, x - 5, y - 6)
+
+
+def _fixed(data, view: dict | None) -> tuple[list[tuple[float, float, float, float]], dict]:
+    """What no label may cover besides the places' dots: the Sea Zones' names and boxes and
+    the canals (all canal sites, and no boxes, for the empty board); and where each Sea
+    Zone's box goes (its place in the data, moved off any node or name it would cover)."""
+    out = []
+    for name, spots in sea_points(data).items():
+        out += [maplabels.text_box(x, y, words, SEA_SIZE, "middle") for x, y, words in _sea_words(name, spots)]
     pts = points(data)
-    dots = [(x - DOT, y - DOT, x + DOT, y + DOT) for x, y in pts.values()]
-    boxes: list[tuple[float, float, float, float]] = []
+    if view is None:
+        sites = [area for area, _, kind in _canal_sites(data) if kind != "straits"]
+    else:
+        sites = [c["area"] for c in view["canals"] if c["kind"] != "straits" and c["open"]]
+    out += [_canal_box(*pts[a]) for a in sites if a in pts]
+    boxes = sea_boxes(data)
+    for name, info in (view["seas"].items() if view else ()):
+        (x, y, w, h), rows = sea_box(info, boxes[name])
+        if rows:
+            taken = out + [maplabels.dot_box(*at) for at in pts.values()]
+            dx, dy = maplabels.shift((x, y, x + w, y + h), taken, BOUNDS)
+            boxes[name] = (boxes[name][0] + dx, boxes[name][1] + dy)
+            out.append((x + dx, y + dy, x + w + dx, y + h + dy))
+    return out, boxes
+
+
+def _canal_sites(data):
+    kinds = data.raw.get("straits", {})
+    for area, seas in sorted(data.straits.items()):
+        yield area, seas, str(kinds.get(area, {}).get("kind", "straits"))
+
+
+BOUNDS = (0.0, float(MARGIN_TOP), float(WIDTH), float(MAP_HEIGHT))
+
+
+def _entries(data, view: dict | None) -> dict:
+    pts = points(data)
     out = {}
-    for name, (x, y) in sorted(pts.items(), key=lambda kv: (kv[1][1], kv[1][0])):
-        w, h = _text_width(name, NAME_SIZE), NAME_SIZE + TAG_SIZE + 6
-        options = [(x + DOT + 2, y + 3, "start", (x + DOT + 2, y - 6, x + DOT + 2 + w, y - 6 + h)),
-                   (x - DOT - 2, y + 3, "end", (x - DOT - 2 - w, y - 6, x - DOT - 2, y - 6 + h)),
-                   (x, y - DOT - 12, "middle", (x - w / 2, y - DOT - 21, x + w / 2, y - DOT - 21 + h)),
-                   (x, y + DOT + 10, "middle", (x - w / 2, y + DOT + 1, x + w / 2, y + DOT + 1 + h))]
-
-        def cost(box):
-            inside = 0 if box[0] >= 0 and box[2] <= WIDTH else 1000
-            return inside + sum(_overlap(box, b) for b in boxes) + sum(_overlap(box, d) for d in dots)
-
-        best = min(options, key=lambda o: cost(o[3]))
-        boxes.append(best[3])
-        out[name] = best[:3]
+    for name in data.areas:
+        out[name] = (pts[name], False, marker_tags(view["areas"][name]) if view else [])
+    for power, home in data.homes.items():
+        armies = view["homes"][power]["armies"] if view else {}
+        out[home.name] = (pts[home.name], True, home_tags(armies))
     return out
 
 
-def _overlap(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
+@lru_cache(maxsize=4)
+def home_sides(data) -> dict[str, int]:
+    """The side of its dot each place's name takes on an empty board: the side tried first
+    on every board, so names stay put while the tags around them leave room."""
+    placed = maplabels.place(_entries(data, None), _fixed(data, None)[0], BOUNDS)
+    return {name: lab.side for name, lab in placed.items()}
+
+
+def labels(view: dict, data) -> tuple[dict[str, Label], dict[str, tuple[float, float]]]:
+    """Every place's label (name and tags) placed so that none covers another
+    (:mod:`.maplabels`), and where each Sea Zone's box goes."""
+    fixed, boxes = _fixed(data, view)
+    return maplabels.place(_entries(data, view), fixed, BOUNDS, home_sides(data)), boxes
 
 
 # -- pieces -------------------------------------------------------------------------
 
-def _wedges(x: float, y: float, r: float, powers: list[str]) -> list[str]:
+def wedges(x: float, y: float, r: float, powers: list[str]) -> list[str]:
     """A dot split into equal wedges, one per controller (a codominion)."""
     if len(powers) == 1:
         return [svg.el("circle", cx=x, cy=y, r=r, fill=colour(powers[0])[0])]
@@ -147,11 +193,11 @@ def _wedges(x: float, y: float, r: float, powers: list[str]) -> list[str]:
     return out
 
 
-def _tag(x: float, y: float, words: str, power: str | None, style: str) -> tuple[str, float]:
+def tag(x: float, y: float, words: str, power: str | None, style: str) -> tuple[str, float]:
     """One tag, left edge at x, text baseline at y; returns (markup, width).
     Styles: solid, outline, tint, dashed (a marker not yet established),
     alarm (Unrest), cb (Casus Belli)."""
-    w = _text_width(words, TAG_SIZE, bold=True) + 5
+    w = maplabels.tag_width(words)
     fill, ink = colour(power) if power else OTHER
     box = dict(x=x, y=y - TAG_SIZE + 0.5, width=w, height=TAG_SIZE + 2.5, rx=2.0)
     if style == "solid":
@@ -170,13 +216,11 @@ def _tag(x: float, y: float, words: str, power: str | None, style: str) -> tuple
     return rect + svg.text(x + 2.5, y, words, class_="tag", fill=text_fill), w + 2
 
 
-def _tags(x: float, y: float, anchor: str, items: list[tuple[str, str | None, str]]) -> list[str]:
-    widths = [_text_width(words, TAG_SIZE, bold=True) + 7 for words, _, _ in items]
-    total = sum(widths)
-    left = {"start": x, "end": x - total, "middle": x - total / 2}[anchor]
+def _tags(x: float, y: float, anchor: str, items) -> list[str]:
+    left = maplabels.row_left(x, anchor, maplabels.row_width(items))
     out = []
     for words, power, style in items:
-        markup, w = _tag(left, y, words, power, style)
+        markup, w = tag(left, y, words, power, style)
         out.append(markup)
         left += w
     return out
@@ -202,26 +246,39 @@ def marker_tags(info: dict) -> list[tuple[str, str | None, str]]:
     return items
 
 
-def area(name: str, info: dict, at: tuple[float, float], label: tuple[float, float, str]) -> str:
+def home_tags(armies: dict[str, int]) -> list[tuple[str, str | None, str]]:
+    return [(f"{short(p)} A{n}", p, "solid") for p, n in armies.items()]
+
+
+def _label(name: str, label: Label, at: tuple[float, float], **bold) -> list[str]:
+    """A place's name, its rows of tags and, when they stand off, the line to its dot."""
+    out = []
+    if label.leader:
+        (x1, y1), (x2, y2) = maplabels.leader_start(*at, label.leader), label.leader
+        out.append(svg.el("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#1d1d1d", stroke_width=0.7,
+                              stroke_dasharray="1.5,1.5"))
+    out.append(svg.text(label.x, label.y, name, class_="name", text_anchor=label.anchor, **bold))
+    for i, row in enumerate(label.rows):
+        out += _tags(label.x, label.y + ROW * (i + 1), label.anchor, row)
+    return out
+
+
+def area(name: str, info: dict, at: tuple[float, float], label: Label) -> str:
     x, y = at
     body = [svg.title(area_line(name, info))]
     present = {m["power"] for m in info["markers"]} | set(info["armies"])
     if present:
         body.append(slot(svg.el("circle", cx=x, cy=y, r=DOT + 3, fill=YOU), present))
     if info["controllers"]:
-        body += _wedges(x, y, DOT, info["controllers"])
+        body += wedges(x, y, DOT, info["controllers"])
         body.append(svg.el("circle", cx=x, cy=y, r=DOT, fill="none", stroke="#1d1d1d", stroke_width=1))
     else:
         body.append(svg.el("circle", cx=x, cy=y, r=DOT, fill="#ffffff", stroke="#1d1d1d", stroke_width=1))
-    lx, ly, anchor = label
-    body.append(svg.text(lx, ly, name, class_="name", text_anchor=anchor))
-    tags = marker_tags(info)
-    if tags:
-        body += _tags(lx, ly + TAG_SIZE + 4, anchor, tags)
+    body += _label(name, label, at)
     return svg.el("g", body, class_="area")
 
 
-def home(power: str, info: dict, at: tuple[float, float], label: tuple[float, float, str]) -> str:
+def home(power: str, info: dict, at: tuple[float, float], label: Label) -> str:
     x, y = at
     fill, _ = colour(power)
     body = [svg.title(f"{info['name']} (Home Country of {power})")]
@@ -229,11 +286,7 @@ def home(power: str, info: dict, at: tuple[float, float], label: tuple[float, fl
                              fill=YOU), {power}))
     body.append(svg.el("rect", x=x - DOT, y=y - DOT, width=2 * DOT, height=2 * DOT, fill=fill,
                        stroke="#1d1d1d", stroke_width=1))
-    lx, ly, anchor = label
-    body.append(svg.text(lx, ly, info["name"], class_="name", text_anchor=anchor, font_weight="bold"))
-    if info["armies"]:
-        body += _tags(lx, ly + TAG_SIZE + 4, anchor,
-                      [(f"{short(p)} A{n}", p, "solid") for p, n in info["armies"].items()])
+    body += _label(info["name"], label, at, font_weight="bold")
     return svg.el("g", body, class_="home")
 
 
@@ -241,24 +294,20 @@ def sea(name: str, info: dict, spots: list[tuple[float, float]], box: tuple[floa
     """The zone's name where it lies, and its box (merchant fleets, navies) in
     open water nearby, joined by a thin line when the two are apart."""
     body = [svg.title(sea_line(name, info))]
-    for i, (x, y) in enumerate(spots):
-        words = name if i == 0 else f"{name} (continued)"
+    for x, y, words in _sea_words(name, spots):
         body.append(svg.text(x, y, words, class_="sea", text_anchor="middle"))
-    rows = _wrap([(short(p), p, "outline") for p in info["merchants"]], "Merchant")
-    rows += _wrap([(f"{short(p)} N{n}", p, "solid") for p, n in info["navies"].items()], "Navy")
+    (left, by, width, height), rows = sea_box(info, box)
     if not rows:
         return svg.el("g", body, class_="seazone")
     x0, y0 = spots[0]
-    bx, by = box
-    height = len(rows) * 13 + 4
-    width = max(sum(_text_width(w, TAG_SIZE, bold=True) + 7 for w, _, _ in row) for row in rows) + 6
+    bx = box[0]
     if abs(by - y0) > 20 or abs(bx - x0) > 60:
         body.append(svg.el("line", x1=x0, y1=y0 + 3, x2=bx, y2=by, stroke=SEA_INK, stroke_width=0.8,
                            stroke_dasharray="3,2"))
-    body.append(svg.el("rect", x=bx - width / 2, y=by, width=width, height=height, rx=3.0,
+    body.append(svg.el("rect", x=left, y=by, width=width, height=height, rx=3.0,
                        fill="#ffffff", fill_opacity=0.85, stroke=SEA_INK, stroke_width=0.8))
     for i, row in enumerate(rows):
-        body += _tags(bx - width / 2 + 3, by + 12 + i * 13, "start", row)
+        body += _tags(left + 4, by + 12 + i * 13, "start", row)
     return svg.el("g", body, class_="seazone")
 
 
@@ -310,57 +359,6 @@ def canals(view: dict, pts: dict[str, tuple[float, float]]) -> list[str]:
     return out
 
 
-# -- the whole map ------------------------------------------------------------------
-
-def legend(view: dict, powers: Iterable[str]) -> list[str]:
-    """The key to the map; the line about gold rings is the reader's own (:func:`mine_line`)."""
-    top = MAP_HEIGHT + 8
-    out = [svg.el("rect", x=0, y=MAP_HEIGHT, width=WIDTH, height=LEGEND_HEIGHT, fill="#ffffff"),
-           svg.el("line", x1=0, y1=MAP_HEIGHT, x2=WIDTH, y2=MAP_HEIGHT, stroke="#1d1d1d")]
-    out.append(svg.text(10, top + 12, "Powers:", class_="small", font_weight="bold"))
-    x = 70.0
-    for p in powers:
-        fill, ink = colour(p)
-        out.append(svg.el("rect", x=x, y=top + 3, width=12, height=12, fill=fill, stroke="#1d1d1d", stroke_width=0.6))
-        words = f"{short(p)} {p}"
-        out.append(svg.text(x + 16, top + 13, words, class_="small"))
-        x += 24 + _text_width(words, 10)
-    rows = [
-        [("Br Pos", "Britain", "solid"), ("Control (State, Dominion, Possession, Protectorate)", None, None),
-         ("Br Inf", "Britain", "tint"), ("Influence", None, None), ("Br Int", "Britain", "outline"),
-         ("Interest", None, None), ("Br Int", "Britain", "dashed"), ("placed this turn, not yet established", None, None)],
-        [("Br A3", "Britain", "solid"), ("Army strength", None, None), ("Br N10", "Britain", "solid"),
-         ("Navy strength at sea", None, None), ("Merchant", None, "cb"), ("Br", "Britain", "outline"),
-         ("merchant fleets in a Sea Zone", None, None), ("Unrest", None, "alarm"), ("Unrest", None, None),
-         ("CB Br>Fr", None, "cb"), ("Casus Belli: Britain against France", None, None)],
-    ]
-    y = top + 36
-    for row in rows:
-        x = 10.0
-        for words, power, style in row:
-            if style is None:
-                out.append(svg.text(x, y, words, class_="small"))
-                x += _text_width(words, 10) + 14
-            else:
-                markup, w = _tag(x, y, words, power, style)
-                out.append(markup)
-                x += w + 3
-        y += 22
-    x = 10.0
-    out += _wedges(x + 6, y - 4, DOT, ["Britain", "France"])
-    out.append(svg.text(x + 16, y, "a dot split between powers: a codominion", class_="small"))
-    x += 250
-    out.append(svg.el("rect", x=x, y=y - 10, width=9, height=9, fill="#ffffff", stroke=SEA_INK))
-    out.append(svg.text(x + 14, y, "canal open", class_="small"))
-    x += 90
-    out.append(svg.el("rect", x=x, y=y - 10, width=12, height=12, fill="#3b3b3b"))
-    out.append(svg.text(x + 16, y, "a Home Country", class_="small"))
-    out.append(svg.slot(MINE_SLOT.format(x=x + 120, y=y)))
-    out.append(svg.text(10, y + 22, "Lines join Areas linked by Overland Routes. Hover over a place for "
-                        "its details; the text beside the map says the same in words.", class_="small"))
-    return out
-
-
 def slot(markup: str, powers: set[str]) -> str:
     """A ring that only the readers of ``powers`` see (filled per reader by :mod:`.mapsheet`)."""
     return svg.slot("|".join(sorted(powers)), markup)
@@ -368,13 +366,3 @@ def slot(markup: str, powers: set[str]) -> str:
 
 MINE_SLOT = "mine:{x}:{y}"
 TITLE_SLOT = "title"
-
-
-def mine_line(x: float, y: float, mine: set[str]) -> str:
-    if not mine:
-        return ""
-    verb = "have" if len(mine) > 1 else "has"
-    return "".join([svg.el("circle", cx=x + 6, cy=y - 4, r=DOT + 3, fill=YOU),
-                    svg.el("circle", cx=x + 6, cy=y - 4, r=DOT, fill="#ffffff", stroke="#1d1d1d"),
-                    svg.text(x + 20, y, f"ringed in gold: where {' and '.join(sorted(mine))} "
-                             f"{verb} a marker or an army", class_="small")])

@@ -14,9 +14,10 @@ from typing import Iterable
 from pbem.kit import svg
 
 from .mapdraw import (
-    COLOURS, HEIGHT, MAP_HEIGHT, STYLE, TITLE_SLOT, WATER, WIDTH, area, canals, home, land, layout, legend, mine_line,
-    points, sea, sea_boxes, sea_points
+    COLOURS, HEIGHT, MAP_HEIGHT, STYLE, TITLE_SLOT, WATER, WIDTH, area, canals, home, labels, land,
+    points, sea, sea_points
 )
+from .maplegend import legend, mine_line
 from .mapview import text_lines
 
 #: the last shared drawings: (board as JSON, map data, drawing with slots, description)
@@ -55,14 +56,13 @@ def _shared(view: dict, data) -> tuple[str, str]:
 
 def _draw_shared(view: dict, data) -> tuple[str, str]:
     pts = points(data)
-    places = layout(data)
+    places, boxes = labels(view, data)
     body = [svg.el("rect", x=0, y=0, width=WIDTH, height=MAP_HEIGHT, fill=WATER)]
     body += land(data, pts)
     body.append(svg.slot(TITLE_SLOT))
     body.append(svg.text(WIDTH - 10, 26, f"European Tensions {view['eti']} · Chinese Resentment "
                          f"{view['cri']}", class_="head", text_anchor="end"))
     seas = sea_points(data)
-    boxes = sea_boxes(data)
     body += [sea(name, info, seas[name], boxes[name]) for name, info in view["seas"].items()]
     for power, info in view["homes"].items():
         body.append(home(power, info, pts[info["name"]], places[info["name"]]))

@@ -39,6 +39,8 @@ def test_a_phase_page_shows_the_map_and_the_board_in_words(tmp_path, site):
     assert "This game has no map" not in dom
     svg_file = next(h for h in dom.split('src="')[1:] if h.split('"')[0].endswith(".svg")).split('"')[0]
     assert "The map in words" in dom and "Western Sea (sea): Corvia fleet 2: 1 light, 1 heavy" in dom
+    # zoomable: the map scrolls sideways at a legible size and opens on its own at full size
+    assert 'class="scroll"' in dom and f'<a href="{svg_file}">Open the map on its own</a> to zoom in' in dom
     drawing = page.parent / svg_file
     assert drawing.read_text().startswith("<svg") and "Valmont army 4: 3 inf, 1 cav" in drawing.read_text()
     shot = tmp_path / "map.png"

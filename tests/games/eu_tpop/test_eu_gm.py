@@ -46,6 +46,17 @@ def test_every_edit_of_the_grammar_has_its_function_and_every_command_its_words(
     ("REMOVE UNITS Valmont PORT", "gm-edit", "expected an area or sea or province name", None),
     ("SET PRESTIGE Valmnt 3", "unknown-realm", "there is no realm called 'Valmnt'", "Valmont"),
     ("SURRENDER Corvia TO Valmont", "not-at-war", "Corvia is not at war with Valmont", None),
+    # an edit that would leave a piece where no one can move or remove it, or change nothing
+    ("SET UNITS Valmont Belcourt INF 2", "units-at-areas",
+     "units stand at areas, and Belcourt is a province of the area Valmont: SET UNITS Valmont Valmont ...", None),
+    ("SET LEADER Valmont Bob AT Belcourt", "units-at-areas", "a leader stands with its army at an Area or its "
+     "fleet at a Sea Zone; Belcourt is a province of the area Valmont", None),
+    ("SET SHIPS Valmont Belcourt LIGHT 1", "no-port-there", "Belcourt has no port: ships stand in Sea Zones or in "
+     "a port", None),
+    ("SET CB Valmont Valmont", "same-realm", "a Casus Belli is between two realms, not Valmont and itself", None),
+    ("SET WAR Valmont VS Corvia Valmont", "same-realm", "a war is between two realms, not Valmont and itself", None),
+    ("SET DUCATS Valmont 15", "no-change", "SET DUCATS Valmont 15: this changes nothing (the game already stands so)",
+     None),
 ])
 def test_a_bad_edit_gets_its_reply(state, line, code, message, suggestion):
     with pytest.raises(GMError) as err:
@@ -68,7 +79,10 @@ def test_edits_in_any_case_with_names_of_several_words(state):
     after, _ = GAME.apply(after, Edit("SET WAR Valmont Ostmark VS Corvia"), ScriptedDice())
     assert GAME.query(after, "war Valmont Corvia") is True and GAME.query(after, "war Ostmark Corvia") is True
     assert GAME.query(after, "war Valmont Ostmark") is False
-    assert events == [{"kind": "gm_edit", "text": "set leader corvia Jean de Valois at corvia dice inf,cav ruler"}]
+    assert events[0] == {"kind": "gm_edit", "text": "set leader corvia Jean de Valois at corvia dice inf,cav ruler"}
+    # Corvia's player, and no one else, is told what changed in its position (pbem.kit.positions)
+    assert [(e["kind"], e["power"], e["changes"]) for e in events[1:]] == [
+        ("position_changed", "Corvia", ["leader Jean de Valois: at Corvia, dice infantry, cavalry, the ruler (new)"])]
 
 
 def test_every_scenario_query_is_a_form_of_its_grammar_and_reads_names_with_spaces(state):
@@ -110,7 +124,11 @@ def test_a_surrender_by_the_gm_is_told_with_its_gm_line_like_every_edit(state):
     at_war, _ = GAME.apply(state, Edit("SET WAR Corvia VS Valmont"), ScriptedDice())
     _, events = GAME.apply(at_war, Edit("SURRENDER Corvia TO Valmont"), ScriptedDice())
     assert events[0] == {"kind": "gm_edit", "text": "SURRENDER Corvia TO Valmont"}
-    assert [e["kind"] for e in events[1:]] == ["prestige", "prestige", "surrender"]
+    assert [e["kind"] for e in events[1:]] == ["prestige", "prestige", "surrender", "position_changed",
+                                               "position_changed"]
+    told = {e["power"]: e["changes"] for e in events if e["kind"] == "position_changed"}
+    assert told["Corvia"][0].startswith("prestige: ") and "surrendered to: Valmont (was no one)" in told["Corvia"]
+    assert told["Valmont"][0].startswith("prestige: ") and "Ostmark" not in told
 
 
 @pytest.mark.parametrize("line,message", [

@@ -68,6 +68,17 @@ def test_help_on_an_order_its_alias_and_the_peace_terms():
     assert "TERMS" in GAME.help_topics(None) and "DECLARE" in GAME.help_topics(None)
 
 
+def test_help_points_players_to_what_they_have_not_the_readme():
+    """Players do not have the README: HELP names where every form and default is found."""
+    texts = [GAME.help_text(None), GAME.help_on(None, None, "DECLARE"), GAME.help_on(None, None, "STANDING")]
+    assert not any("README" in t for t in texts), texts
+    assert "HELP ORDERS" in texts[1] and "HELP STANDING" in texts[0]
+    standing = texts[2]
+    for line in ("STANDING RETREAT IF OUTNUMBERED|NEVER|ASK", "default IF OUTNUMBERED", "default ASK",
+                 "default INF,CAV,ART"):
+        assert line in standing, standing
+
+
 def _step_d(*edits):
     from pbem.kit.dice import ScriptedDice
     from pbem.kit.gameapi import Edit

@@ -58,9 +58,10 @@ def test_sentences_read_their_events():
     assert say({"kind": "cb", "holder": "A", "against": "B", "reason": "insult"}) == \
         "A gains a CB token against B (insult)."
     assert say({"kind": "battle_round", "round": 1, "attacker": "A", "defender": "B",
-                "dice": {"attacker": ["f", "blank"], "defender": ["i"]}, "hits": {"attacker": 1, "defender": 0},
+                "dice": {"attacker": ["f", "blank"], "defender": ["i"]}, "rolls": {"attacker": [3, 1], "defender": [6]},
+                "hits": {"attacker": 1, "defender": 0},
                 "casualties": {"B": ["inf"]}, "attacker_leader": "Jean", "defender_leader": "none"}) == \
-        "  Round 1: A rolled inf - (1 hit); B rolled art (0 hits). B lost 1 (inf). Leading: A's Jean."
+        "  Round 1: A rolled 3 1 (1 hit); B rolled 6 (0 hits). B lost 1 (inf). Leading: A's Jean."
 
 
 def test_a_report_lists_the_sentences_of_its_events_then_status_next_steps_and_the_board():

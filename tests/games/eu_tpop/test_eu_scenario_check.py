@@ -67,6 +67,14 @@ def test_every_key_the_check_knows_is_documented_and_no_other():
     assert documented == documented_keys()
 
 
+def test_manpower_is_documented_as_the_reserve_the_engine_keeps():
+    """A scenario's ``manpower`` is what recruiting spends (moves.py) and refreshing fills
+    (phases/action.py): the Available manpower, not 9.3's total ``m``; the schema says which."""
+    doc = (DATA / "DATA.md").read_text(encoding="utf-8")
+    line = next(x for x in doc.splitlines() if x.startswith("- `manpower`"))
+    assert "Available manpower" in line and "not 9.3's `m`" in line and "`exhausted`" in line
+
+
 def test_the_broken_files_are_one_of_each_kind():
     assert sorted(p.stem for p in BROKEN.glob("*.toml")) == sorted(EXPECTED)
 
