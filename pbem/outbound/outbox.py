@@ -72,7 +72,7 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
         "next_try": utcnow_iso(not_before) if not_before else now, "created": now, "source": source,
         "stranger": int(stranger),
         "mask": dumps(list(secrets)) if secrets else None,
-    })
+    }, pack=kind == "report" or bool(related), inline=[part.data for part in related])
     return message_id
 
 

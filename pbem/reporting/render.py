@@ -56,6 +56,15 @@ def status_words(status) -> str:
 templating.filter("status_words", status_words)
 
 
+def nobreak(text) -> Markup:
+    """``text`` escaped for HTML, its spaces non-breaking: a choice such as "Kaiser Wilhelm's
+    Land £40" stays on one line in a table cell."""
+    return Markup("&nbsp;").join(Markup.escape(part) for part in str(text).split(" "))
+
+
+templating.filter("nobreak", nobreak)
+
+
 def render(name: str, **values) -> str:
     return templating.render(f"mail/{name}", **values)
 
@@ -83,8 +92,7 @@ def report_html(game: Game, report: Report) -> Markup:
     if report.template:
         html = templating.render(f"{game_folder(game)}/{report.template}", data=report.data)
         return Markup(html)
-    return Markup('<pre style="background: #f6f3ea; padding: 1em; white-space: pre-wrap;">{}</pre>').format(
-        report.text)
+    return Markup("<pre>{}</pre>").format(report.text)
 
 
 def deadline_text(rec: store.GameRecord, deadline: datetime | None, reader: str | None = None) -> str:
@@ -116,15 +124,24 @@ def treaty_keys(events) -> list[str]:
 
 
 def report_map(ctx: Context, game: Game, state: dict, power: str | None, key: str,
-               view: str = "png") -> tuple[dict | None, list[Inline]]:
+               view: str = "png", public: dict | None = None) -> tuple[dict | None, list[Inline]]:
     """The map in a reader's HTML report as the reader chose (SET MAP): ``png``, the public map
     as an image every mail client shows (:mod:`pbem.reporting.raster`); ``svg``, the reader's
     own drawing; ``link``, only the link to the archive (the report's ``archive_url``);
     ``none``.  Returns what the page shows (``None`` for no map, or a game without one) and
-    the inline parts."""
+    the inline parts.  ``public``: where the public map of ``state`` is kept once drawn, for
+    the other readers of the same position."""
     if view == "none":
         return None, []
-    drawing = game.map_svg(state, power if view == "svg" else None) if supports(game, "maps") else None
+    if not supports(game, "maps"):
+        drawing = None
+    elif view == "svg":
+        drawing = game.map_svg(state, power)
+    else:
+        public = {} if public is None else public
+        if "svg" not in public:
+            public["svg"] = game.map_svg(state, None)
+        drawing = public["svg"]
     if drawing is None:
         return None, []
     label = game.phase(state).label

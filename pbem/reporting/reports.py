@@ -132,13 +132,14 @@ def guide_lines(game: Game, state: dict, power: str) -> list[str]:
 
 def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None, told: Told,
             deadline: datetime | None, *, key: str, current: bool = True,
-            gm: bool = False) -> tuple[str, str, list[Inline]]:
+            gm: bool = False, public: dict | None = None) -> tuple[str, str, list[Inline]]:
     """The report mail for one reader -- ``power``, else the GM (``gm``) or the public: plain
     text, HTML, and the parts the HTML shows inline (the map, whose Content-ID derives from
     ``key``, the mail's outbox key).  The game renders only the events the gate lets this
     reader see (:func:`pbem.kit.audience.admits`), against the game's treaties as they stand now.
     ``current``: the report is of the game as it stands now, so it says what is due; a
-    report of an earlier position (RESEND of an old phase) does not."""
+    report of an earlier position (RESEND of an old phase) does not.  ``public``: what every
+    reader of ``state`` shares once drawn (the public map), kept for the next reader."""
     game = rec.rules
     over = game.is_over(state)
     phase = game.phase(state)
@@ -162,7 +163,7 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     token = render.token_for(rec, power) if owes and (ctx.reply_token or store.option_on(rec, "reply_token")) \
         else None
     text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
-    board, parts = render.report_map(ctx, game, state, power, key, map_view(ctx, rec, power))
+    board, parts = render.report_map(ctx, game, state, power, key, map_view(ctx, rec, power), public)
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,
                          map=board, **values)
     return text, html, parts
@@ -242,6 +243,7 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
     first = steps[0].phase.label
     first_seq = seq - len(steps) + 1
     book = audience.game_book(game, state)
+    public: dict = {}  # the public map, drawn once for every reader of this position
 
     for row in store.players(ctx, rec.name):
         power = row["power"]
@@ -259,13 +261,13 @@ def queue_reports(ctx: Context, rec: store.GameRecord, steps: list[Step], deadli
         told = Told([r["label"] for r in held] + [s.phase.label for s in chosen],
                     [e for r in held for e in loads(r["events"], [])] + events, notes)
         key = f"report:{rec.name}:{seq}:{power}"
-        text, html, parts = compose(ctx, rec, state, power, told, deadline, key=key)
+        text, html, parts = compose(ctx, rec, state, power, told, deadline, key=key, public=public)
         queue(ctx, key=key, to=store.addresses(row), game=rec.name, kind="report",
               subject=render.subject(rec, power, "turn report"), text=text, html=html, related=parts)
         store.mark_told(ctx, rec.name, power, seq)
     key = f"report:{rec.name}:{seq}:public"
     told = Told([s.phase.label for s in steps], [e for s in steps for e in s.events])
-    text, html, parts = compose(ctx, rec, state, None, told, deadline, key=key, gm=True)
+    text, html, parts = compose(ctx, rec, state, None, told, deadline, key=key, gm=True, public=public)
     queue(ctx, key=key, to=[rec.row["gm_address"]], game=rec.name, kind="report",
           subject=render.subject(rec, None, "GM report"), text=text, html=html, related=parts)
     queue_treaty_records(ctx, rec, render.treaty_keys([e for s in steps for e in s.events]), f"report:{seq}")

@@ -213,6 +213,15 @@ def _map_view(db: sqlite_utils.Database) -> None:
     db["players"].add_column("map_view", str, not_null_default="png")
 
 
+@migration("0015_packed_reports")
+def _packed_reports(db: sqlite_utils.Database) -> None:
+    """Reports kept once and small (:mod:`pbem.storage.packed_mail`): the inline parts every
+    reader's report of a phase shares (its map) once, by their SHA-256, and where each goes in
+    a packed mail.  Mail queued before stays as it was stored."""
+    db["outbox"].add_column("parts", str)
+    db["outbox_parts"].create({"digest": str, "data": bytes}, pk="digest")
+
+
 def _stamp_stored_events(db: sqlite_utils.Database) -> None:
     """Events stored before events had audiences get the one their game gives their kind
     (:meth:`pbem.kit.gameapi.Game.stamp`); those whose audience depended on more (a secret

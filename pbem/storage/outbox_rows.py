@@ -4,14 +4,41 @@ Message-ID, its recipients, its tries and its end (sent or given up).
 :mod:`pbem.outbound.outbox` decides when a mail is queued, tried, sent or given up; this
 module is how that is written, so "nothing is lost" rests on a few named writes.  Nothing
 here commits: every write joins the caller's transaction.
+
+A report is kept packed (:mod:`pbem.storage.packed_mail`): its inline parts once for every
+mail that shows them (``outbox_parts``), the rest compressed.  Every row read here carries
+the whole mail in ``raw``, as built; :func:`mail_bytes` gives it for a row read elsewhere.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from pbem.base.context import Context
+from pbem.storage import packed_mail
+from pbem.storage.values import dumps, loads
+
+
+def mail_bytes(ctx: Context, row: dict) -> bytes:
+    """The whole mail of an outbox row as it was built (a packed one put together again)."""
+    stored = row["raw"]
+    if not packed_mail.is_packed(stored):
+        return stored
+    return packed_mail.unpack(stored, loads(row.get("parts"), []), lambda key: _part(ctx, key))
+
+
+def _part(ctx: Context, key: str) -> bytes:
+    found = ctx.db.execute("select data from outbox_parts where digest = ?", [key]).fetchone()
+    if found is None:
+        raise LookupError(f"the outbox has lost the inline part {key}")
+    return found[0]
+
+
+def _whole(ctx: Context, rows: Iterable[dict]) -> list[dict]:
+    return [dict(r, raw=mail_bytes(ctx, r)) if "raw" in r else r for r in rows]
 
 
 def by_id(ctx: Context, row_id: int) -> dict | None:
-    return next(ctx.db["outbox"].rows_where("id = ?", [row_id]), None)
+    return next(iter(_whole(ctx, ctx.db["outbox"].rows_where("id = ?", [row_id]))), None)
 
 
 def listing(ctx: Context, *, with_sent: bool) -> list[dict]:
@@ -22,7 +49,7 @@ def listing(ctx: Context, *, with_sent: bool) -> list[dict]:
 
 def waiting(ctx: Context, *, with_failed: bool) -> list[dict]:
     """Mail still queued (and given up, ``with_failed``), oldest first."""
-    return list(ctx.db["outbox"].rows_where(
+    return _whole(ctx, ctx.db["outbox"].rows_where(
         "status = 'queued'" + (" or status = 'failed'" if with_failed else ""), order_by="id"))
 
 
@@ -32,17 +59,23 @@ def has_message_id(ctx: Context, message_id: str) -> bool:
 
 
 def by_message_id(ctx: Context, message_id: str) -> dict | None:
-    return next(ctx.db["outbox"].rows_where("message_id = ?", [message_id]), None)
+    return next(iter(_whole(ctx, ctx.db["outbox"].rows_where("message_id = ?", [message_id]))), None)
 
 
-def add(ctx: Context, fields: dict) -> None:
-    """Queue one mail (its row as the outbox writes it)."""
+def add(ctx: Context, fields: dict, *, pack: bool = False, inline: Sequence[bytes] = ()) -> None:
+    """Queue one mail (its row as the outbox writes it).  ``pack``: keep it packed, each of
+    the ``inline`` parts' bytes once for all mails (a report and its map)."""
+    if pack:
+        stored, where, parts = packed_mail.pack(fields["raw"], inline)
+        for key, data in parts.items():
+            ctx.db.execute("insert or ignore into outbox_parts (digest, data) values (?, ?)", [key, data])
+        fields = dict(fields, raw=stored, parts=dumps(where) if where else None)
     ctx.db["outbox"].insert(fields)
 
 
 def due(ctx: Context, now: str, *, after: int, limit: int) -> list[dict]:
     """Queued mail whose next try is at or before ``now``, from row ``after`` on, oldest first."""
-    return list(ctx.db["outbox"].rows_where(
+    return _whole(ctx, ctx.db["outbox"].rows_where(
         "status = 'queued' and next_try <= ? and id > ?", [now, after], order_by="id", limit=limit))
 
 
@@ -55,13 +88,20 @@ def next_due(ctx: Context, now: str) -> str | None:
 
 
 def update(ctx: Context, row_id: int, fields: dict) -> None:
+    if "raw" in fields:  # a whole mail written again (masked): kept as it is given
+        fields = dict(fields, parts=None)
     ctx.db["outbox"].update(row_id, fields)
 
 
 def forget_finished_before(ctx: Context, before: str) -> int:
-    """Delete mail sent or given up before ``before``; how many were deleted."""
-    return ctx.db.execute("delete from outbox where status in ('sent', 'failed') and created < ?",
-                          [before]).rowcount
+    """Delete mail sent or given up before ``before``, and the inline parts no mail kept
+    shows any more; how many mails were deleted."""
+    forgotten = ctx.db.execute("delete from outbox where status in ('sent', 'failed') and created < ?",
+                               [before]).rowcount
+    if forgotten:
+        ctx.db.execute("delete from outbox_parts where digest not in (select json_extract(p.value, '$[1]') "
+                       "from outbox, json_each(outbox.parts) as p where outbox.parts is not null)")
+    return forgotten
 
 
 def queued_count(ctx: Context) -> int:

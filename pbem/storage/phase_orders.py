@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.base.context import Context
 from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
-from pbem.storage import store
+from pbem.storage import snapshots, store
 from pbem.storage.db import dumps, loads, utcnow_iso
 
 
@@ -90,12 +90,12 @@ def waiting_for(ctx: Context, rec: store.GameRecord) -> list[str]:
 
 def history(ctx: Context, name: str) -> list[dict]:
     """The resolved phases (not the inputs between them), oldest first."""
-    return list(ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0 and kind = 'phase'", [name],
-                                               order_by="seq"))
+    return list(snapshots.rows(ctx.db["snapshots"].rows_where(
+        "game = ? and rolled_back = 0 and kind = 'phase'", [name], order_by="seq")))
 
 
 def history_between(ctx: Context, name: str, after: int, before: int) -> list[dict]:
     """The resolved phases with ``after < seq < before``, oldest first."""
-    return list(ctx.db["snapshots"].rows_where(
+    return list(snapshots.rows(ctx.db["snapshots"].rows_where(
         "game = ? and rolled_back = 0 and kind = 'phase' and seq > ? and seq < ?", [name, after, before],
-        order_by="seq"))
+        order_by="seq")))

@@ -4,20 +4,47 @@ order they happened (``seq``).
 
 A rollback never deletes: later snapshots are marked rolled back, so replay
 (:mod:`pbem.play.verify`) and the archive read only what stands.  Nothing here commits.
+
+The states before and after (most of a game's record) are kept compressed
+(:func:`pbem.storage.values.pack_text`); a snapshot read here gives them back as the JSON
+text they were, when they are read (many readers want only the labels).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from pbem.base.context import Context
 from pbem.storage.db import dumps
+from pbem.storage.values import pack_text, unpack_text
+
+#: the columns kept compressed
+PACKED = ("before", "after")
+
+
+class Snapshot(dict):
+    """A snapshot row whose states are unpacked when first read."""
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        if key in PACKED and isinstance(value, (bytes, bytearray, memoryview)):
+            value = unpack_text(value)
+            self[key] = value
+        return value
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+def rows(found: Iterable[dict]) -> Iterator[Snapshot]:
+    return (Snapshot(r) for r in found)
 
 
 def record(ctx: Context, game: str, seq: int, phase_key: str, snapshot: dict,
            events: list[dict], dice: list) -> None:
     """Keep one step: its snapshot row (``snapshot`` holds the other columns), each of its
     events apart (so a kind can be looked up), and its dice."""
-    ctx.db["snapshots"].insert({"game": game, "seq": seq, "phase_key": phase_key, **snapshot})
+    packed = {k: pack_text(v) if k in PACKED and isinstance(v, str) else v for k, v in snapshot.items()}
+    ctx.db["snapshots"].insert({"game": game, "seq": seq, "phase_key": phase_key, **packed})
     ctx.db["events"].insert_all(({"game": game, "seq": seq, "kind": e.get("kind", ""), "data": dumps(e)}
                                  for e in events))
     ctx.db["dice"].insert({"game": game, "seq": seq, "phase_key": phase_key, "rolls": dumps(dice)})
@@ -25,9 +52,9 @@ def record(ctx: Context, game: str, seq: int, phase_key: str, snapshot: dict,
 
 def latest_resolution(ctx: Context, game: str, phase_key: str) -> dict | None:
     """The latest standing snapshot of a resolved phase of this key (any case), or None."""
-    return next(ctx.db["snapshots"].rows_where(
+    return next(rows(ctx.db["snapshots"].rows_where(
         "game = ? and lower(phase_key) = lower(?) and rolled_back = 0 and kind = 'phase'",
-        [game, phase_key], order_by="seq desc", limit=1), None)
+        [game, phase_key], order_by="seq desc", limit=1)), None)
 
 
 def last_resolutions(ctx: Context, game: str, limit: int) -> Iterator[dict]:
@@ -53,7 +80,7 @@ def roll_back_from(ctx: Context, game: str, seq: int) -> list[str]:
 
 def standing(ctx: Context, game: str) -> Iterator[dict]:
     """Every snapshot not rolled back (phases and inputs), in the order they happened."""
-    return ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0", [game], order_by="seq")
+    return rows(ctx.db["snapshots"].rows_where("game = ? and rolled_back = 0", [game], order_by="seq"))
 
 
 def events_of_kind(ctx: Context, game: str, kind: str) -> list[dict]:

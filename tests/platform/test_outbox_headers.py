@@ -6,11 +6,12 @@ from email import policy
 
 from helpers_loop import Loop
 from pbem.outbound import outbox
+from pbem.storage import outbox_rows
 
 
 def stored(loop, message_id):
     row = next(loop.db["outbox"].rows_where("message_id = ?", [message_id]))
-    return email.message_from_bytes(row["raw"], policy=policy.default)
+    return email.message_from_bytes(outbox_rows.mail_bytes(loop.ctx, row), policy=policy.default)
 
 
 def test_replies_are_auto_replied_and_reports_auto_generated_from_the_site_by_name(tmp_path):

@@ -98,7 +98,7 @@ def test_the_html_report_draws_the_same_data_and_escapes_names():
     assert rep.template == "report.html.j2"
     html = str(render.report_html(GAME, rep))
     assert "&lt;b&gt;Valmont&lt;/b&gt; declares war on Corvia (CB: claim)." in html and "<b>Valmont" not in html
-    assert '<li style="list-style: circle; margin-left: 1.5em;">Holm is occupied by Valmont.</li>' in html
+    assert '<li class="sub">Holm is occupied by Valmont.</li>' in html
     assert "Anne" in html and "1 allied unit" in html and "Valmont is acting." in html
     for line in rep.data["events"] + rep.data["next_steps"]:
         assert line in rep.text and line.strip().replace("<", "&lt;").replace(">", "&gt;") in html

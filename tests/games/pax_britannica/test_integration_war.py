@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from pbem.storage import store
+from pbem.storage import outbox_rows, store
 from pbem.play.verify import verify
 
 from pax_mail import PLAYERS, PaxGame, flat, reports, table  # noqa: F401 - table is the fixture
@@ -132,7 +132,7 @@ def test_a_war_by_mail(table):
     # characters on one header line, so no mail client shows it cut or with a leading space.
     subjects = []
     for row in ctx.db["outbox"].rows:
-        head = row["raw"].replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].decode("ascii")
+        head = outbox_rows.mail_bytes(ctx, row).replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].decode("ascii")
         line = re.search(r"^Subject: (.*)\n(?![ \t])", head, re.M)
         assert line, head
         subjects.append(line.group(1))
