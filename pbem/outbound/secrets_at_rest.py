@@ -32,14 +32,19 @@ MASK = "****"
 # "password" and "join" are common words in press.
 _ANYWHERE = r"(?:^|(?<=[\s>:]))"
 _LINE_START = r"^[\s>]*"
+# A secret is one word to the grammar, but players type one with a space for its hyphen
+# ("k7mqd x3hrn") or choose one of several words: the words after it on the line (up
+# to _MORE_WORDS) are masked too, so no part of a secret rests in a refused line.
+_MORE_WORDS = 4
+_SECRET = rf"(\S+(?:[ \t]+\S+){{0,{_MORE_WORDS}}})"
 _SECRET_LINES = (
     # Glued to a word before it too: adjacent encoded words of a Subject are joined
     # without a space (RFC 2047), and "SIGNON power@game" is no common phrase.
-    re.compile(r"SIGNON\s+\S+@\S+\s+(\S+)", re.I),
-    re.compile(_ANYWHERE + r"SIGNON\s+(?!\S*@)\S+\s+\S+\s+(\S+)", re.I),
-    re.compile(_LINE_START + r"(?:SET\s+)?PASSWORD\s+(\S+)", re.I),
-    re.compile(_LINE_START + r"JOIN\s+\S+\s+\S+\s+(\S+)", re.I),
-    re.compile(_LINE_START + r"CONFIRM\s+(\S+)", re.I),
+    re.compile(r"SIGNON\s+\S+@\S+[ \t]+" + _SECRET, re.I),
+    re.compile(_ANYWHERE + r"SIGNON\s+(?!\S*@)\S+\s+\S+[ \t]+" + _SECRET, re.I),
+    re.compile(_LINE_START + r"(?:SET\s+)?PASSWORD[ \t]+" + _SECRET, re.I),
+    re.compile(_LINE_START + r"JOIN\s+\S+\s+\S+[ \t]+" + _SECRET, re.I),
+    re.compile(_LINE_START + r"CONFIRM[ \t]+" + _SECRET, re.I),
 )
 # Any length: a secret set before limits.min_secret_length existed (or by the GM on the
 # command line) may be short, and at rest it is hidden all the same.
@@ -55,9 +60,10 @@ def find_secrets(*texts: str | None) -> set[str]:
                 line = line[:4000]
             for pattern in _SECRET_LINES:
                 for match in pattern.finditer(line):
-                    word = match.group(1).strip("\"'<>()[],;")
-                    if len(word) >= _MIN_LENGTH and word != MASK:
-                        found.add(word)
+                    for word in match.group(1).split():
+                        word = word.strip("\"'<>()[],;")
+                        if len(word) >= _MIN_LENGTH and word != MASK:
+                            found.add(word)
     return found
 
 

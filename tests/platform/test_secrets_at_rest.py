@@ -147,3 +147,14 @@ def test_the_imap_folder_of_handled_mail_keeps_the_masked_copy(clean_mailboxes, 
     assert len(kept) == 1 and secret.encode() not in kept[0] and b"BID 2" in kept[0]
     if processed:
         assert servers.messages("moderator") == []
+
+
+def test_a_secret_typed_in_two_words_rests_in_neither():
+    from pbem.outbound.secrets_at_rest import find_secrets, mask_raw
+    raw = b"From: fr@example.org\nSubject: orders\n\nsignon france@pax1 UKESS YDKBB\nSTATUS\n"
+    found = find_secrets(raw.decode())
+    assert {"UKESS", "YDKBB"} <= found and "STATUS" not in found
+    masked = mask_raw(raw, found)
+    assert b"UKESS" not in masked and b"YDKBB" not in masked and b"STATUS" in masked
+    assert find_secrets("SIGNON North@g1 k7mqd-x3hrn") == {"k7mqd-x3hrn"}
+    assert find_secrets("SET PASSWORD my own pass phrase") == {"my", "own", "pass", "phrase"}
