@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers_mailtable import GM_SECRET, find, table  # noqa: F401 (table: the fixture)
 
 from pbem.play.verify import verify
 from pbem.storage import store
-
-from helpers_mailtable import GM_SECRET, find, table  # noqa: F401 (table: the fixture)
+from pbem.storage.values import pack_text, unpack_text
 
 pytestmark = pytest.mark.mail
 
@@ -90,5 +90,7 @@ def test_a_whole_game_by_mail(table):
     report = verify(table.ctx, "duel")
     assert report.ok, report.problems
     snap = next(table.ctx.db["snapshots"].rows_where("game = 'duel'", order_by="seq"))
-    table.ctx.db["snapshots"].update(snap["id"], {"after": snap["after"].replace('"score"', '"scorE"')})
+    tampered = unpack_text(snap["after"]).replace('"score"', '"scorE"')  # kept compressed
+    assert tampered != unpack_text(snap["after"])
+    table.ctx.db["snapshots"].update(snap["id"], {"after": pack_text(tampered)})
     assert not verify(table.ctx, "duel").ok

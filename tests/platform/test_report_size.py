@@ -6,7 +6,9 @@ The aim is 80 KB with the map and 30 KB without.  Europa Universalis meets it (a
 and 11 KB).  Pax Britannica's bounds are what its reports weigh now, with a little room: its
 map alone is 55-60 KB as a PNG 1280 pixels wide, 75-80 KB once base64-encoded for mail, and
 the busiest power's report (every order it may give, with prices) is 45 KB without it; see
-bench/RESULTS.md for the figures and what stands between them and 80 KB."""
+bench/RESULTS.md for the figures and what stands between them and 80 KB.  The block of what
+a power must do this phase, which now opens each report, added up to 4 KB (the busiest
+report 128 KB as sent)."""
 from __future__ import annotations
 
 import random
@@ -26,7 +28,7 @@ from pbem.storage import outbox_rows, store
 from pbem.storage.db import open_db
 
 #: a report with the map (a mail as sent), and one without (SET MAP NONE), at most
-BOUNDS = {"eu_tpop": (80_000, 30_000), "pax_britannica": (128_000, 48_000)}
+BOUNDS = {"eu_tpop": (80_000, 30_000), "pax_britannica": (136_000, 52_000)}
 
 
 def busy_game(tmp: Path, rules: str, name: str, nth: int) -> tuple[Context, store.GameRecord, list]:
