@@ -2,24 +2,8 @@
 wrong one always is, and nothing the cache keeps reveals a secret."""
 from __future__ import annotations
 
-import pytest
-
-from pbem.base import identity
+from helpers_hashes import hashes  # noqa: F401 (the fixture)
 from pbem.base.identity import hash_secret, SecretCache
-
-
-@pytest.fixture
-def hashes(monkeypatch):
-    """Counts the slow hashes computed (the real scrypt still runs)."""
-    calls = []
-    real = identity._scrypt
-
-    def counting(*args, **kw):
-        calls.append(args[0])
-        return real(*args, **kw)
-
-    monkeypatch.setattr(identity, "_scrypt", counting)
-    return calls
 
 
 def test_a_right_secret_is_hashed_once(hashes):

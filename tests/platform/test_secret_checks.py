@@ -6,26 +6,10 @@ from __future__ import annotations
 import os
 import stat
 
-import pytest
-
+from helpers_hashes import hashes  # noqa: F401 (the fixture)
 from helpers_loop import Loop
-from pbem.base import identity
 from pbem.base.identity import SecretCache, hash_made_secret, hash_secret, new_secret
 from pbem.storage import secret_checks
-
-
-@pytest.fixture
-def hashes(monkeypatch):
-    """Counts the slow hashes computed (the real scrypt still runs)."""
-    calls = []
-    real = identity._scrypt
-
-    def counting(*args, **kw):
-        calls.append(args[0])
-        return real(*args, **kw)
-
-    monkeypatch.setattr(identity, "_scrypt", counting)
-    return calls
 
 
 def _process(loop: Loop, database) -> SecretCache:

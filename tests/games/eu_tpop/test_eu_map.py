@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from helpers_bots import lawful_bot_orders
 from pathlib import Path
 
 import pytest
@@ -126,12 +127,7 @@ def test_no_label_of_the_sample_map_overlaps_another_through_a_game_of_bots():
     state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, SeededDice(seed="map", context="setup"))
     drawn, at_war = 0, 0
     while not GAME.is_over(state) and drawn < 400:
-        orders = {}
-        for power in GAME.phase(state).owes:
-            parsed = GAME.parse_orders(state, power, list(enumerate(GAME.bot_orders(state, power, rng), 1)))
-            bad = {p.line for p in list(parsed.problems) + GAME.validate(state, power, parsed.orders)
-                   if p.kind != "warning"}
-            orders[power] = [o for o in parsed.orders if o.line not in bad]
+        orders = lawful_bot_orders(GAME, state, rng)
         for step in run_phases(GAME, state, orders, lambda ph: SeededDice(seed="map", context=ph.key)):
             state = step.after
             drawing = GAME.map_svg(state, "Valmont")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from helpers_bots import lawful_bot_orders
 from pathlib import Path
 
 import pytest
@@ -40,12 +41,7 @@ def late(state, steps: int = 60):
     rng = random.Random(7)
     drawn = 0
     while not GAME.is_over(state) and drawn < steps:
-        orders = {}
-        for power in GAME.phase(state).owes:
-            parsed = GAME.parse_orders(state, power, list(enumerate(GAME.bot_orders(state, power, rng), 1)))
-            bad = {p.line for p in list(parsed.problems) + GAME.validate(state, power, parsed.orders)
-                   if p.kind != "warning"}
-            orders[power] = [o for o in parsed.orders if o.line not in bad]
+        orders = lawful_bot_orders(GAME, state, rng)
         for step in run_phases(GAME, state, orders, lambda ph: SeededDice(seed="labels", context=ph.key)):
             if GAME.is_over(step.after):
                 return state

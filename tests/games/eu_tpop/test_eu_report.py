@@ -146,9 +146,9 @@ def test_the_loser_of_a_partial_victory_reads_whose_victory_it_is_not_inconclusi
     assert "At war with: Valmont (Valmont's Partial Victory)" in corvia
 
 
-def test_after_texts_that_differ_an_inconclusive_war_is_not_told_to_enforce():
-    """10.2: only a Victor enforces a term; in an inconclusive war the retry names NEGOTIATE, OFFER WHITE
-    PEACE and KEEP WAR, not ENFORCE."""
+def _after_texts_that_differ() -> dict:
+    """Step D of an inconclusive war whose two NEGOTIATE texts differed (Valmont PAYS 3 or 4):
+    the position of the retry window."""
     from pbem.kit.engine import run_phases
     from pbem.kit.gameapi import Edit
     state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
@@ -158,23 +158,19 @@ def test_after_texts_that_differ_an_inconclusive_war_is_not_told_to_enforce():
     for me, them, n in (("Valmont", "Corvia", 3), ("Corvia", "Valmont", 4)):
         text = [f"NEGOTIATE {them}", "white_peace", f"Valmont PAYS {n}", "ENDNEGOTIATE"]
         orders[me] = list(GAME.parse_orders(state, me, list(enumerate(text, 1))).orders)
-    steps = run_phases(GAME, state, orders, lambda _p: ScriptedDice())
-    text = GAME.report(steps[-1].after, [], "Corvia").text
+    return run_phases(GAME, state, orders, lambda _p: ScriptedDice())[-1].after
+
+
+def test_after_texts_that_differ_an_inconclusive_war_is_not_told_to_enforce():
+    """10.2: only a Victor enforces a term; in an inconclusive war the retry names NEGOTIATE, OFFER WHITE
+    PEACE and KEEP WAR, not ENFORCE."""
+    text = GAME.report(_after_texts_that_differ(), [], "Corvia").text
     assert "your NEGOTIATE texts with Valmont differed (see above): send the same NEGOTIATE Valmont text as " \
            "Valmont does, or OFFER WHITE PEACE or KEEP WAR for that war." in text
 
 
 def test_a_surrender_in_the_negotiation_retry_is_refused_with_the_reason():
-    from pbem.kit.engine import run_phases
-    from pbem.kit.gameapi import Edit
-    state = GAME.setup(["Valmont", "Corvia", "Ostmark"], {}, ScriptedDice())
-    for e in ["SET WAR Valmont VS Corvia", "SET PROVINCE Dauvin CONTROLLER Valmont", "SET STEP D"]:
-        state, _ = GAME.apply(state, Edit(e), ScriptedDice())
-    orders = {}
-    for me, them, n in (("Valmont", "Corvia", 3), ("Corvia", "Valmont", 4)):
-        text = [f"NEGOTIATE {them}", "white_peace", f"Valmont PAYS {n}", "ENDNEGOTIATE"]
-        orders[me] = list(GAME.parse_orders(state, me, list(enumerate(text, 1))).orders)
-    after = run_phases(GAME, state, orders, lambda _p: ScriptedDice())[-1].after
+    after = _after_texts_that_differ()
     parsed = GAME.parse_orders(after, "Valmont", [(3, "SURRENDER TO Corvia")])
     [problem] = GAME.validate(after, "Valmont", parsed.orders)
     assert problem.code == "not-asked"

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from helpers_bots import lawful_bot_orders
 from helpers_labels import collisions
 
 from games.pax_britannica import GAME, load_data
@@ -44,12 +45,7 @@ def late():
     rng = random.Random(5)
     last = state
     while not GAME.is_over(state):
-        orders = {}
-        for power in GAME.phase(state).owes:
-            parsed = GAME.parse_orders(state, power, list(enumerate(GAME.bot_orders(state, power, rng), 1)))
-            bad = {p.line for p in list(parsed.problems) + GAME.validate(state, power, parsed.orders)
-                   if p.kind != "warning"}
-            orders[power] = [o for o in parsed.orders if o.line not in bad]
+        orders = lawful_bot_orders(GAME, state, rng)
         for step in run_phases(GAME, state, orders, lambda ph: SeededDice(seed="labels", context=ph.key)):
             state = step.after
             if not GAME.is_over(state):
