@@ -8,9 +8,8 @@ import pytest
 
 from helpers_browser import chromium
 
-from pbem.base import clock, config, context, deadlines, identity
-from pbem.play import turns
-from pbem.storage import db, phase_orders, store
+from helpers_eu_game import started_eu_game
+from pbem.storage import phase_orders
 from pbem.web import archive
 
 pytestmark = pytest.mark.browser
@@ -18,14 +17,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def site(tmp_path):
-    ctx = context.Context(db=db.open_db(tmp_path / "db.sqlite"), clock=clock.FakeClock())
-    policy = deadlines.DeadlinePolicy.from_settings(dict(config.load_config(None).deadlines))
-    store.create_game(ctx, "eu1", "eu_tpop", {"rounds": 1}, policy, "gm@example.test")
-    for realm in ("Valmont", "Corvia", "Ostmark"):
-        store.add_player(ctx, "eu1", realm, [f"{realm.lower()}@example.test"], identity.hash_secret("x"))
-    turns.start_game(ctx, "eu1")
-    for _ in range(3):
-        turns.run_phase(ctx, "eu1")
+    ctx = started_eu_game(tmp_path, phases=3)
     index = archive.build_archive(ctx, tmp_path / "site")
     snaps = phase_orders.history(ctx, "eu1")
     ctx.db.conn.close()

@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from pbem.base import clock, config, context, deadlines, identity
-from pbem.play import turns
-from pbem.storage import db, store
+from helpers_eu_game import started_eu_game
+from pbem.storage import store
 from pbem.web import archive
 
 
@@ -17,16 +16,7 @@ from pbem.web import archive
 def played(tmp_path_factory):
     """A one-round game played to its end on every realm's defaults."""
     tmp = tmp_path_factory.mktemp("eu-archive")
-    ctx = context.Context(db=db.open_db(tmp / "db.sqlite"), clock=clock.FakeClock())
-    policy = deadlines.DeadlinePolicy.from_settings(dict(config.load_config(None).deadlines))
-    store.create_game(ctx, "eu1", "eu_tpop", {"rounds": 1}, policy, "gm@example.test")
-    for realm in ("Valmont", "Corvia", "Ostmark"):
-        store.add_player(ctx, "eu1", realm, [f"{realm.lower()}@example.test"], identity.hash_secret("x"))
-    turns.start_game(ctx, "eu1")
-    for _ in range(40):
-        if store.get_game(ctx, "eu1").status == "over":
-            break
-        turns.run_phase(ctx, "eu1")
+    ctx = started_eu_game(tmp, phases=40)
     rec = store.get_game(ctx, "eu1")
     page = archive.game_page(ctx, rec)
     html = archive.render("game.html.j2", root="../", g=page, site="s", built="")
