@@ -350,6 +350,9 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
     def treaty_records(self, state: State, power: str | None, gm: bool = False) -> list[dict[str, Any]]:
         return treaty_records.records(state, power, gm)
 
+    def treaty_seats(self, state: State) -> dict[str, str]:
+        return treaties.seats(state)
+
     def query(self, state: State, text: str) -> Any:
         return queries.answer(state, text, load_data(state))
 

@@ -272,7 +272,7 @@ def _question_audience(session: Session, question: str) -> audience.Audience:
     rec, wanted = session.game, question.lower()
     for t in rec.rules.treaty_records(rec.state, None, gm=True) if supports(rec.rules, "treaties") else []:
         if wanted in (str(t.get("key") or t["id"]).lower(), str(t["id"]).lower()):
-            return audience.treaty(t.get("key") or t["id"], t.get("parties") or ())
+            return audience.treaty_of(t)
     for data in snapshots.events_of_kind(session.ctx, rec.name, "question"):
         event = loads(data, {})
         if str(event.get("id", "")).lower() == wanted:

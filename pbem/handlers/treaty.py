@@ -74,6 +74,8 @@ def propose(session: Session, cmd: m.TreatyPropose) -> None:
         return
     rec = session.game
     seated = {p["power"] for p in store.players(session.ctx, rec.name)}
+    # A power no player holds may be a party when the game names who writes for it.
+    seated |= {p for p, seat in rec.rules.treaty_seats(rec.state).items() if seat in seated}
     parties = []
     for name in names.join_words(cmd.parties, rec.resolve_power, seated):
         power = rec.resolve_power(name)

@@ -128,8 +128,20 @@ def book_of(records: Iterable[Mapping]) -> dict[str, tuple[bool, tuple[str, ...]
     for r in records:
         key = str(r.get("key") or r.get("id") or "")
         if key:
-            out[key.lower()] = (bool(r.get("secret")), tuple(r.get("parties") or ()))
+            out[key.lower()] = (bool(r.get("secret")), treaty_readers(r))
     return out
+
+
+def treaty_readers(record: Mapping) -> tuple[str, ...]:
+    """Who reads a treaty as a party: each party, or the power whose player writes for it
+    (a record's ``seats``: party -> that power, for a party no player holds)."""
+    seats = record.get("seats") or {}
+    return tuple(dict.fromkeys(seats.get(p, p) for p in record.get("parties") or ()))
+
+
+def treaty_of(record: Mapping) -> Audience:
+    """The audience of a treaty's record: its readers while it is secret, everyone after."""
+    return treaty(str(record.get("key") or record["id"]), treaty_readers(record))
 
 
 def game_book(game: Any, state: Any) -> dict[str, tuple[bool, tuple[str, ...]]]:

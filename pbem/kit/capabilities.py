@@ -41,6 +41,12 @@ class Treaties:
         ``concluded``: see docs/contract.md)."""
         raise NotImplementedError
 
+    def treaty_seats(self, state: State) -> Mapping[str, str]:
+        """Powers no player holds that may still be a treaty's party, each with the seated
+        power whose player writes for it (its signature, refusal and withdrawal are that
+        player's; it reads the treaty through that player).  Default: none."""
+        return {}
+
 
 class GMCommands:
     """GM state edits (``GM SET TREASURY France 20``); without: ``GM <anything else>`` is

@@ -118,18 +118,21 @@ def concluded_record(treaty_id: str, parties: list[str], text: str, concluded: s
     return record
 
 
-def act(state: State, action: TreatyAction, seated: list[str]) -> tuple[dict[str, Any], list[Event]]:
+def act(state: State, action: TreatyAction, seated: list[str],
+        seats: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[Event]]:
     """Apply one treaty action to ``state`` (mutated: the caller holds a copy).
-    ``seated`` are the powers that may be parties.  Returns the record and
-    the events; raises :class:`Refused` with a reason a player understands."""
+    ``seated`` are the powers that may be parties; ``seats`` the powers no player holds that
+    may be parties too, each with the seated power whose player writes for it (the game's
+    ``treaty_seats``).  Returns the record and the events; raises :class:`Refused` with a
+    reason a player understands."""
     if action.action == "propose":
-        record = _propose(state, action, seated)
+        record = _propose(state, action, seated, seats or {})
     else:
         record = find_for(state, action.treaty, action.power)
-        if record is None or action.power not in record["parties"]:
+        if record is None or not acts_for(record, action.power):
             # The nearest id among the treaties the sender is a party to ("anglo_german" for
             # anglo-german): never one it may not see.
-            mine = [str(r["id"]) for r in visible(state, action.power) if action.power in r["parties"]]
+            mine = [str(r["id"]) for r in visible(state, action.power) if acts_for(r, action.power)]
             raise Refused(f"you are not a party to a treaty {action.treaty!r}", "unknown-treaty",
                           names.nearest(action.treaty, mine))
         if record.get("concluded"):
@@ -148,16 +151,27 @@ def event(record: Mapping[str, Any], action: str, **extra: Any) -> Event:
 
 
 def audience_of(record: Mapping[str, Any]) -> audience.Audience:
-    """Who may see a treaty: its parties while it is secret, everyone once it is revealed."""
-    return audience.treaty(key_of(record), record.get("parties") or ())
+    """Who may see a treaty: its parties (or who writes for them) while it is secret,
+    everyone once it is revealed."""
+    return audience.treaty_of(record)
 
 
-def _propose(state: State, action: TreatyAction, seated: list[str]) -> dict[str, Any]:
+def acts_for(record: Mapping[str, Any], power: str) -> list[str]:
+    """The parties of ``record`` whose player is ``power``'s: itself, if a party, and every
+    party it writes for (the record's ``seats``)."""
+    seats = record.get("seats") or {}
+    return [p for p in record.get("parties") or () if seats.get(p, p) == power]
+
+
+def _propose(state: State, action: TreatyAction, seated: list[str],
+             seats: Mapping[str, str]) -> dict[str, Any]:
     # Everything about the proposal itself is checked before its id, and the id only against
     # the treaties the proposer may see: the answer never tells of a treaty it may not see.
+    # The proposer is always a party in its own name: a power no player holds is named
+    # among the others, and signs when the player who writes for it does.
     parties: list[str] = []
     for power in (action.power, *action.parties):
-        if power not in seated:
+        if power not in seated and seats.get(power) not in seated:
             raise Refused(f"treaty party {power!r} is not playing", "unknown-power")
         if power not in parties:
             parties.append(power)
@@ -169,6 +183,11 @@ def _propose(state: State, action: TreatyAction, seated: list[str]) -> dict[str,
         raise Refused(f"treaty {action.treaty} already exists; choose another id", "treaty-exists")
     record = new_record(action.treaty, action.power, parties, action.text, action.secret, action.at,
                         key=free_key(state, action.treaty, action.power))
+    spoken = {p: seats[p] for p in parties if p not in seated}
+    if spoken:
+        record["seats"] = spoken
+        # The proposal is the proposer's signature, for every party its player writes for.
+        record["signatures"] = {p: action.at for p in acts_for(record, action.power)}
     return store(state, record)
 
 
@@ -179,7 +198,8 @@ def _open(record: dict[str, Any], verb: str) -> None:
 
 def _sign(record: dict[str, Any], action: TreatyAction) -> dict[str, Any]:
     _open(record, "signed")
-    record["signatures"][action.power] = action.at
+    for party in acts_for(record, action.power):
+        record["signatures"][party] = action.at
     if set(record["signatures"]) >= set(record["parties"]):
         record["status"] = IN_FORCE
     return record
@@ -187,20 +207,24 @@ def _sign(record: dict[str, Any], action: TreatyAction) -> dict[str, Any]:
 
 def _refuse(record: dict[str, Any], action: TreatyAction) -> dict[str, Any]:
     _open(record, "refused")
-    record["refusals"][action.power] = action.at
+    for party in acts_for(record, action.power):
+        record["refusals"][party] = action.at
     record["status"] = "refused"
     return record
 
 
 def _withdraw(record: dict[str, Any], action: TreatyAction) -> dict[str, Any]:
+    mine = acts_for(record, action.power)
     if record["status"] == OPEN:
-        record["signatures"].pop(action.power, None)
+        for party in mine:
+            record["signatures"].pop(party, None)
         if action.power == record["proposer"]:
             record["status"] = "withdrawn"
     elif record["status"] == IN_FORCE:
         # Lapse needs every party's agreement; one withdrawal is recorded and
         # the treaty stays in force until all have withdrawn.
-        record["withdrawals"][action.power] = action.at
+        for party in mine:
+            record["withdrawals"][party] = action.at
         if set(record["withdrawals"]) >= set(record["parties"]):
             record["status"] = "lapsed"
     else:
@@ -218,7 +242,7 @@ def _reveal(record: dict[str, Any], action: TreatyAction) -> dict[str, Any]:
 def _breach(record: dict[str, Any], action: TreatyAction) -> dict[str, Any]:
     if record["status"] != IN_FORCE:
         raise Refused(f"treaty {record['id']} is {record['status']}, not in force", "treaty-closed")
-    if action.against not in record["parties"] or action.against == action.power:
+    if action.against not in record["parties"] or action.against in acts_for(record, action.power):
         raise Refused(f"a breach is claimed against another party of {record['id']}", "treaty-parties")
     record["breaches"].append({"at": action.at, "by": action.power, "against": action.against,
                                "text": action.text, "ruled": None})
@@ -230,7 +254,7 @@ _STEPS = {"sign": _sign, "refuse": _refuse, "withdraw": _withdraw, "reveal": _re
 
 def may_see(record: Mapping[str, Any], power: str | None) -> bool:
     """Whether ``power`` (None: the public) may see the treaty, as the audience gate says."""
-    own = {key_of(record).lower(): (bool(record.get("secret")), tuple(record.get("parties") or ()))}
+    own = audience.book_of([record])
     return audience.admits(audience_of(record), power if power else audience.PUBLIC, own)
 
 

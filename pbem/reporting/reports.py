@@ -63,7 +63,7 @@ def treaties_in_force(game: Game, state: dict, power: str | None, gm: bool = Fal
     book = audience.game_book(game, state)
     reader = audience.reader_for(power, gm)
     for t in game.treaty_records(state, power, gm=gm and power is None):
-        if not audience.admits(audience.treaty(t.get("key") or t["id"], t.get("parties") or ()), reader, book):
+        if not audience.admits(audience.treaty_of(t), reader, book):
             continue
         if t.get("status") != "in_force":
             continue
@@ -295,7 +295,7 @@ def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: 
         for row in players:
             record = next((t for t in game.treaty_records(state, row["power"])
                            if str(t.get("key") or t["id"]).lower() == str(treaty_key).lower()), None)
-            if record is None or not audience.admits(audience.treaty(treaty_key, record.get("parties") or ()),
+            if record is None or not audience.admits(audience.treaty(treaty_key, audience.treaty_readers(record)),
                                                      row["power"], book):
                 continue
             queue(ctx, key=f"treaty:{rec.name}:{key}:{treaty_key}:{row['power']}",

@@ -107,7 +107,7 @@ def treaties(rec: store.GameRecord, game: Game | None) -> list[dict]:
     out = []
     book = audience.game_book(game, rec.state)
     for t in game.treaty_records(rec.state, None):
-        if not audience.admits(audience.treaty(t.get("key") or t["id"], t.get("parties") or ()),
+        if not audience.admits(audience.treaty_of(t),
                                audience.PUBLIC, book):
             continue
         history = t.get("history") or []

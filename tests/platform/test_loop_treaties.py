@@ -88,6 +88,30 @@ def test_a_signed_treaty_reaches_a_game_that_scores_treaties(tmp_path):
     assert record["text"] == "The Americas are closed."
 
 
+def test_a_power_no_player_holds_is_a_party_its_seat_signs_and_reads_for(tmp_path):
+    """The game's treaty_seats: Pax Britannica's Austria-Hungary, written for by the German
+    player, is named as a party; its secret treaty reaches that player and nobody else."""
+    lp = Loop(tmp_path)
+    lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM CREATE pax RULES pax_britannica\n")
+    for power in ("Britain", "France", "Germany", "Russia"):
+        lp.join(f"{power.lower()}@example.test", "pax", power, f"{power.lower()}-password")
+    lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM START\n")
+    lp.flush()
+    say = lambda p, text: lp.mail(f"{p.lower()}@example.test", f"SIGNON {p}@pax {p.lower()}-password\n{text}\n")
+    say("Britain", "TREATY PROPOSE danube WITH Austria-Hungary SECRET\nDEFENSIVE ALLIANCE\nENDTREATY")
+    say("Germany", "TREATY SIGN danube")
+    lp.flush()
+    record = store.get_game(lp.ctx, "pax").state["treaties"]["danube"]
+    assert (record["parties"], record["status"]) == (["Britain", "Austria-Hungary"], "in_force")
+    assert "treaty danube: in force" in lp.last_text("germany@example.test")
+    assert "Austria-Hungary: signed" in lp.last_text("germany@example.test")
+    for outsider in ("france@example.test", "russia@example.test"):
+        assert not any("danube" in m.get_body(("plain",)).get_content() for m in lp.inbox(outsider))
+    say("France", "TREATY PROPOSE vienna WITH Austria-Hungary\nOFFENSIVE ALLIANCE\nENDTREATY")
+    lp.flush()
+    assert "defensive Alliances only" in lp.last_text("france@example.test")
+
+
 def test_the_report_lists_the_treaties_in_force_its_reader_may_see(lp):
     say(lp, "North", "TREATY PROPOSE pact WITH South\nNo bids above 3.\nENDTREATY")
     say(lp, "South", "TREATY SIGN pact")

@@ -23,6 +23,28 @@ from .state import by_rules_order, power_order
 from .treaty_records import board_reason, break_treaty, grant_pending, in_force, treaty_event
 
 
+# -- who may be a party ----------------------------------------------------------------------
+def seats(state: dict) -> dict[str, str]:
+    """Rules: AUSTRIA-HUNGARY - "Austria-Hungary is always controlled by Germany. The German
+    player can make defensive (but never offensive) Alliances in the name of Austria-Hungary
+    alone, or along with Germany": a treaty may name Austria-Hungary as a party while the
+    German player plays; that player signs (and reads) for it."""
+    return {"Austria-Hungary": "Germany"} if board.is_great(state, "Austria-Hungary") else {}
+
+
+def austria_problems(c: dict, parties: list[str], state: dict, where: str) -> list[str]:
+    """Rules: AUSTRIA-HUNGARY - its Alliances are defensive, never offensive, and "Austria-
+    Hungary can never give £'s to any other player" (so it pays no treaty money)."""
+    if "Austria-Hungary" not in parties:
+        return []
+    if c["type"] == "offensive":
+        return [f"{where}{c['text']}: Austria-Hungary makes defensive Alliances only, never offensive"]
+    if c["type"] == "pay" and "Austria-Hungary" in binds(c, parties, state):
+        return [f"{where}{c['text']}: Austria-Hungary can never give money; name who pays "
+                "(Germany: PAY ...)"]
+    return []
+
+
 # -- reading and checking the terms --------------------------------------------------------
 def check_terms(state: dict, data, terms: list[dict], parties: list[str], congress: bool = False,
                 where_lines: bool = True) -> list[str]:
@@ -43,6 +65,7 @@ def check_terms(state: dict, data, terms: list[dict], parties: list[str], congre
             problems += [where + p for p in codominion_problems(state, c)]
         if c["type"] == "downgrade" and board.status_of(state, c["area"], c["power"]) is None:
             problems.append(f"{where}{c['text']}: {c['power']} has no marker in {c['area']}")
+        problems += austria_problems(c, parties, state, where)
     return problems
 
 
@@ -108,7 +131,7 @@ def act(state: dict, data, action: TreatyAction) -> list[dict]:
         raise Refused(f"treaty {before['id']} was passed by the Congress of Europe: answer SIGN "
                       f"{before['id']} or REFUSE {before['id']} in your Congress orders", "congress-treaty")
     was_secret = bool(before and before.get("secret"))
-    record, events = treatybook.act(state, action, list(state["players"]))
+    record, events = treatybook.act(state, action, list(state["players"]), seats(state))
     if action.action == "propose":
         record["terms"] = terms
         record["clauses"] = [c["text"] for c in terms]

@@ -100,6 +100,9 @@ def set_treaty(state, a, data):
     text = "\n".join([t["text"] for t in terms] + free)
     record = treatybook.new_record(tid, parties[0] if parties else "", parties, text, secret, "", status)
     record["signatures"] = {p: "" for p in parties} if status == "in_force" else record["signatures"]
+    seats = {p: seat for p, seat in treaties.seats(state).items() if p in parties}
+    if seats:  # Rules: AUSTRIA-HUNGARY - the German player signs and reads for it
+        record["seats"] = seats
     record.update({"terms": terms, "clauses": [t["text"] for t in terms], "turn": state.get("turn")})
     state.setdefault("treaties", {})[tid] = record
     return [{"kind": "treaty", "id": tid, "parties": parties, "status": status, "secret": secret}]
