@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping, Sequence
 
+from pbem.kit import names
 from pbem.kit.gameapi import PhaseInfo
 
 
@@ -79,6 +80,18 @@ def find(text: str, rows: Sequence[Mapping]) -> list[Mapping]:
             return found
     said = _norm(text)
     return [r for r in rows if _norm(str(r["phase_key"]).partition("/")[0]) == said]
+
+
+def nearest(text: str, rows: Sequence[Mapping]) -> str | None:
+    """The label or id of a resolved phase closest to ``text`` (a slip: "1884/movment",
+    "1884 Movment/Status Change"), as HISTORY prints it, for a did-you-mean; else None."""
+    said = _PRINTED.match(" ".join(str(text).split()))
+    shown: dict[str, str] = {}
+    for r in rows:
+        shown.setdefault(_norm(phase_label(r)), phase_label(r))
+        shown.setdefault(_norm(r["phase_key"]), str(r["phase_key"]))
+    found = names.nearest(_norm(said["id"] or said["label"] or text), shown, _norm)
+    return shown.get(found) if found else None
 
 
 def listing(rows: Iterable[Mapping], limit: int = 12) -> list[str]:

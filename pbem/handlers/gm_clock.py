@@ -184,7 +184,8 @@ def rollback(session: Session, cmd: m.GmRollback) -> None:
     if len(keys) != 1:
         what = (f"{cmd.phase!r} names {len(keys)} phases: name one by its label or its id" if keys else
                 f"no resolved phase {cmd.phase!r} in {session.game.name}")
-        session.problem("bad-rollback", what + ("; the reply lists the resolved phases" if rows else ""), cmd.line)
+        session.problem("bad-rollback", what + ("; the reply lists the resolved phases" if rows else ""), cmd.line,
+                        None if keys else phaselabels.nearest(cmd.phase, rows))
         if rows:
             session.section(f"Resolved phases{' it names' if keys else ''} (label [id], the latest last):",
                             phaselabels.listing(found or rows))

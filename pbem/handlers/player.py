@@ -361,9 +361,11 @@ def resend(session: Session, cmd: m.Resend) -> None:
     if cmd.phase:
         rows = phaselabels.find(cmd.phase, rows)
     if not rows or not session.power:
-        known = phaselabels.listing(phase_orders.history(ctx, rec.name)) if rec else []
+        every = phase_orders.history(ctx, rec.name) if rec else []
+        known = phaselabels.listing(every)
         session.problem("nothing-to-resend", "no resolved phase matches"
-                        + ("; the reply lists the resolved phases" if known else ""), cmd.line)
+                        + ("; the reply lists the resolved phases" if known else ""), cmd.line,
+                        phaselabels.nearest(cmd.phase, every) if cmd.phase else None)
         if known:
             session.section("Resolved phases (label [id], the latest last):", known)
         return

@@ -54,6 +54,13 @@ def test_history_lists_each_phase_once_with_its_id_and_the_gm_rolls_back_and_res
     again = t.say("Britain", f"RESEND {attack['id']}")
     assert "Report sent again:" in again
 
+    # A slip in a label or an id gets the phase it most likely meant, as HISTORY prints it.
+    slip = attack["label"].replace("Alliance", "Aliance")
+    reply = t.gm(f"GM ROLLBACK {slip}")
+    assert "[bad-rollback]" in reply and f"(did you mean {attack['label']}?)" in reply, reply
+    reply = t.say("Britain", f"RESEND {attack['id'].replace('attack', 'atack')}")
+    assert "[nothing-to-resend]" in reply and f"(did you mean {attack['id']}?)" in reply, reply
+
     reply = t.gm(f"GM ROLLBACK {attack['label']}")
     assert "Rolled back:" in reply, reply
     state = store.get_game(t.ctx, "pax").state

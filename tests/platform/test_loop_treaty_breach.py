@@ -43,3 +43,16 @@ def test_the_gm_is_mailed_the_claim_and_sees_it_in_status_and_treaty_list(pax):
     pax.gm("GM RULE entente DISMISSED")
     assert "Open breach claims:" not in pax.gm("STATUS")
     assert "open claim" not in pax.gm("TREATY LIST")
+
+
+def test_a_ruling_on_a_misspelt_treaty_is_refused_with_the_id_meant_and_told_to_nobody(pax):
+    pax.say("France", "TREATY BREACH entente United States sold arms to Britain")
+    before = len(pax.mails("Britain"))
+    reply = pax.gm("GM RULE entnte UPHELD")
+    assert "[unknown-question]" in reply and "(did you mean entente?)" in reply, reply
+    reply = pax.gm("GM RULE entente_ the claim stands")
+    assert "(did you mean entente?)" in reply, reply
+    reply = pax.gm("GM RULE nothing UPHELD")
+    assert "[unknown-question] there is no treaty 'nothing' to rule on" in reply
+    assert len(pax.mails("Britain")) == before
+    assert "Open breach claims:" in pax.gm("STATUS")

@@ -14,7 +14,7 @@ Belli against him and the Index rises by 5.  A breach of free text is claimed by
 """
 from __future__ import annotations
 
-from pbem.kit import audience, treatybook
+from pbem.kit import audience, names, treatybook
 from pbem.kit.gameapi import Refused, Ruling, TreatyAction
 
 from ..core.data import load_data
@@ -262,10 +262,15 @@ def rule(state: dict, ruling: Ruling) -> list[dict] | None:
     """GM RULE <treaty> UPHELD|DISMISSED on a breach claim, or BROKEN BY <power>.  None when
     the question is not a treaty."""
     record = treatybook.find(state, ruling.question)
-    if record is None:
-        return None
     words = ruling.ruling.split()
     verb = words[0].upper() if words else ""
+    if record is None:
+        # A slip in a treaty's id would record the ruling as a question of its own, shown to
+        # every power (a secret treaty's id among them): refused, with the id meant.
+        meant = names.nearest(ruling.question, [str(r["id"]) for r in state.get("treaties", {}).values()])
+        if meant or verb in ("UPHELD", "DISMISSED", "BROKEN"):
+            raise Refused(f"there is no treaty {ruling.question!r} to rule on", "unknown-question", meant)
+        return None
     open_claims = [b for b in record.get("breaches", []) if not b.get("ruled")]
     if verb == "DISMISSED":
         for b in open_claims:
