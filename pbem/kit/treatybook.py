@@ -139,7 +139,10 @@ def act(state: State, action: TreatyAction, seated: list[str],
             raise Refused(f"treaty {record['id']} was concluded by the game ({record['concluded']}): it is not "
                           "signed, withdrawn, revealed or claimed broken by TREATY commands", "treaty-concluded")
         record = _STEPS[action.action](record, action)
-    record["history"].append({"at": action.at, "who": action.power, "action": action.action})
+    entry = {"at": action.at, "who": action.power, "action": action.action}
+    if acts_for(record, action.power) not in ([], [action.power]):
+        entry["for"] = acts_for(record, action.power)  # "Germany signed for Austria-Hungary"
+    record["history"].append(entry)
     return record, [event(record, action.action, power=action.power)]
 
 

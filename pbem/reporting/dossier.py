@@ -17,7 +17,7 @@ import textwrap
 from pbem.base.context import Context
 from pbem.base.deadlines import format_moment
 from pbem.base.sitepaths import game_url
-from pbem.kit import audience
+from pbem.kit import audience, treatybook
 from pbem.kit.capabilities import supports
 from pbem.outbound.outbox import queue
 from pbem.reporting import reports
@@ -114,7 +114,8 @@ def owed_lines(rec: store.GameRecord, power: str) -> list[str]:
     """Treaty proposals waiting for the power's answer and claims against it."""
     out = []
     for t in _treaties(rec, power):
-        if t["status"] == "proposed" and power in t["parties"] and power not in t.get("signatures", {}):
+        mine = treatybook.acts_for(t, power)
+        if t["status"] == "proposed" and [p for p in mine if p not in t.get("signatures", {})]:
             out.append(f"treaty {t['id']} waits for your answer: TREATY SIGN {t['id']} or TREATY REFUSE {t['id']}")
         for b in t.get("breaches") or []:
             if b.get("against") == power and not b.get("ruled"):

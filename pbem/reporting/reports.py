@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from pbem.base import phaselabels
 from pbem.base.context import Context
 from pbem.base.sitepaths import game_url
-from pbem.kit import audience
+from pbem.kit import audience, treatybook
 from pbem.kit.capabilities import supports
 from pbem.kit.engine import Step
 from pbem.kit.gameapi import EFFECT, Event, Game, OrderOption
@@ -303,5 +303,5 @@ def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: 
                   subject=f"[{rec.name}] treaty {record['id']}: "
                           f"{render.TREATY_STATUS.get(record['status'], record['status'])}",
                   text=render.render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
-                              reader=row["power"], zone=row.get("zone") or rec.policy.timezone))
+                              reader=row["power"], mine=treatybook.acts_for(record, row["power"]), zone=row.get("zone") or rec.policy.timezone))
 

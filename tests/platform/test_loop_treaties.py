@@ -1,6 +1,8 @@
 """Treaties by mail (test game, three powers): records to every party on each
 change, secret treaties hidden from others until revealed, refusal, lapse by
 mutual withdrawal."""
+import re
+
 import pytest
 
 from helpers_loop import GM_SECRET, Loop
@@ -99,12 +101,22 @@ def test_a_power_no_player_holds_is_a_party_its_seat_signs_and_reads_for(tmp_pat
     lp.flush()
     say = lambda p, text: lp.mail(f"{p.lower()}@example.test", f"SIGNON {p}@pax {p.lower()}-password\n{text}\n")
     say("Britain", "TREATY PROPOSE danube WITH Austria-Hungary SECRET\nDEFENSIVE ALLIANCE\nENDTREATY")
-    say("Germany", "TREATY SIGN danube")
     lp.flush()
+    assert "TREATY SIGN danube / TREATY REFUSE danube" in lp.last_text("germany@example.test")
+    # A German player who takes over finds the answer owed for Austria-Hungary in his dossier.
+    lp.mail("gm@example.test", f"SIGNON GM@pax {GM_SECRET}\nGM REPLACE Germany kaiser@example.test\n")
+    lp.flush()
+    welcome = lp.last_text("kaiser@example.test")  # the secret, with the handover dossier
+    assert "treaty danube waits for your answer" in welcome
+    secret = re.search(r"Your secret is:\s+(\S+)", welcome).group(1)
+    lp.mail("kaiser@example.test", f"SIGNON Germany@pax {secret}\nTREATY SIGN danube\n")
+    lp.flush()
+    assert "Germany signed (for Austria-Hungary)\n" in lp.last_text("kaiser@example.test")
+    assert "TREATY WITHDRAW danube / TREATY REVEAL danube" in lp.last_text("kaiser@example.test")
     record = store.get_game(lp.ctx, "pax").state["treaties"]["danube"]
     assert (record["parties"], record["status"]) == (["Britain", "Austria-Hungary"], "in_force")
-    assert "treaty danube: in force" in lp.last_text("germany@example.test")
-    assert "Austria-Hungary: signed" in lp.last_text("germany@example.test")
+    assert "treaty danube: in force" in lp.last_text("kaiser@example.test")
+    assert "Austria-Hungary: signed" in lp.last_text("kaiser@example.test")
     for outsider in ("france@example.test", "russia@example.test"):
         assert not any("danube" in m.get_body(("plain",)).get_content() for m in lp.inbox(outsider))
     say("France", "TREATY PROPOSE vienna WITH Austria-Hungary\nOFFENSIVE ALLIANCE\nENDTREATY")
