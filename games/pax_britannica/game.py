@@ -325,8 +325,11 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
         """Rules: TREATIES.  The common life cycle (pbem.kit.treatybook) with the game's clauses on
         top (treaties.py); a revealed treaty in force scores the optional ``treaty_vp``."""
         new = copy_state(state)
-        events = treaties.act(new, load_data(new), action)
-        return new, events + self._tension_end(new)
+        events = treaties.act(new, load_data(new), action) + self._tension_end(new)
+        # What the command did to each player's position (a Casus Belli gained or faced on a
+        # reveal, money paid on coming into force), told to that player now.
+        return new, events + told(state.get("players", []), lambda p: gm_position.position(state, p),
+                                  lambda p: gm_position.position(new, p), by="A treaty command")
 
     def stamp(self, state: State, events: list[Event]) -> list[Event]:
         """Each event's audience, by its kind (audiences.py)."""

@@ -12,7 +12,7 @@ from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
-from pbem.kit import names
+from pbem.kit import audience, names, positions
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Refused, TreatyAction
 from pbem.play import turns
@@ -41,6 +41,7 @@ def _act(session: Session, cmd, action: TreatyAction) -> dict | None:
     """Apply the action; the record after it, or None when the game refused.  A refusal
     reads the same whether or not a treaty the sender may not see exists (the treaty book
     looks only among the treaties the sender may see)."""
+    owed_before = set(session.game.rules.phase(session.game.state).owes)
     try:
         events = turns.apply_input(session.ctx, session.game.name, action)
     except Refused as exc:
@@ -50,8 +51,25 @@ def _act(session: Session, cmd, action: TreatyAction) -> dict | None:
     rec = session.game
     keys = render.treaty_keys(events)
     reports.queue_treaty_records(session.ctx, rec, keys, f"{session.msg_id}:{cmd.line}")
+    _tell_positions(session, events, owed_before)
     return next((t for t in rec.rules.treaty_records(rec.state, session.power)
                  if keys and str(t.get("key") or t["id"]).lower() == keys[0].lower()), None)
+
+
+def _tell_positions(session: Session, events: list[dict], owed_before: set[str]) -> None:
+    """What the command did to other players' positions (the game's ``position_changed``
+    events, each to its audience), and to a power that now owes orders in this phase (a
+    Casus Belli gained against it on a reveal), that they are due: in one notice each for
+    the whole mail (announce.flush)."""
+    for e in events:
+        if e.get("kind") == positions.POSITION_CHANGED:
+            session.announce("your position changed", str(e.get("text", "")), audience.of(e) or audience.gm())
+    rec = session.game
+    phase = rec.rules.phase(rec.state)
+    for power in [p for p in phase.owes if p not in owed_before and p != session.power]:
+        session.announce("your orders are due",
+                         f"{power} now owes orders for {phase.label}: send STATUS for what you may do, "
+                         "or your orders.", audience.powers(power))
 
 
 def _action(session: Session, cmd, verb: str, **extra) -> TreatyAction:

@@ -1,4 +1,4 @@
-"""What a GM edit changed in each player's position, told to that player alone.
+"""What a GM edit (or a treaty command) changed in each player's position, told to that player alone.
 
 A game that takes GM edits (:class:`pbem.kit.capabilities.GMCommands`) tells every power whose
 position an edit changed: among the edit's events it returns one event of kind
@@ -40,15 +40,16 @@ def changes(before: Position, after: Position) -> list[str]:
 
 
 def told(powers: Iterable[str], before: Callable[[str], Position], after: Callable[[str], Position],
-         readers: Callable[[str], list[str]] | None = None) -> list[dict]:
+         readers: Callable[[str], list[str]] | None = None, by: str = "The GM") -> list[dict]:
     """A :data:`POSITION_CHANGED` event for each of ``powers`` whose position differs, seen by
-    ``readers(power)`` (default: the power alone)."""
+    ``readers(power)`` (default: the power alone).  ``by``: who or what changed it, as the
+    text's first words (a treaty command's: words that name no treaty a reader may not see)."""
     events = []
     for power in powers:
         lines = changes(before(power), after(power))
         if not lines:
             continue
-        text = f"The GM changed {power}'s position:\n" + "\n".join(f"  - {line}" for line in lines)
+        text = f"{by} changed {power}'s position:\n" + "\n".join(f"  - {line}" for line in lines)
         seen_by = audience.powers(readers(power) if readers else [power])
         events.append(audience.tag({"kind": POSITION_CHANGED, "power": power, "changes": lines, "text": text},
                                    seen_by))

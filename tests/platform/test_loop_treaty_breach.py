@@ -56,3 +56,25 @@ def test_a_ruling_on_a_misspelt_treaty_is_refused_with_the_id_meant_and_told_to_
     assert "[unknown-question] there is no treaty 'nothing' to rule on" in reply
     assert len(pax.mails("Britain")) == before
     assert "Open breach claims:" in pax.gm("STATUS")
+
+
+def test_a_reveal_tells_each_player_what_it_changed_and_the_breaker_that_its_orders_are_due(
+        tmp_path, monkeypatch):
+    """A secret treaty broken in the Movement Phase is revealed in the Negotiation: the revealer
+    reads the Casus Belli it gained in its reply, the breaker is told the Casus Belli against it
+    and that it now owes Negotiation orders (in one mail), and nobody else hears of it."""
+    t = PaxTable(tmp_path, monkeypatch)
+    t.gm("GM SET TREATY maroc France Britain SECRET CLAUSES France: NO MARKERS IN Marocco")
+    t.all_order({"France": ["BUY INTEREST Marocco"]})
+    assert t.say("Britain", "STATUS").count("Negotiation") >= 1
+    france, germany = len(t.mails("France")), len(t.mails("Germany"))
+    reply = t.say("Britain", "TREATY REVEAL maroc")
+    assert "A treaty command changed Britain's position:" in reply, reply
+    assert "Britain: Casus Belli held: against France (was none)" in reply
+    told = t.mails("France")[france:]
+    assert len(told) == 1, [m["Subject"] for m in told]
+    text = t.text(told[0])
+    assert "France: Casus Belli against it: Britain (was none)" in text
+    assert "France now owes orders for 1880 Negotiation" in text
+    assert len(t.mails("Germany")) == germany + 1  # the treaty's record, now public: nothing else
+    assert "position" not in t.text(t.mails("Germany")[-1])
