@@ -8,7 +8,7 @@ from datetime import datetime
 from pbem.base.context import Context
 from pbem.commands.model import MASK
 from pbem.kit import audience
-from pbem.kit.gameapi import Problem
+from pbem.kit.gameapi import DONE_EXPLICIT, Problem
 from pbem.mail.normalize import Inbound
 from pbem.reporting import render, reports
 from pbem.storage import store
@@ -134,6 +134,7 @@ class Session:
             status = {"phase": phase.label, "paused": rec.status == "paused",
                       "deadline": render.deadline_text(rec, rec.deadline, self.reader_zone()),
                       "waiting": waiting_for(self.ctx, rec), "open": phase.open,
+                      "on_done": phase.done == DONE_EXPLICIT,
                       "held": bool(rec.row.get("hold_early"))}
         ordered = sorted(self.problems, key=lambda p: (p.line is None, p.line or 0))
         refused = [self.describe(p) for p in ordered if p.kind != "warning"]

@@ -78,3 +78,7 @@ def test_a_reveal_tells_each_player_what_it_changed_and_the_breaker_that_its_ord
     assert "France now owes orders for 1880 Negotiation" in text
     assert len(t.mails("Germany")) == germany + 1  # the treaty's record, now public: nothing else
     assert "position" not in t.text(t.mails("Germany")[-1])
+    reply = t.say("France", "ORDERS", "DOWNGRADE Marocco", "ENDORDERS")
+    assert "Still waiting for orders from: Britain, France\n(In this phase you may write several mails: you are done " \
+           "when you send DONE, or at the deadline.)" in reply, reply
+    assert "(In this phase" not in t.say("France", "DONE")
