@@ -106,13 +106,20 @@ def judge(state: dict, sim: dict, data, player: str, who: str, o: Order, moved: 
 def check_attack(state: dict, data, who: str, a: dict) -> tuple | None:
     war = model.war_of(state, who)
     kinds = [a["type"]] if a.get("type") else ["army", "navy"]
+    present = False
     for kind in kinds:
         mine = board.units_of(state, who, a["place"], kind)
         foes = [u for u in board.units_of(state, where=a["place"], type=kind) if model.enemies_in(war, who, u["power"])]
         if mine and (foes or kind == "army" and natives.area_strength(state, data, war, a["place"])):
             return None
-    return "no-combat", (f"{who} has no unit in {a['place']} facing enemy units there"
-                         + (f" ({a['type']} combat)" if a.get("type") else ""))
+        present = present or bool(mine)
+    which = f" ({a['type']} combat)" if a.get("type") else ""
+    if present:
+        # Rules: COMBAT (WAR) - "Units in one Area or Sea Zone can attack only enemy Units within
+        # the same Area or Sea Zone": a navy based in an Area is fought in that Area.
+        return "no-combat", (f"no enemy unit is in {a['place']} to fight{which}: units attack only enemies in "
+                             "the same Area or Sea Zone (a navy based in an Area is fought in that Area)")
+    return "no-combat", f"{who} has no unit in {a['place']} facing enemy units there{which}"
 
 
 def check_join(state: dict, who: str, ally: str, kind: str) -> tuple | None:
