@@ -143,8 +143,9 @@ class Game:
         """Why the phase being played asks nothing of ``power`` (it neither owes nor may send
         orders), in words for its player ("you hold no Casus Belli, so you declare no War this
         turn"), or None.  The moderator adds it where it refuses orders or DONE from that power
-        (``no-orders-due``), so the player learns the game's reason, not only that nothing is
-        due.  The default: None (the refusal names the phase and no reason)."""
+        (``no-orders-due``), and to the report of such a phase, so the player learns the game's
+        reason, not only that nothing is due.  The default: None (the refusal names the phase
+        and no reason)."""
         return None
 
     def apply(self, state: State, inp: Input, dice: Dice) -> tuple[State, list[Event]]:

@@ -147,6 +147,8 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     rep = game.report(state, events, power)
     live = current and not over and power is not None
     owes, may = live and power in phase.owes, live and power in phase.may
+    # A phase that takes orders, but none from this reader: the game's reason, when it gives one.
+    idle = game.nothing_due(state, power) if live and phase.open and not (owes or may) else None
     seated = [r["power"] for r in store.players(ctx, rec.name)] if gm and not power else []
     # What the reader must do this phase opens the report; an earlier position's owes nothing now.
     owed = obligation_blocks(obligations(game, state, power, gm, seated), power, phase.label) if current else []
@@ -162,10 +164,10 @@ def compose(ctx: Context, rec: store.GameRecord, state: dict, power: str | None,
     # The token is printed whether the site or the game asks for it (both are checked at sign-on).
     token = render.token_for(rec, power) if owes and (ctx.reply_token or store.option_on(rec, "reply_token")) \
         else None
-    text = render.render("report.txt.j2", owes=owes, may=may, token=token, **values)
+    text = render.render("report.txt.j2", owes=owes, may=may, idle=idle, token=token, **values)
     board, parts = render.report_map(ctx, game, state, power, key, map_view(ctx, rec, power), public)
     html = render.render("report.html.j2", body_html=render.report_html(game, rep), owes=owes, may=may,
-                         map=board, **values)
+                         idle=idle, map=board, **values)
     return text, html, parts
 
 

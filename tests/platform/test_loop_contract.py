@@ -65,6 +65,11 @@ def test_optional_responders_are_heard_and_never_waited_for(tmp_path):
     lp = start(tmp_path)
     win_round_one(lp)
     assert phase_orders.waiting_for(lp.ctx, game(lp)) == ["North"]
+    # The report of the window tells a power asked nothing the game's reason.
+    lp.flush()
+    report = [m for m in lp.inbox("east@example.test") if "report" in m["Subject"]][-1]
+    assert "Nothing is asked of you in this phase: you bid nothing in round 1" \
+        in report.get_body(("plain",)).get_content()
     assert say(lp, "South", "ORDERS", "PROTEST") == "done"
     lp.flush()
     assert "Orders stored for Round 1 Claim" in lp.last_text("south@example.test")
