@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from lark import Transformer
 
 from pbem.kit.gameapi import ParseResult, Problem
+from pbem.kit.names import nearest
 
 _WORD = re.compile(r'"[^"]*"|->|[^\s,;]+')
 MAX_NAME_WORDS = 6
@@ -101,6 +103,20 @@ class ShapeBase(Transformer):
 
     def INT(self, tok):  # noqa: N802
         return int(tok)
+
+
+def misspelt_keyword(text: str, forms: Sequence[str], power: str, data, known: set[str]) -> tuple[str, str] | None:
+    """(the word as written, the keyword of the verb's forms it most likely is) for the first
+    word after the verb that is neither a keyword (``known``: the grammar's keywords and
+    aliases) nor part of a name ("BUY INTREST Siam": INTEREST; "PLACE POSSESION Guiana":
+    POSSESSION), or None."""
+    raw = words(text)
+    wanted = sorted({w for f in forms for w in re.findall(r"[A-Z]{2,}", f)} - {raw[0].upper()})
+    for i, w in enumerate(raw):
+        if i and w.upper() not in known and plain_word(w) and not name_span(raw, i, data, power):
+            near = nearest(w, wanted, normalise=str.upper)
+            return (w, near) if near else None
+    return None
 
 
 def normalise_with(text: str, data, keywords, aliases: dict | None = None, power: str | None = None) -> str:

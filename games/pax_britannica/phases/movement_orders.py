@@ -4,7 +4,6 @@ names, and the canonical form of each order.  The words and names of a line are 
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Sequence
 
@@ -12,9 +11,10 @@ from lark import Lark
 from lark.exceptions import LarkError
 
 from pbem.kit.gameapi import NOT_AN_ORDER, Order, ParseResult, Problem
-from pbem.kit.names import distance, key, nearest
+from pbem.kit.names import distance, key
 
-from ..core.reading import MAX_NAME_WORDS, ShapeBase, name_span, normalise_with, plain_word, take_line, words
+from ..core.reading import (MAX_NAME_WORDS, ShapeBase, misspelt_keyword, name_span, normalise_with, plain_word,
+                            take_line, words)
 
 GRAMMAR = Lark((Path(__file__).parent / "orders.lark").read_text(), parser="lalr")
 
@@ -245,26 +245,12 @@ def unreadable(text: str, power: str, data, line: int | None) -> Problem:
         what, code, _ = ROLE_WORDS[VERB_ROLES.get(verb, "place")]
         return Problem(code, f"{near[0]!r} is not a known {what}", line, near[1], "invalid")
     forms = [f for f in FORMS[:-1] if f.split()[0] == verb]
-    slip = misspelt_keyword(text, forms, power, data)
+    slip = misspelt_keyword(text, forms, power, data, KEYWORDS | set(ALIASES))
     if slip:
         return Problem("invalid-order", f"{slip[0]!r} is no word of a {verb} order; write it as "
                        + " or ".join(forms), line, slip[1], "invalid")
     return Problem("invalid-order", f"not understood: {text.strip()!r}; write it as "
                    + " or ".join(forms), line, None, "invalid")
-
-
-def misspelt_keyword(text: str, forms: Sequence[str], power: str, data) -> tuple[str, str] | None:
-    """(the word as written, the keyword of the verb's forms it most likely is) for the first
-    word after the verb that is neither a keyword nor part of a name ("BUY INTREST Siam":
-    INTEREST), or None."""
-    raw = words(text)
-    wanted = sorted({w for f in forms for w in re.findall(r"[A-Z]{2,}", f)} - {raw[0].upper()})
-    known = KEYWORDS | set(ALIASES)
-    for i, w in enumerate(raw):
-        if i and w.upper() not in known and plain_word(w) and not name_span(raw, i, data, power):
-            near = nearest(w, wanted, normalise=str.upper)
-            return (w, near) if near else None
-    return None
 
 
 def misspelt_name(text: str, power: str, data, role: str) -> tuple[str, str] | None:

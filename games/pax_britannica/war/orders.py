@@ -17,7 +17,7 @@ from lark.exceptions import LarkError
 
 from pbem.kit.gameapi import Order, ParseResult, Problem
 
-from ..core.reading import ShapeBase, normalise_with
+from ..core.reading import ShapeBase, misspelt_keyword, normalise_with
 from . import model
 
 GRAMMAR = Lark((Path(__file__).parent / "war.lark").read_text(), parser="lalr")
@@ -33,6 +33,8 @@ PASSAGE_NAMES = {"suez": "Egypt", "suez canal": "Egypt", "straits": "Anatolia", 
                  "dardanelles": "Anatolia", "bosporus": "Anatolia", "bosphorus": "Anatolia",
                  "panama canal": "Panama"}
 
+#: the markers PLACE and DEMAND name (war.lark's ``status``), for a did-you-mean
+STATUSES = "INTEREST|INFLUENCE|PROTECTORATE|POSSESSION"
 FORMS = (
     "DECLARE WAR ON <power>[,<power>...]",
     "JOIN WAR WITH <power>",
@@ -158,6 +160,10 @@ def parse_line(power: str, text: str, data, line: int | None) -> tuple[Order | N
     except LarkError:
         verb = ALIASES.get(text.split()[0].upper(), text.split()[0].upper())
         forms = [f for f in FORMS[:-1] if f.split()[0] == verb] or list(FORMS[:-1])
+        slip = misspelt_keyword(text, forms + [STATUSES], power, data, KEYWORDS | set(ALIASES))
+        if slip:  # "PLACE POSSESION Guiana": POSSESSION
+            return None, Problem("invalid-order", f"{slip[0]!r} is no word of a {verb} order; expected "
+                                 + " | ".join(forms), line, slip[1], "invalid")
         return None, Problem("invalid-order", f"not understood: {text.strip()!r}; expected "
                              + " | ".join(forms), line, None, "invalid")
     try:

@@ -119,6 +119,14 @@ def test_a_misspelt_keyword_of_an_order_gets_the_nearest_word_of_its_verb():
     assert result.problems[0].message.startswith("'INTREST' is no word of a BUY order; write it as BUY <INTEREST|")
 
 
+def test_a_misspelt_marker_in_a_wars_resolution_gets_the_marker():
+    s = GAME.set_phase(GAME.setup(FOUR, {"setup": "empty"}, None), "war_resolution", 1884)
+    result = GAME.parse_orders(s, "France", [(1, "PLACE POSSESION Guiana"), (2, "PLACE WHATEVER Guiana")])
+    assert [(p.code, p.suggestion) for p in result.problems] == [
+        ("invalid-order", "POSSESSION"), ("invalid-order", None)]
+    assert result.problems[0].message.startswith("'POSSESION' is no word of a PLACE order; expected PLACE")
+
+
 def test_a_proposal_id_written_in_two_words_or_misspelt_gets_the_id():
     from pbem.kit.dice import ScriptedDice
 
