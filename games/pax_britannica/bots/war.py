@@ -176,7 +176,7 @@ def settle(state: dict, data, power: str, rng) -> list[str]:
     for war in model.group_wars(state):
         if war.get("status") != "ended":
             continue
-        for p, areas in resolution.spoils(state, data, war).items():
+        for p, areas in resolution.open_spoils(state, data, war).items():
             if power not in model.controllers(state, war, p):
                 continue
             status = "protectorate" if board.is_great(state, p) else "possession"

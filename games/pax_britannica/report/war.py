@@ -340,7 +340,7 @@ def settling(state: dict, data, power: str) -> list[str]:
     for war in model.group_wars(state):
         if war.get("status") != "ended":
             continue
-        for p, areas in resolution.spoils(state, data, war).items():
+        for p, areas in resolution.open_spoils(state, data, war).items():
             if power in model.controllers(state, war, p):
                 lead = f"FOR {p}: " if p != power else ""
                 what = "POSSESSION" if not board.is_great(state, p) else "<marker>"

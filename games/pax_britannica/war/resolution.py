@@ -60,6 +60,18 @@ def spoils(state: dict, data, war: dict) -> dict[str, list[str]]:
     return out
 
 
+def open_spoils(state: dict, data, war: dict) -> dict[str, list[str]]:
+    """The spoils a marker can still raise: a power holding a Possession (or more) in an Area it
+    won has nothing to place there (a placed marker only raises what it holds), so it is not
+    asked, and not offered PLACE there."""
+    out = {}
+    for p, areas in spoils(state, data, war).items():
+        left = [a for a in areas if board.rank(board.status_of(state, a, p)) < board.rank("possession")]
+        if left:
+            out[p] = left
+    return out
+
+
 def demanders(state: dict, data, war: dict) -> list[str]:
     """Rules: CHINESE REBELLION - "Each colonial Power who has any remaining Army Units in any
     Chinese Empire or Chinese Vassal Area can demand the cession of one Chinese Area".  The Great
@@ -79,7 +91,7 @@ def deciders(state: dict, data) -> dict[str, list[str]]:
     for war in model.group_wars(state):
         if war.get("status") != "ended":
             continue
-        for p in list(spoils(state, data, war)) + demanders(state, data, war):
+        for p in list(open_spoils(state, data, war)) + demanders(state, data, war):
             for c in model.controllers(state, war, p):
                 out.setdefault(c, [])
                 if p not in out[c]:
