@@ -180,6 +180,9 @@ def _propose(state: State, action: TreatyAction, seated: list[str],
             parties.append(power)
     if len(parties) < 2:
         raise Refused("a treaty needs at least one other party", "treaty-parties")
+    if len({seats.get(p, p) for p in parties}) < 2:
+        raise Refused(f"a treaty needs another player: {action.power}'s player writes for every party "
+                      f"named ({', '.join(parties)})", "treaty-parties")
     if "~" in action.treaty:
         raise Refused(f"a treaty id has no '~' in it ({action.treaty!r})", "treaty-id")
     if any(str(r["id"]).lower() == action.treaty.lower() for r in visible(state, action.power)):

@@ -90,3 +90,9 @@ def test_a_defensive_alliance_with_austria_hungary_gives_it_a_casus_belli_when_i
     assert [(e["holder"], e["against"]) for e in cbs] == [("Austria-Hungary", "France")]
     duty = s["obligations"][-1]
     assert (duty["power"], duty["ally"], duty["against"]) == ("Austria-Hungary", "Britain", "France")
+
+
+def test_a_treaty_of_germany_with_austria_hungary_alone_is_refused_as_one_players():
+    with pytest.raises(Refused) as info:
+        act(board(), "propose", "Germany", "self", parties=("Austria-Hungary",), text="DEFENSIVE ALLIANCE")
+    assert info.value.code == "treaty-parties" and "needs another player" in str(info.value)
