@@ -14,6 +14,7 @@ from pbem.kit.positions import told
 from pbem.kit.state_copy import copy_state
 
 from . import gm, guide, helptopics, not_asked, queries, sequence
+from .phase_slips import other_phase
 from .gm import play_edits, position as gm_position
 from .phases import obligations as duties
 from .bots import diplomacy as bot_diplomacy, movement as bot, war as bot_war
@@ -31,11 +32,6 @@ WINDOWS = {"negotiation": "48h", "congress_attend": "24h", "congress_propose": "
            # Rules: THE WAR SEQUENCE - every window of a War (declarations, Alliance
            # Determination, each alliance's Maneuver and Attack, the Resolution) is short.
            "war": "24h"}
-DIPLOMACY_VERBS = {"CODOMINION", "CALL", "DECLARE", "DEFEND", "ATTEND", "DECLINE", "INVITE", "VOTE",
-                   "SIGN", "REFUSE", "PROPOSE", "ENDPROPOSE"}
-MOVEMENT_VERBS = {"BUY", "B", "PURCHASE", "BUILD", "MOVE", "M", "PLACE", "SUPPRESS", "REMOVE",
-                  "ELIMINATE"}
-WAR_VERBS = {"ATTACK", "DENY", "GRANT", "JOIN", "SUPPORT", "END", "DELAY", "DEMAND"}
 
 
 class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, Guide):
@@ -117,29 +113,8 @@ class PaxBritannica(Game, Treaties, GMCommands, Rulings, Maps, Scenarios, Bots, 
                      lines: Sequence[tuple[int, str]]) -> ParseResult:
         reader = sequence.READERS[sequence.phase_of(state.get("phase")).orders]
         result = reader.parse_orders(state, power, lines, load_data(state))
-        result.problems = [self._other_phase(state, p, dict(lines)) for p in result.problems]
+        result.problems = [other_phase(state, p, dict(lines)) for p in result.problems]
         return result
-
-    @staticmethod
-    def _other_phase(state: State, problem: Problem, lines: Mapping[int, str]) -> Problem:
-        """A line not understood because it is another phase's order says so, instead of
-        listing this phase's forms."""
-        if problem.code != "invalid-order" or problem.line not in lines:
-            return problem
-        verb = (lines[problem.line].split() or [""])[0].upper()
-        here = st.label(state.get("phase", ""))
-        kind = sequence.phase_of(state.get("phase")).orders
-        if kind != "war" and verb in WAR_VERBS:
-            where = "a War (HELP WAR lists the war orders)"
-        elif kind == "movement" and verb in DIPLOMACY_VERBS:
-            where = "the Negotiation Phase" if verb in ("CODOMINION", "CALL", "DECLARE", "DEFEND") \
-                else "the Congress of Europe"
-        elif kind == "diplomacy" and verb in MOVEMENT_VERBS:
-            where = "the Movement/Status Change Phase"
-        else:
-            return problem
-        return Problem("wrong-phase", f"{verb} is an order of {where}; the game is in the {here} "
-                       "Phase", problem.line, kind="invalid")
 
     def validate(self, state: State, power: str, orders: Sequence[Order]) -> list[Problem]:
         row = sequence.phase_of(state.get("phase"))
