@@ -154,7 +154,7 @@ def _npr_retreats(state: dict, item: dict, npr: str) -> bool:
 
 def _retreat(state: dict, item: dict, realm: str, to: str | None, events: list) -> None:
     """One extra casualty, then away (9.7 step 6)."""
-    loc, naval = item["loc"], item["naval"]
+    loc = item["loc"]
     side_forces = bt.factions(state, item, "attacker" if realm == item["attacker"] or any(
         r == realm for r, _ in bt.factions(state, item, "attacker")) else "defender")
     mine = [(r, u) for r, u in side_forces if r == realm]

@@ -162,7 +162,7 @@ def check_details(state: dict, v: str, loser: str, details: list) -> None:
 def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
     check_details(state, v, loser, details)
     lines, ducats_due, dues, ransoms = [], 0, [], []
-    fam_l, fam_v = st.family(state, loser), st.family(state, v)
+    fam_l = st.family(state, loser)
     returned, liberated = [], []
     for d in details:
         if d[0] == "CLAIM":
@@ -210,7 +210,7 @@ def _keep_board(state, v, loser, side_v, side_l, details, events) -> list[str]:
             elif st.is_player(state, payer):
                 paid = pay_ducats(state, payer, payee, 10, events, f"ransom for {p}")
                 lines.append(f"The capital {p} returns to {payer} against a ransom of 10 Ducats: {payer} pays "
-                             f"{payee} {paid}" + (f" (all it has)" if paid < 10 else "") + ".")
+                             f"{payee} {paid}" + (" (all it has)" if paid < 10 else "") + ".")
             else:
                 lines.append(f"The capital {p} returns to {payer} (an NPR pays no ransom).")
     lost_areas = set()

@@ -5,7 +5,7 @@ the contract, which re-exports them beside :class:`~pbem.kit.gameapi.Game`."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Mapping, Union
 
 State = dict[str, Any]
 #: {"kind": "...", "audience": ..., ...fields}: every event says who may see it (pbem.kit.audience)

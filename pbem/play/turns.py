@@ -224,7 +224,6 @@ def rollback(ctx: Context, name: str, phase_key: str) -> store.GameRecord:
     edits the state first.  A re-run draws the same dice, since dice follow
     the seed and the phase key — a rollback can never be used to re-roll."""
     with atomic(ctx.db):
-        rec = store.get_game(ctx, name)
         snap = snapshots.latest_resolution(ctx, name, phase_key)
         if snap is None:
             raise ValueError(f"no resolved phase {phase_key!r} in game {name}")

@@ -4,7 +4,6 @@ responders, a result told to one power), typed treaties and rulings, DONE,
 orders whose every line was refused, and orders written without ORDERS."""
 from datetime import timedelta
 
-import pytest
 
 from helpers_loop import GM_SECRET, Loop, secret_in
 from pbem.storage import phase_orders, store

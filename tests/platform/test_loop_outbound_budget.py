@@ -14,7 +14,6 @@ from helpers_loop import GM_SECRET, Loop, secret_in
 from pbem.inbound import intake
 from pbem.kit import names
 from pbem.storage import phase_orders, store
-from pbem.storage.db import loads
 from pbem.mail.source import RawMail
 
 GM = "gm@example.test"

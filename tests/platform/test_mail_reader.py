@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import email
 import re
-from email import policy
 
 import pytest
 from helpers_loop import secret_in

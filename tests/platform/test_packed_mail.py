@@ -5,7 +5,6 @@ and pruned, when the parts no kept mail shows go too.  Snapshots keep their stat
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 
 from helpers_loop import Loop
 from pbem.mail.compose import Inline

@@ -100,7 +100,6 @@ def test_stop_closes_the_port_and_open_sessions(tmp_path):
 def test_idle_connections_beyond_the_cap_are_told_421_and_mail_still_comes_in(tmp_path):
     """A crowd of idle sockets neither holds the listener (a session beyond the cap is
     told 421 and closed; an idle one is dropped) nor floods the log."""
-    import logging
 
     async def greeting(port: int) -> tuple[bytes, asyncio.StreamWriter]:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
