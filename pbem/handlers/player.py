@@ -138,7 +138,9 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
     that does not start like one of its orders (a line that does is an order
     with a mistake, and keeps the game's own problem)."""
     forms = game.order_forms() if supports(game, "guide") else []
-    verbs = {form.split()[0].upper(): form for form in forms}
+    verbs: dict[str, list[str]] = {}
+    for form in forms:
+        verbs.setdefault(form.split()[0].upper(), []).append(form)
     texts = dict(cmd.lines)
     out = []
     for problem in problems:
@@ -157,7 +159,7 @@ def _hints(game, phase, cmd: m.Orders, problems: list) -> list:
                                problem.line, None, "invalid"))
             continue
         out.append(Problem("not-understood", f"{shown!r} is neither a command nor an order of "
-                           f"{phase.label}", problem.line, _nearest_form(first, verbs), "invalid"))
+                           f"{phase.label}", problem.line, _nearest_form(line, verbs), "invalid"))
     return out
 
 
@@ -177,10 +179,19 @@ def _sign_off(session: Session, parsed) -> list:
     return [p for p in parsed.problems if p not in tail]
 
 
-def _nearest_form(word: str, verbs: dict[str, str]) -> str | None:
-    choices = {**{k: k for k in help_keywords()}, **verbs}
-    near = names.nearest(word, list(choices), normalise=str.upper)
-    return choices[near] if near else None
+def _nearest_form(line: str, verbs: dict[str, list[str]]) -> str | None:
+    """The command or order form ``line`` most likely meant: its first word's nearest verb,
+    and among that verb's forms the one whose next word is the line's ("BIULD ARMY 1": BUILD
+    ARMY ..., not BUILD CANAL ...)."""
+    words = line.upper().split() or [""]
+    choices = {**{k: [k] for k in help_keywords()}, **verbs}
+    near = names.nearest(words[0], list(choices), normalise=str.upper)
+    if not near:
+        return None
+    forms = choices[near]
+    second = words[1] if len(words) > 1 else ""
+    return next((f for f in forms if len(f.split()) > 1 and second in f.upper().split()[1].strip("<>[]").split("|")),
+                forms[0])
 
 
 @command(m.Done, "DONE", "done", "DONE",

@@ -246,6 +246,10 @@ def test_an_order_of_another_phase_says_so_and_help_on_it_answers(tmp_path, monk
             "written in another phase (HELP DECLARE says when)") in reply, reply
     reply = table.say("Britain", "HELP DECLARE")
     assert "Negotiation Phase orders" in reply and "War orders" in reply, reply
+    # A misspelt verb gets the form of that verb its next word names, not the verb's last form.
+    reply = table.say("Britain", "ORDERS", "BIULD ARMY 1", "BYU INTEREST Siam", "ENDORDERS")
+    assert "(did you mean BUILD ARMY <1|3|10>?)" in reply, reply
+    assert "(did you mean BUY <INTEREST|" in reply, reply
 
 
 def test_orders_with_a_refused_line_do_not_close_the_phase_early_until_done(tmp_path, monkeypatch):
