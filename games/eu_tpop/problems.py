@@ -134,7 +134,6 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
     Code("unknown-gm-command", "the GM command is not one of this game's", "the reply lists them"),
     Code("unknown-scenario", "there is no scenario of that name", "write sample (the shipped one) or empty"),
     Code("nothing-to-remove", "the GM removal names something the board does not have", "the reply says what is there"),
-    Code("no-change", "the GM edit would leave the game as it stands", "the reply names the edit; nothing is stored"),
     Code("units-at-areas", "a GM edit put land units or a leader at a province; they stand at Areas",
          "the reply names the province's area"),
     Code("no-port-there", "a GM edit put ships in the port of a province that has none"),

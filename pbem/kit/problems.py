@@ -189,6 +189,8 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
     # -- the game refuses, and the GM's commands
     Code("refused", "the game refused this (the message says why)"),
     Code("gm-edit", "the GM edit or command cannot be applied (the message says why)"),
+    Code("no-change", "the GM edit would leave the game as it stands (for every game)",
+         "the reply names the edit; nothing is stored"),
     Code("not-gm-command", "the line after GM (or typed at the GM console) is not a GM command",
          "write it without GM"),
     Code("wrong-game-status", "the game is not in a state this GM command works in"),

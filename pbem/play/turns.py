@@ -16,7 +16,7 @@ from pbem.base.deadlines import next_deadline
 from pbem.kit.audience import public
 from pbem.kit.dice import SeededDice, commitment, new_seed
 from pbem.kit.engine import Step, apply_one, run_phases
-from pbem.kit.gameapi import Input, Order, PhaseInfo, input_to_json
+from pbem.kit.gameapi import Edit, GMError, Input, Order, PhaseInfo, input_to_json
 from pbem.outbound.outbox import queue
 from pbem.reporting import render, reports
 from pbem.storage import phase_orders, snapshots, store
@@ -140,6 +140,10 @@ def apply_input(ctx: Context, name: str, inp: Input) -> list[dict]:
         raise ValueError(f"game {name} has not started")
     seq = rec.row["seq"] + 1
     step = apply_one(rec.rules, rec.state, inp, input_dice(rec.row["seed"], rec.name, seq))
+    if isinstance(inp, Edit) and step.after == rec.state:
+        # An edit the game took but that left it as it stood: said so, and nothing stored, so
+        # the GM never reads "applied" of a no-op (a misread power, a figure already so).
+        raise GMError(f"{inp.text}: this changes nothing (the game already stands so)", "no-change")
     _record(ctx, rec, seq, step)
     store.update_game(ctx, name, state=step.after, seq=seq)
     rec = store.get_game(ctx, name)

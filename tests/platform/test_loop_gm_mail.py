@@ -199,3 +199,15 @@ def test_a_long_list_of_gm_news_keeps_a_short_subject(pax):
     pax.gm("GM PAUSE", "GM EXTEND 1d", "GM ANNOUNCE", "Holidays.", "ENDANNOUNCE", "GM REVEAL SEED")
     subject = pax.mails("France")[-1]["Subject"]
     assert subject == "[pax] the game is paused, and 3 more from the GM"
+
+
+def test_an_edit_that_changes_nothing_is_refused_and_stores_nothing_for_any_game(pax):
+    """Pax Britannica does not check this itself: the moderator does, for every game."""
+    pax.gm("GM SET TREASURY Germany 7")
+    seq = store.get_game(pax.ctx, "pax").row["seq"]
+    before = {p: len(pax.mails(p)) for p in POWERS}
+    reply = pax.gm("GM SET TREASURY Germany 7")
+    assert "[no-change] SET TREASURY Germany 7: this changes nothing (the game already stands so)" in reply
+    assert "State edit applied" not in reply
+    assert store.get_game(pax.ctx, "pax").row["seq"] == seq
+    assert count_new(pax, before) == {p: 0 for p in POWERS}
