@@ -1,6 +1,6 @@
 """Adjudication, per phase kind and per game, in the engine and through the moderator.
 
-    .venv/bin/python bench/phases.py [--games 3] [--turns 10] [--memory]
+    PYTHONHASHSEED=0 .venv/bin/python bench/phases.py [--games 3] [--turns 10] [--memory]
 
 Bot games of Pax Britannica (with a war declared by GM SET WAR in the third
 turn, so the War Phase runs; Congresses come when the bots convene one) and
@@ -71,7 +71,13 @@ def play(rules: str, seed: int, rounds: int, war_turn: int | None) -> Played:
             store.add_player(ctx, "bench", power, [f"p{i}@x"], "unused")
         rng = random.Random(seed)
         started = time.perf_counter()
-        rec = turns.start_game(ctx, "bench")
+        # The game's seed fixed too (with PYTHONHASHSEED=0 for the bots' set order), so two runs
+        # play the same game and compare like with like.
+        real_seed, turns.new_seed = turns.new_seed, lambda: f"{rules}:{seed}".encode().hex().ljust(64, "0")
+        try:
+            rec = turns.start_game(ctx, "bench")
+        finally:
+            turns.new_seed = real_seed
         seen_turns: list[int] = []
         while not rec.rules.is_over(rec.state):
             state = rec.state

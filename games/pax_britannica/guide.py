@@ -50,12 +50,13 @@ def options_now(state: dict, data, power: str) -> list[OrderOption]:
     if state.get("phase") != "movement":
         return []
     out: list[OrderOption] = []
-    for p in own_powers(state, power):
-        part = for_power(state, data, p)
-        if p != power and part:
-            out.append(OrderOption(f"FOR {p}", "the orders below it are Austria-Hungary's, until FOR "
-                                   f"{power}"))
-        out += part
+    with mapgraph.components_kept():  # read-only: each power's links found once, not per Area
+        for p in own_powers(state, power):
+            part = for_power(state, data, p)
+            if p != power and part:
+                out.append(OrderOption(f"FOR {p}", "the orders below it are Austria-Hungary's, until FOR "
+                                       f"{power}"))
+            out += part
     return out
 
 

@@ -16,6 +16,13 @@ zlib's level 8, not 9: 2 % larger, a third of the time.
 Choice: the PNG in a report is the public map of the phase, the same for every reader, so a
 phase is rasterised once however many reports it goes out in; a player who wants the map with
 their own places ringed chooses ``SET MAP SVG``, and the archive keeps every reader's SVG.
+
+The last few PNGs are kept in memory by the SHA-256 of the whole drawing (and the width), so
+a drawing made again -- the next phase of a war or a Congress whose map shows the same, a
+RESEND, a dossier -- is not rasterised again, and two drawings that differ in anything (a
+reader's own layer, the title) never share an image.  Choice: not kept in the database; a
+restarted daemon rasterises the next drawing afresh (one call), which costs less than
+reading and pruning a store of images.
 """
 from __future__ import annotations
 
@@ -30,7 +37,9 @@ from PIL import Image
 WIDTH = 1280
 #: the most colours a PNG keeps
 COLOURS = 128
+#: how many PNGs, and how many bytes of them, are kept at most
 _KEPT = 8
+_KEPT_BYTES = 4 << 20
 _made: OrderedDict[str, bytes] = OrderedDict()
 
 
@@ -47,7 +56,7 @@ def png(svg: str, width: int = WIDTH) -> bytes:
     small = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=8)
-    _made[key] = out.getvalue()
-    while len(_made) > _KEPT:
+    made = _made[key] = out.getvalue()
+    while len(_made) > _KEPT or (len(_made) > 1 and sum(map(len, _made.values())) > _KEPT_BYTES):
         _made.popitem(last=False)
-    return _made[key]
+    return made

@@ -31,3 +31,53 @@ def test_the_same_drawing_is_rasterised_once_and_gives_the_same_bytes():
     assert raster.png(drawing("Kongo"), width=300) is first
     raster._made.clear()
     assert raster.png(drawing("Kongo"), width=300) == first
+
+
+def counting(monkeypatch) -> list[str]:
+    """The drawings resvg is asked to rasterise, in order."""
+    asked: list[str] = []
+    real = raster.resvg_py.svg_to_bytes
+
+    def svg_to_bytes(**kw):
+        asked.append(kw["svg_string"])
+        return real(**kw)
+    monkeypatch.setattr(raster.resvg_py, "svg_to_bytes", svg_to_bytes)
+    return asked
+
+
+def test_a_drawing_asked_again_is_rasterised_once(monkeypatch):
+    raster._made.clear()
+    asked = counting(monkeypatch)
+    first = [raster.png(drawing("Tonkin"), width=300) for _ in range(3)]
+    raster.png(drawing("Annam"), width=300)
+    again = raster.png(drawing("Tonkin"), width=300)
+    assert asked == [drawing("Tonkin"), drawing("Annam")]
+    assert first[0] is first[1] is first[2] is again
+
+
+def test_two_different_drawings_never_share_an_image(monkeypatch):
+    """A reader's own layer (here: one ring) makes another drawing, so another image: the key
+    is the whole drawing, never a part of it such as its title."""
+    raster._made.clear()
+    asked = counting(monkeypatch)
+    public = drawing("Siam")
+    own = public.replace("</svg>", '<circle cx="150" cy="25" r="12" fill="none" stroke="#000000" '
+                         'stroke-width="4"/></svg>')
+    images = [raster.png(public, width=300), raster.png(own, width=300)]
+    assert asked == [public, own]
+    assert images[0] != images[1]
+    assert dark_pixels(images[1]) > dark_pixels(images[0])
+    assert raster.png(drawing("Siam"), width=300) == images[0] and len(asked) == 2
+    assert raster.png(public, width=400) != images[0] and len(asked) == 3  # the width is in the key
+
+
+def test_the_images_kept_are_bounded(monkeypatch):
+    raster._made.clear()
+    monkeypatch.setattr(raster, "_KEPT_BYTES", 1)
+    raster.png(drawing("Aden"), width=300)
+    raster.png(drawing("Oman"), width=300)
+    assert len(raster._made) == 1  # the newest stays, however big
+    monkeypatch.setattr(raster, "_KEPT_BYTES", 4 << 20)
+    for words in "ABCDEFGHIJ":
+        raster.png(drawing(words), width=100)
+    assert len(raster._made) == raster._KEPT

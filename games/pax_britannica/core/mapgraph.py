@@ -8,8 +8,29 @@ state and the map data (``mapdata.py``) and changes neither.
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
+from typing import Iterator
 
 from . import board
+
+# While a read-only pass over one state runs (the order guide asks for each of hundreds of
+# Areas whether it has a Communication Link), each power's link component is found once:
+# (state, data, power) -> component, the state and data kept so their ids cannot be reused.
+_components: dict[tuple[int, int, str], tuple[dict, object, set[str]]] | None = None
+
+
+@contextmanager
+def components_kept() -> Iterator[None]:
+    """Within: :func:`link_component` finds each power's component once per state.  Only for
+    work that changes no state while it runs (a changed state would keep its old links)."""
+    global _components
+    outer = _components
+    if outer is None:
+        _components = {}
+    try:
+        yield
+    finally:
+        _components = outer
 
 
 def coastal_index(data) -> dict[str, set[str]]:
@@ -106,6 +127,16 @@ def distances(state: dict, data, starts) -> dict[str, int]:
 
 def link_component(state: dict, data, power: str) -> set[str]:
     """Every link node connected to the power's Home Country."""
+    if _components is None:
+        return _link_component(state, data, power)
+    key = (id(state), id(data), power)
+    kept = _components.get(key)
+    if kept is None or kept[0] is not state or kept[1] is not data:
+        kept = _components[key] = (state, data, _link_component(state, data, power))
+    return kept[2]
+
+
+def _link_component(state: dict, data, power: str) -> set[str]:
     nodes = _link_nodes(state, data, power)
     home = board.home_name(data, power)
     if not home:

@@ -64,8 +64,9 @@ def rows(state: dict, data, powers: Sequence[str]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: (r["steps"], r["place"]))
 
 
-def lines(state: dict, data, powers: Sequence[str]) -> list[str]:
-    found = rows(state, data, powers)
+def lines(state: dict, data, powers: Sequence[str], found: list[dict[str, Any]] | None = None) -> list[str]:
+    """The board in words; ``found``: its :func:`rows` for ``powers`` already made (the HTML's)."""
+    found = rows(state, data, powers) if found is None else found
     if not found:
         return []
     out = ["", "The board, nearest you first (who holds what):"]

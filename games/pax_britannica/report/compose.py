@@ -166,9 +166,10 @@ def map_lines(d: dict) -> list[str]:
     return lines
 
 
-def board_lines(state: dict, power: str) -> list[str]:
-    """The open board as this power reads it first: nearest its holdings."""
-    return report_board.lines(state, load_data(state), own_powers(state, power))
+def board_lines(state: dict, power: str, found: list[dict] | None = None) -> list[str]:
+    """The open board as this power reads it first: nearest its holdings (``found``: its rows
+    already made for the HTML body, :func:`.board.rows`)."""
+    return report_board.lines(state, load_data(state), own_powers(state, power), found)
 
 
 # -- events -------------------------------------------------------------------------
@@ -197,7 +198,7 @@ def report_text(state: dict, events: Sequence[dict], power: str | None, d: dict 
     if power is None:
         lines += map_lines(d)
     else:
-        lines += board_lines(state, power)
+        lines += board_lines(state, power, d.get("board"))
     lines += report_diplomacy.lines(state, power, mine, wrap)
     lines += report_war.lines(state, power, wrap)
     if d["unrest"]:

@@ -23,6 +23,9 @@ from .mapview import text_lines
 #: the last shared drawings: (board as JSON, map data, drawing with slots, description)
 _SHARED: list[tuple[str, object, str, str]] = []
 _KEPT = 4
+#: what the board view holds that the drawing does not show (the title says when it is): a
+#: war's sub-phases and the steps of a turn that move nothing share one drawing
+_NOT_DRAWN = ("turn", "phase")
 
 
 def draw(view: dict, data, *, title: str, mine: Iterable[str] = ()) -> str:
@@ -45,7 +48,7 @@ def draw(view: dict, data, *, title: str, mine: Iterable[str] = ()) -> str:
 def _shared(view: dict, data) -> tuple[str, str]:
     # The board view is plain data, so its JSON names the board exactly; the map data is
     # compared by identity (it is loaded once per override and kept).
-    key = json.dumps(view, sort_keys=True, default=str)
+    key = json.dumps({k: v for k, v in view.items() if k not in _NOT_DRAWN}, sort_keys=True, default=str)
     for k, d, body, description in _SHARED:
         if k == key and d is data:
             return body, description
