@@ -53,7 +53,7 @@ def carry_out(state: dict, data, power: str, order: Order, ledger: Ledger) -> tu
     if price > board.treasury(state, power):
         return funds_fail(state, power, order, price, ledger), []
     if kind in UNIT_KINDS:
-        fail = spend_cap(state, power, price)
+        fail = spend_cap(state, data, power, price)
         if fail:
             return fail, []
     if price:
@@ -86,9 +86,8 @@ def judge(state: dict, data, power: str, order: Order) -> Fail:
     price = rules.cost(state, data, power, kind, a)
     if price > board.treasury(state, power):
         return "insufficient-funds", f"{order.canonical} costs {price}"
-    cap, spent = duties.spend_cap(state, power), duties.unit_spent(state, power)
-    if kind in UNIT_KINDS and cap is not None and spent + price > cap:
-        return "spend-cap", f"{power} may spend no more than {cap} on units this turn"
+    if kind in UNIT_KINDS:
+        return cap_fail(state, data, power, price)
     return None
 
 
@@ -105,17 +104,23 @@ def funds_fail(state: dict, power: str, order: Order, price: int, ledger: Ledger
     return "insufficient-funds", text
 
 
-def spend_cap(state: dict, power: str, price: int) -> Fail:
-    """Rules: HEADLINE EVENTS (Liberal Victory in Britain) - a cap on unit purchases."""
+def cap_fail(state: dict, data, power: str, price: int) -> Fail:
+    """Rules: HEADLINE EVENTS (Liberal Victory in Britain) - a cap on unit purchases (or one
+    the GM set, said so): whether buying units for ``price`` more would pass it."""
     cap = duties.spend_cap(state, power)
-    if cap is None:
+    if cap is None or duties.unit_spent(state, power) + price <= cap:
         return None
-    spent = duties.unit_spent(state, power)
-    state.setdefault("turn_effects", {}).setdefault("unit_spent", {})
-    if spent + price > cap:
-        return "spend-cap", f"{power} may spend no more than {cap} on units this turn (Liberal Victory)"
-    state["turn_effects"]["unit_spent"][power] = spent + price
-    return None
+    return "spend-cap", (f"{power} may spend no more than {cap} on units this turn "
+                         f"({duties.cap_cause(state, data, power) or 'a cap the GM set'})")
+
+
+def spend_cap(state: dict, data, power: str, price: int) -> Fail:
+    """:func:`cap_fail`, and the purchase counted against the cap when it passes."""
+    fail = cap_fail(state, data, power, price)
+    if fail is None and duties.spend_cap(state, power) is not None:
+        spent = state.setdefault("turn_effects", {}).setdefault("unit_spent", {})
+        spent[power] = duties.unit_spent(state, power) + price
+    return fail
 
 
 def apply(state: dict, data, power: str, kind: str, a: dict, price: int = 0) -> list[dict]:

@@ -149,14 +149,19 @@ def _forced(state: dict, data, power: str) -> list:
     return [(MUST, f"{why}: spend at least £{due} building {what} this turn{said}", FORCED_RULE, dice)]
 
 
+def cap_cause(state: dict, data, power: str) -> str | None:
+    """The random event of this turn that capped ``power``'s unit spending (its name), or None
+    when the GM set the cap (SET SPENDCAP)."""
+    return next((e.name for r in effects(state).get("events", [])
+                 if (e := data.random_events.get(r)) is not None and e.power == power
+                 and getattr(e, "spend_cap", None) is not None), None)
+
+
 def _cap(state: dict, data, power: str) -> list:
     cap = spend_cap(state, power)
     if cap is None:
         return []
-    event = next((e.name for r in effects(state).get("events", [])
-                  if (e := data.random_events.get(r)) is not None and e.power == power
-                  and getattr(e, "spend_cap", None) is not None), None)
-    why, dice = _named(state, data, event)
+    why, dice = _named(state, data, cap_cause(state, data, power))
     spent = unit_spent(state, power)
     so_far = f" (£{spent} spent so far)" if spent else ""
     return [(LIMIT, f"{why}: spend no more than £{cap} building units this turn{so_far}", CAP_RULE, dice)]

@@ -73,6 +73,18 @@ def test_the_report_and_the_checks_of_the_orders_read_the_same_spending_cap(monk
     assert "no more than £2 " in capped() and "spend-cap" in refused("BUILD ARMY 3")
 
 
+def test_a_spending_cap_names_its_cause_the_event_or_the_gm():
+    state = _movement()
+    said = lambda s, power: [p.message for p in _warnings(s, power, "BUILD ARMY 10")  # noqa: E731
+                             if p.code == "spend-cap"]
+    assert said(state, "Britain") == ["Britain may spend no more than 10 on units this turn "
+                                      "(Liberal Victory in Britain)"]
+    state, _ = GAME.gm_command(state, "SET SPENDCAP France 5", None)
+    assert said(state, "France") == ["France may spend no more than 5 on units this turn (a cap the GM set)"]
+    assert [o.text for o in GAME.obligations(state, "France") if o.kind == "limit"] == [
+        "Set by the GM: spend no more than £5 building units this turn"]
+
+
 def _reports(pax, power):
     return [m for m in pax.loop.inbox(address(power) if "@" not in power else power) if "report" in m["Subject"]]
 
