@@ -113,3 +113,10 @@ def test_eu_each_player_reads_the_secret_before_the_start_report(eu):
         if html is not None:
             body = html.get_content()
             assert body.index("Your secret is:") < body.index("has started.")
+
+
+def test_pax_a_spending_cap_or_forced_expenditure_the_gm_sets_is_told_to_its_player(pax):
+    _, got = _gm(pax, "pb1", "GM SET SPENDCAP France 5", "GM SET FORCED Russia 12")
+    assert "France: most it may spend on units this turn: £5 (was no limit)" in got[PAX["France"]][0]
+    assert "Russia: least it must spend on units this turn: £12 (was £0)" in got[PAX["Russia"]][0]
+    assert PAX["Britain"] not in got and PAX["Germany"] not in got

@@ -10,6 +10,7 @@ told in the next report to everyone.
 from __future__ import annotations
 
 from ..core.state import label
+from ..phases import obligations as duties
 from ..report.compose import own_powers, power_sheet
 
 
@@ -31,6 +32,11 @@ def _sheet(state: dict, power: str, reader: str) -> dict[str, str]:
     out[f"{power}: Casus Belli against it"] = ", ".join(sorted(
         c["holder"] + (f" in {c['area']}" if c.get("area") else "") for c in sheet["cb_against"])) or "none"
     out[f"{power}: deficit to meet"] = f"£{sheet['deficit']}"
+    # What the turn obliges it to spend, or caps (Rules: Forced Expenditures; HEADLINE EVENTS),
+    # so a GM's SET FORCED or SET SPENDCAP is told like any other change.
+    cap = duties.spend_cap(state, power)
+    out[f"{power}: most it may spend on units this turn"] = "no limit" if cap is None else f"£{cap}"
+    out[f"{power}: least it must spend on units this turn"] = f"£{duties.forced_remaining(state, power)}"
     wars = [f"{w['id']} ({' vs '.join('+'.join(side) for side in w['sides'])}, {w['status']})"
             for w in state.get("wars", []) if any(power in side for side in w["sides"])]
     out[f"{power}: Wars"] = ", ".join(wars) or "none"
