@@ -237,3 +237,7 @@ def test_a_treaty_record_the_moderator_found_broken_reads_in_words():
     text = render("treaty.txt.j2", t=record, game="g", site="pbem", reader="Britain", zone="UTC")
     assert "1884: the moderator found France broke it: France could not pay" in text
     assert "1884 Congress: the Congress passed it" in text and "1884: France broke it" in text
+    # A signature the GM set has no moment: it reads "signed", not "signed " and nothing.
+    record["signatures"] = {"Britain": "", "France": ""}
+    text = render("treaty.txt.j2", t=record, game="g", site="pbem", reader="Britain", zone="UTC")
+    assert "  Britain: signed\n  France: signed\n" in text
