@@ -123,6 +123,10 @@ class PhaseInfo:
 
 # -- the powers of a game -----------------------------------------------------------
 
+#: the hyphens and dashes an HTML editor or a phone writes for "-" (non-breaking hyphen, en dash...)
+_HYPHENS = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d"})
+
+
 @dataclass(frozen=True)
 class Roster:
     """The powers a game may seat, with the names players may write for them.
@@ -140,7 +144,7 @@ class Roster:
         then with those read as spaces."""
         table = {p.lower(): p for p in self.powers}
         table.update(self.aliases)
-        key = " ".join(text.lower().split())
+        key = " ".join(text.translate(_HYPHENS).lower().split())
         spaced = " ".join(key.replace("-", " ").replace("_", " ").split())
         return table.get(key) or table.get(spaced)
 

@@ -74,6 +74,9 @@ def test_roster_reads_hyphens_aliases_and_suggests():
     assert roster.resolve("United-States") == roster.resolve("USA") == roster.resolve("united_states") \
         == "United States"
     assert roster.resolve("Prussia") is None and roster.nearest("Britian") == "Britain"
+    # The hyphens an HTML editor or a phone writes (non-breaking hyphen, en dash, minus sign).
+    assert roster.resolve("United\u2011States") == roster.resolve("United\u2013States") \
+        == roster.resolve("United\u2212States") == "United States"
 
 
 def test_a_phase_window_says_who_answers_and_who_is_told():
