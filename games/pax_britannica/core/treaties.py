@@ -63,6 +63,12 @@ def check_terms(state: dict, data, terms: list[dict], parties: list[str], congre
             problems.append(f"{where}{c['text']}: pay a positive amount, until this turn or later")
         if c["type"] == "codominion":
             problems += [where + p for p in codominion_problems(state, c)]
+            # Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree for
+            # a Codominion to be established there": outside a Congress, by signing the treaty.
+            unasked = [p for p in board.controllers(state, c["area"]) if p not in parties]
+            if unasked and not congress:
+                problems.append(f"{where}{c['text']}: {', '.join(unasked)} Control{'s' if len(unasked) == 1 else ''} "
+                                f"{c['area']} and must be a party to agree to it")
         if c["type"] == "downgrade" and board.status_of(state, c["area"], c["power"]) is None:
             problems.append(f"{where}{c['text']}: {c['power']} has no marker in {c['area']}")
         problems += austria_problems(c, parties, state, where)

@@ -241,3 +241,18 @@ def test_a_treaty_record_the_moderator_found_broken_reads_in_words():
     record["signatures"] = {"Britain": "", "France": ""}
     text = render("treaty.txt.j2", t=record, game="g", site="pbem", reader="Britain", zone="UTC")
     assert "  Britain: signed\n  France: signed\n" in text
+
+
+def test_a_treaty_codominion_needs_every_control_holder_as_a_party():
+    """Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree": two
+    powers may not make a third's Protectorate their Codominion by a treaty among themselves."""
+    s = board("SET MARKER Britain protectorate Egypt", "SET ARMY Britain 3 Egypt", "SET TREASURY France 50",
+              "SET TREASURY Germany 50")
+    with pytest.raises(Refused) as info:
+        GAME.treaty(s, TreatyAction("propose", "France", "nile", at="t", parties=("Germany",),
+                                    text="CODOMINION Egypt WITH France, Germany"), None)
+    assert info.value.code == "treaty-clause" and "Britain Controls Egypt and must be a party" in str(info.value)
+    s, _ = GAME.treaty(s, TreatyAction("propose", "France", "nile", at="t", parties=("Britain",),
+                                       text="CODOMINION Egypt WITH France, Britain"), None)
+    s, _ = GAME.treaty(s, TreatyAction("sign", "Britain", "nile", at="t"), None)
+    assert set(s["markers"]["Egypt"]) == {"Britain", "France"}
