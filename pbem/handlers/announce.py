@@ -1,8 +1,9 @@
 """What every player hears of a GM mail: one mail each, whatever it held.
 
-GM handlers record what they did with :meth:`Session.announce`, each with
-its audience; when the mail is done, :func:`flush` queues one notice per
-reader (and one copy for the GM) that says all of it the gate lets that
+GM handlers (and a player's treaty command, for what it did to other players'
+positions) record what they did with :meth:`Session.announce`, each with its
+audience; when the mail is done, :func:`flush` queues one notice per reader
+(and, for a GM mail, one copy for the GM) that says all of it the gate lets that
 reader see, with the deadline as it then stands in the reader's own zone; a
 reader it lets see none of it gets nothing.  After a rollback the notice is
 the whole report of the restored position, so every player sees where the
@@ -31,7 +32,9 @@ def flush(session: Session) -> None:
     rec, ctx = session.game, session.ctx
     book = audience.game_book(rec.rules, rec.state) if rec.state is not None else {}
     readers = [(row["power"], store.addresses(row)[:1]) for row in store.players(ctx, rec.name)]
-    if rec.row["gm_address"]:
+    # The GM has a copy of what a GM mail did; what a player's treaty command did to other
+    # players' positions is theirs (the GM reads it in the next report and the treaty records).
+    if rec.row["gm_address"] and session.is_gm:
         readers.append((None, [rec.row["gm_address"]]))
     seen: set[str] = set()
     for power, to in readers:

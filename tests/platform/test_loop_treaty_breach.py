@@ -67,8 +67,9 @@ def test_a_reveal_tells_each_player_what_it_changed_and_the_breaker_that_its_ord
     t.gm("GM SET TREATY maroc France Britain SECRET CLAUSES France: NO MARKERS IN Marocco")
     t.all_order({"France": ["BUY INTEREST Marocco"]})
     assert t.say("Britain", "STATUS").count("Negotiation") >= 1
-    france, germany = len(t.mails("France")), len(t.mails("Germany"))
+    france, germany, gm = len(t.mails("France")), len(t.mails("Germany")), len(t.mails(GM))
     reply = t.say("Britain", "TREATY REVEAL maroc")
+    assert len(t.mails(GM)) == gm  # a player's treaty command: no copy for the GM
     assert "A treaty command changed Britain's position:" in reply, reply
     assert "Britain: Casus Belli held: against France (was none)" in reply
     told = t.mails("France")[france:]
