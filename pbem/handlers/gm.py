@@ -317,7 +317,8 @@ _NOT_GM = top_keywords() - {"SET", "CLEAR", "GM"}
 
 @command(m.GmEdit, "GM", None, "GM <game-command...>",
          "Any other GM line is a state edit in the game's own vocabulary (e.g. GM SET TREASURY"
-         " France 10); every player whose position it changes is told what changed.",
+         " France 10); every player whose position it changes is told what changed, and an edit"
+         " that would change nothing is refused (`no-change`).",
          "gm")
 def edit(session: Session, cmd: m.GmEdit) -> None:
     first = cmd.text.split()[0].upper()
