@@ -190,8 +190,11 @@ def _nearest_form(line: str, verbs: dict[str, list[str]]) -> str | None:
         return None
     forms = choices[near]
     second = words[1] if len(words) > 1 else ""
-    return next((f for f in forms if len(f.split()) > 1 and second in f.upper().split()[1].strip("<>[]").split("|")),
-                forms[0])
+
+    def next_words(form: str) -> list[str]:  # "BUILD ARMY <1|3|10>": ARMY; "BUY <INTEREST|...> <area>": INTEREST, ...
+        parts = form.upper().split()
+        return parts[1].strip("<>[]").split("|") if len(parts) > 1 else []
+    return next((f for f in forms if second in next_words(f)), forms[0])
 
 
 @command(m.Done, "DONE", "done", "DONE",
