@@ -49,19 +49,31 @@ def _discover() -> None:
     load_extras()
 
     for info in pkgutil.iter_modules(games.__path__):
-        if info.name.startswith("_") or info.name in _games:
-            continue
-        try:
-            module = importlib.import_module(f"games.{info.name}")
-        except Exception as exc:  # one broken game must not hide the others
-            _broken[info.name] = f"{type(exc).__name__}: {exc}"
-            continue
-        game = getattr(module, "GAME", None)
-        if isinstance(game, Game):
-            register(game)
+        if not info.name.startswith("_") and info.name not in _games:
+            _load_builtin(info.name)
+
+
+def _load_builtin(package: str) -> None:
+    try:
+        module = importlib.import_module(f"games.{package}")
+    except Exception as exc:  # one broken game must not hide the others
+        _broken[package] = f"{type(exc).__name__}: {exc}"
+        return
+    game = getattr(module, "GAME", None)
+    if isinstance(game, Game):
+        register(game)
 
 
 def get(name: str) -> Game:
+    if name not in _games:
+        # The game asked for alone when it is a built-in package of that name (a command that
+        # plays one game does not import the others), else every game.
+        import games
+
+        load_extras()
+        if name not in _games and name.isidentifier() and not name.startswith("_") and name not in _broken \
+                and any(m.name == name for m in pkgutil.iter_modules(games.__path__)):
+            _load_builtin(name)
     if name not in _games:
         _discover()
     try:
@@ -75,3 +87,14 @@ def get(name: str) -> Game:
 def names() -> list[str]:
     _discover()
     return sorted(_games)
+
+
+def listed() -> list[str]:
+    """The games installed, without importing the built-in ones (each is named by its
+    package, as its ``GAME.name`` is): for a command line's help, which a command that plays
+    no game should not pay for."""
+    import games  # the built-in games package
+
+    load_extras()
+    builtin = [m.name for m in pkgutil.iter_modules(games.__path__) if not m.name.startswith("_")]
+    return sorted(set(builtin) | set(_games))

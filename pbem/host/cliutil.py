@@ -47,4 +47,4 @@ def rules_help(what: str) -> str:
     configuration, read later: PBEM_EXTRA_GAMES names them here too)."""
     from pbem.base import registry
 
-    return f"{what}: {', '.join(registry.names()) or 'none installed'}"
+    return f"{what}: {', '.join(registry.listed()) or 'none installed'}"
