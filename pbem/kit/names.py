@@ -22,16 +22,37 @@ def key(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", str(text).lower().replace("&", "and"))
 
 
-def distance(a: str, b: str) -> int:
-    """Edits (insert, delete, replace, swap two neighbours) from ``a`` to ``b``."""
+def distance(a: str, b: str, limit: int | None = None) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from ``a`` to ``b``.  With
+    ``limit``: exact up to ``limit``, else some number above it -- only the cells within
+    ``limit`` of the diagonal are worked out, and the work stops once a row is all over it
+    (a typo's suggestion compares each word with hundreds of names, nearly all far off)."""
+    if limit is None:
+        limit = max(len(a), len(b))
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    over, n = limit + 1, len(b)
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
+    previous = [j if j <= limit else over for j in range(n + 1)]
     for i, ca in enumerate(a, 1):
-        row = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                row[j] = min(row[j], previous2[j - 2] + 1)
+        row = [over] * (n + 1)
+        row[0] = low = i if i <= limit else over
+        for j in range(max(1, i - limit), min(n, i + limit) + 1):
+            cb = b[j - 1]
+            cell = previous[j - 1] + (ca != cb)
+            if previous[j] + 1 < cell:
+                cell = previous[j] + 1
+            if row[j - 1] + 1 < cell:
+                cell = row[j - 1] + 1
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and previous2[j - 2] + 1 < cell:
+                cell = previous2[j - 2] + 1
+            if cell > over:
+                cell = over
+            row[j] = cell
+            if cell < low:
+                low = cell
+        if low > limit:
+            return over
         previous2, previous = previous, row
     return previous[-1]
 
@@ -89,9 +110,12 @@ def _closest(wanted: str, names: Iterable[str], normalise: Callable[[str], str])
         other = normalise(name)
         if abs(len(other) - len(wanted)) > allowed:
             continue  # at least that many edits apart
-        d = distance(wanted, other)
+        # Only a name nearer than the best so far can win (ties go to the first, by name).
+        d = distance(wanted, other, allowed if best is None else best[0] - 1)
         if d <= allowed and (best is None or d < best[0]):
             best = (d, name)
+            if d == 0:
+                break
     return best
 
 

@@ -12,6 +12,12 @@ def test_distance_counts_inserts_deletes_replacements_and_swaps(a, b, d):
     assert distance(a, b) == d == distance(b, a)
 
 
+@given(hs.text(alphabet="abcd", max_size=9), hs.text(alphabet="abcd", max_size=9), hs.integers(0, 6))
+def test_a_distance_within_a_limit_is_exact_up_to_it_and_above_it_beyond(a, b, limit):
+    d, bounded = distance(a, b), distance(a, b, limit)
+    assert bounded == d if d <= limit else bounded > limit
+
+
 @pytest.mark.parametrize("typo,names,found", [
     ("Frnce", ["France", "Britain"], "France"),
     ("Orange Rivr Free State", ["Orange River Free State", "Transvaal"], "Orange River Free State"),
