@@ -44,13 +44,18 @@ def load_extras(specs=()) -> None:
 
 
 def _discover() -> None:
-    import games  # the built-in games package
-
     load_extras()
 
-    for info in pkgutil.iter_modules(games.__path__):
-        if not info.name.startswith("_") and info.name not in _games:
-            _load_builtin(info.name)
+    for package in _builtin_packages():
+        if package not in _games:
+            _load_builtin(package)
+
+
+def _builtin_packages() -> list[str]:
+    """The built-in games' packages (``games/<name>``), found without importing them."""
+    import games  # the built-in games package
+
+    return [m.name for m in pkgutil.iter_modules(games.__path__) if not m.name.startswith("_")]
 
 
 def _load_builtin(package: str) -> None:
@@ -68,11 +73,8 @@ def get(name: str) -> Game:
     if name not in _games:
         # The game asked for alone when it is a built-in package of that name (a command that
         # plays one game does not import the others), else every game.
-        import games
-
         load_extras()
-        if name not in _games and name.isidentifier() and not name.startswith("_") and name not in _broken \
-                and any(m.name == name for m in pkgutil.iter_modules(games.__path__)):
+        if name not in _games and name not in _broken and name in _builtin_packages():
             _load_builtin(name)
     if name not in _games:
         _discover()
@@ -93,8 +95,5 @@ def listed() -> list[str]:
     """The games installed, without importing the built-in ones (each is named by its
     package, as its ``GAME.name`` is): for a command line's help, which a command that plays
     no game should not pay for."""
-    import games  # the built-in games package
-
     load_extras()
-    builtin = [m.name for m in pkgutil.iter_modules(games.__path__) if not m.name.startswith("_")]
-    return sorted(set(builtin) | set(_games))
+    return sorted(set(_builtin_packages()) | set(_games))

@@ -140,8 +140,9 @@ def act(state: State, action: TreatyAction, seated: list[str],
                           "signed, withdrawn, revealed or claimed broken by TREATY commands", "treaty-concluded")
         record = _STEPS[action.action](record, action)
     entry = {"at": action.at, "who": action.power, "action": action.action}
-    if acts_for(record, action.power) not in ([], [action.power]):
-        entry["for"] = acts_for(record, action.power)  # "Germany signed for Austria-Hungary"
+    mine = acts_for(record, action.power)
+    if mine not in ([], [action.power]):
+        entry["for"] = mine  # "Germany signed (for Austria-Hungary)"
     record["history"].append(entry)
     return record, [event(record, action.action, power=action.power)]
 

@@ -15,7 +15,7 @@ from pbem.base.deadlines import format_deadline, format_moment
 from pbem.base import phaselabels
 from pbem.base.identity import reply_token
 from pbem.base.resources import resource
-from pbem.kit import templating
+from pbem.kit import templating, treatybook
 from pbem.kit.capabilities import supports
 from pbem.kit.gameapi import Game, Report
 from pbem.mail.compose import Inline, content_id
@@ -54,6 +54,8 @@ def status_words(status) -> str:
 
 
 templating.filter("status_words", status_words)
+# The parties of a treaty record the reader answers for: itself, and those it writes for.
+templating.filter("acts_for", treatybook.acts_for)
 
 
 def nobreak(text) -> Markup:

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from pbem.base import phaselabels
 from pbem.base.context import Context
 from pbem.base.sitepaths import game_url
-from pbem.kit import audience, treatybook
+from pbem.kit import audience
 from pbem.kit.capabilities import supports
 from pbem.kit.engine import Step
 from pbem.kit.gameapi import EFFECT, Event, Game, OrderOption
@@ -297,13 +297,12 @@ def queue_treaty_records(ctx: Context, rec: store.GameRecord, treaty_keys, key: 
         for row in players:
             record = next((t for t in game.treaty_records(state, row["power"])
                            if str(t.get("key") or t["id"]).lower() == str(treaty_key).lower()), None)
-            if record is None or not audience.admits(audience.treaty(treaty_key, audience.treaty_readers(record)),
-                                                     row["power"], book):
+            if record is None or not audience.admits(audience.treaty_of(record), row["power"], book):
                 continue
             queue(ctx, key=f"treaty:{rec.name}:{key}:{treaty_key}:{row['power']}",
                   to=store.addresses(row)[:1], game=rec.name, kind="treaty",
                   subject=f"[{rec.name}] treaty {record['id']}: "
                           f"{render.TREATY_STATUS.get(record['status'], record['status'])}",
                   text=render.render("treaty.txt.j2", t=record, game=rec.name, site=ctx.site_name,
-                              reader=row["power"], mine=treatybook.acts_for(record, row["power"]), zone=row.get("zone") or rec.policy.timezone))
+                              reader=row["power"], zone=row.get("zone") or rec.policy.timezone))
 

@@ -19,6 +19,7 @@ from pbem.kit.gameapi import Order, ParseResult, Problem
 
 from ..core.reading import ShapeBase, misspelt_keyword, normalise_with
 from . import model
+from .resolution import PLACEABLE
 
 GRAMMAR = Lark((Path(__file__).parent / "war.lark").read_text(), parser="lalr")
 KEYWORDS = {"MOVE", "ARMY", "NAVY", "TO", "ATTACK", "DENY", "CANAL", "STRAITS", "GRANT",
@@ -34,7 +35,7 @@ PASSAGE_NAMES = {"suez": "Egypt", "suez canal": "Egypt", "straits": "Anatolia", 
                  "panama canal": "Panama"}
 
 #: the markers PLACE and DEMAND name (war.lark's ``status``), for a did-you-mean
-STATUSES = "INTEREST|INFLUENCE|PROTECTORATE|POSSESSION"
+STATUSES = "|".join(s.upper() for s in PLACEABLE)
 FORMS = (
     "DECLARE WAR ON <power>[,<power>...]",
     "JOIN WAR WITH <power>",

@@ -178,7 +178,7 @@ def test_a_deficit_offer_says_what_the_default_removes_and_marks_a_last_garrison
     assert any(u["where"] == "Egypt" for u in after["units"])
 
 
-def test_the_guide_with_links_found_once_per_power_is_the_guide_found_area_by_area(start):
+def test_the_guide_with_links_found_once_per_power_is_the_guide_found_area_by_area(start, monkeypatch):
     """options_now finds each power's Communication Links once for all its Areas
     (mapgraph.components_kept); what it offers is what the checks offer Area by Area."""
     from games.pax_britannica import guide
@@ -192,13 +192,10 @@ def test_the_guide_with_links_found_once_per_power_is_the_guide_found_area_by_ar
     data = load_data(state)
     found = []
     real = mapgraph._link_component
-    mapgraph._link_component = lambda *a: found.append(a[2]) or real(*a)
-    try:
-        for power in ("Britain", "France", "United States"):
-            found.clear()
-            kept = GAME.options_now(state, power)
-            assert found == [power]  # once, not once per Area and status
-            assert kept == guide.for_power(state, data, power)  # outside: no links are kept
-            assert len(found) > 100
-    finally:
-        mapgraph._link_component = real
+    monkeypatch.setattr(mapgraph, "_link_component", lambda *a: found.append(a[2]) or real(*a))
+    for power in ("Britain", "France", "United States"):
+        found.clear()
+        kept = GAME.options_now(state, power)
+        assert found == [power]  # once, not once per Area and status
+        assert kept == guide.for_power(state, data, power)  # outside: no links are kept
+        assert len(found) > 100

@@ -161,7 +161,7 @@ def test_each_reader_map_is_the_one_drawn_fresh_and_a_changed_board_is_drawn_aga
     assert redrawn == GAME.map_svg(moved, "Germany")
 
 
-def test_a_phase_that_moves_nothing_shares_the_board_drawing_and_each_map_is_still_its_own(start):
+def test_a_phase_that_moves_nothing_shares_the_board_drawing_and_each_map_is_still_its_own(start, monkeypatch):
     """The board view's turn and phase are not drawn (only the title says when): a later phase
     on the same board reuses the drawing, and its map is still exactly the map drawn fresh."""
     mapsheet._SHARED.clear()
@@ -169,11 +169,8 @@ def test_a_phase_that_moves_nothing_shares_the_board_drawing_and_each_map_is_sti
     later = dict(start, turn=start["turn"] + 1, phase="war")
     drawn = []
     real = mapsheet._draw_shared
-    mapsheet._draw_shared = lambda *a: drawn.append(1) or real(*a)
-    try:
-        kept = GAME.map_svg(later, None)
-    finally:
-        mapsheet._draw_shared = real
+    monkeypatch.setattr(mapsheet, "_draw_shared", lambda *a: drawn.append(1) or real(*a))
+    kept = GAME.map_svg(later, None)
     assert drawn == []
     assert f"at the start of {start['turn'] + 1} " in kept
     mapsheet._SHARED.clear()
