@@ -66,7 +66,12 @@ def check_terms(state: dict, data, terms: list[dict], parties: list[str], congre
             # Rules: NEGOTIATION (4) - "All players with Control markers in an Area must agree for
             # a Codominion to be established there": outside a Congress, by signing the treaty.
             unasked = [p for p in board.controllers(state, c["area"]) if p not in parties]
-            if unasked and not congress:
+            minors = [p for p in unasked if not board.is_great(state, p)]
+            if minors and not congress:  # as the negotiation order (negotiation_checks.codominion_check)
+                problems.append(f"{where}{c['text']}: {', '.join(minors)} (a Minor Power) Control"
+                                f"{'s' if len(minors) == 1 else ''} {c['area']} and cannot agree to a "
+                                "Codominion by negotiation")
+            elif unasked and not congress:
                 problems.append(f"{where}{c['text']}: {', '.join(unasked)} Control{'s' if len(unasked) == 1 else ''} "
                                 f"{c['area']} and must be a party to agree to it")
         if c["type"] == "downgrade" and board.status_of(state, c["area"], c["power"]) is None:

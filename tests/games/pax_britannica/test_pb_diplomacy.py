@@ -256,3 +256,8 @@ def test_a_treaty_codominion_needs_every_control_holder_as_a_party():
                                        text="CODOMINION Egypt WITH France, Britain"), None)
     s, _ = GAME.treaty(s, TreatyAction("sign", "Britain", "nile", at="t"), None)
     assert set(s["markers"]["Egypt"]) == {"Britain", "France"}
+    s, _ = GAME.gm_command(s, "SET MARKER Netherlands protectorate Aden", None)
+    with pytest.raises(Refused) as info:
+        GAME.treaty(s, TreatyAction("propose", "France", "aden", at="t", parties=("Britain",),
+                                    text="CODOMINION Aden WITH France, Britain"), None)
+    assert "Netherlands (a Minor Power) Controls Aden and cannot agree" in str(info.value)
