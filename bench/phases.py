@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.base import registry
 from pbem.play import turns
-from pbem.storage import phase_orders, store  # noqa: E402
+from pbem.storage import outbox_rows, phase_orders, store  # noqa: E402
 from pbem.base.clock import FakeClock  # noqa: E402
 from pbem.base.config import load_config  # noqa: E402
 from pbem.base.context import Context  # noqa: E402
@@ -55,6 +55,7 @@ class Played:
         self.whole = 0.0
         self.engine_whole = 0.0
         self.db_bytes = 0
+        self.report_bytes: list[int] = []  # every report as queued (its map included), in bytes
 
 
 def play(rules: str, seed: int, rounds: int, war_turn: int | None) -> Played:
@@ -117,6 +118,8 @@ def play(rules: str, seed: int, rounds: int, war_turn: int | None) -> Played:
             clock.advance(days=3)
             rec = store.get_game(ctx, "bench")
         out.whole = time.perf_counter() - started
+        out.report_bytes = [len(row["raw"]) for row in outbox_rows.waiting(ctx, with_failed=False)
+                            if row["kind"] == "report"]
         ctx.db.conn.close()
         out.db_bytes = (Path(tmp) / "p.sqlite").stat().st_size
     return out
@@ -155,6 +158,10 @@ def report(rules: str, games: list[Played]) -> None:
     print(f"  whole game through the moderator: mean {statistics.mean(wholes):.2f} s, max {max(wholes):.2f} s; "
           f"engine alone {statistics.mean(g.engine_whole for g in games):.2f} s; database "
           f"{statistics.mean(g.db_bytes for g in games) / 2**20:.1f} MiB a game")
+    sizes = [n for g in games for n in g.report_bytes]
+    if sizes:
+        print(f"  reports as queued (map included): {len(sizes)}, median {statistics.median(sizes) / 1000:.0f} KB, "
+              f"max {max(sizes) / 1000:.0f} KB, {sum(n <= 80_000 for n in sizes)} of them at most 80 KB")
 
 
 def main() -> None:
