@@ -77,9 +77,21 @@ def combined(state: dict, events: Sequence[dict], shown: Sequence[dict]) -> list
         elif (last and last[0] == where and len(last[1]) == 1 and e.get("kind") == "unrest"
               and e.get("table") and last[1][0].get("kind") == "random_event"):
             last[1].append(e)  # "Random event 2 (4-4): Unrest in Abyssinia ..."
+        elif last and last[0] == where and is_funds_vp_of(last[1], e):
+            # The reader who may see where a power's funds VP come from (the power itself,
+            # the GM) reads that line alone; "Britain scores 4 VP from its funds." is for the others.
+            groups[-1] = (where, [e])
         else:
             groups.append((where, [e]))
     return groups
+
+
+def is_funds_vp_of(group: list[dict], e: dict) -> bool:
+    """``e`` says where the VP of the one-event ``group`` came from (Lines 23-24: the treasury)."""
+    first = group[0]
+    return (len(group) == 1 and e.get("kind") == "funds_vp" and first.get("kind") == "vp"
+            and first.get("reason") == "funds" and first.get("power") == e.get("power")
+            and first.get("delta") == e.get("vp"))
 
 
 def is_established(group: list[dict]) -> bool:
