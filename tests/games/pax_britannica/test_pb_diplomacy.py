@@ -252,6 +252,8 @@ def test_a_treaty_codominion_needs_every_control_holder_as_a_party():
         GAME.treaty(s, TreatyAction("propose", "France", "nile", at="t", parties=("Germany",),
                                     text="CODOMINION Egypt WITH France, Germany"), None)
     assert info.value.code == "treaty-clause" and "Britain Controls Egypt and must be a party" in str(info.value)
+    # the clause's line is the treaty text's, told apart from the mail's line that the reply adds
+    assert "not proposed: the treaty's line 1: CODOMINION Egypt" in str(info.value), str(info.value)
     s, _ = GAME.treaty(s, TreatyAction("propose", "France", "nile", at="t", parties=("Britain",),
                                        text="CODOMINION Egypt WITH France, Britain"), None)
     s, _ = GAME.treaty(s, TreatyAction("sign", "Britain", "nile", at="t"), None)
