@@ -66,6 +66,9 @@ def apply_term(state: dict, v: str, loser: str, term: str, details: list, events
 def _apply_term(state: dict, v: str, loser: str, term: str, details: list, events: list, *,
                 how: str, condition: str | None) -> dict:
     cond = condition or vc.condition(state, v, loser)
+    # 10.4 Negotiated Peace names its Victor "regardless of whether or not conditions for
+    # Victory have been met": its record tells the board's result from either side.
+    loser_standing = vc.condition(state, loser, v) if how == "negotiated" else None
     ally_pr = st.active_ally_of(state, loser) if st.kind(state, loser) == "NPR" else None
     ally_rec = dict(st.alliance(state, ally_pr, loser) or {}) if ally_pr else {}
     side_v, side_l = vc.group(state, v), vc.group(state, loser)
@@ -131,7 +134,7 @@ def _apply_term(state: dict, v: str, loser: str, term: str, details: list, event
         war.lose_allied_units(state, ally_pr, n, events)
         lines.append(f"{ally_pr}'s alliance with {loser} ends; {ally_pr} discards {n} allied unit{'' if n == 1 else 's'}.")
     hre.after_peace(state, v, loser, term, imperial, events)
-    return conclude(state, v, loser, term, cond, how, lines, events, active_l)
+    return conclude(state, v, loser, term, cond, how, lines, events, active_l, loser_standing)
 
 
 def check_details(state: dict, v: str, loser: str, details: list) -> None:

@@ -18,15 +18,13 @@ HOW = {"enforced": "enforced by the victor", "automatic": "automatic, nothing be
 
 
 def peace_text(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
-               surrendered: bool = False) -> str:
+               surrendered: bool = False, theirs: str | None = None) -> str:
     """The peace as its parties read it (10.1, 10.4): the war's result, the term and
     what it did, in words, then the truce and when it ends."""
     rnd = state["round"]
-    result = {"total": f"{v} won a Total Victory over {loser}",
-              "partial": f"{v} won a Partial Victory over {loser}",
-              "inconclusive": "neither side was victorious (inconclusive)",
-              "white_peace": "neither side occupied any province of the other (automatic White Peace)"
-              }.get(cond, cond)
+    result = _result(cond, v, loser)
+    if how == "negotiated":
+        result = _negotiated_result(v, loser, cond, theirs, term)
     if surrendered:
         result = f"{loser} surrendered to {v}"
     # 10.4: the truce lasts until the next Phase 3; in the last round that is after the end.
@@ -42,8 +40,32 @@ def peace_text(state: dict, v: str, loser: str, term: str, cond: str, how: str, 
     return "\n".join(textwrap.fill(p, 76, subsequent_indent="  ") for p in paras)
 
 
+def _result(cond: str, winner: str, other: str) -> str:
+    return {"total": f"{winner} won a Total Victory over {other}",
+            "partial": f"{winner} won a Partial Victory over {other}",
+            "inconclusive": "neither side was victorious (inconclusive)",
+            "white_peace": "neither side occupied any province of the other (automatic White Peace)"
+            }.get(cond, cond)
+
+
+def _negotiated_result(v: str, loser: str, cond: str, theirs: str | None, term: str) -> str:
+    """10.4 Negotiated Peace: "Regardless of whether or not conditions for Victory have been
+    met, players may negotiate ... [and] agree on who will be named as the Victor or Loser, if
+    anyone": the board's result (whichever side won it: ``theirs`` is the loser's standing,
+    taken before the peace changed the board), then whom the peace names."""
+    if cond in ("total", "partial"):
+        board = _result(cond, v, loser)
+    elif theirs in ("total", "partial"):
+        board = _result(theirs, loser, v)
+    else:
+        board = "neither side had won a victory on the board"
+    if term == "white_peace":
+        return f"{board}; the two agreed a White Peace"
+    return f"{board}; by their negotiated peace {v} is named the Victor and {loser} the Loser"
+
+
 def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
-             events: list, active_l: list[str] | None = None) -> dict:
+             events: list, active_l: list[str] | None = None, theirs: str | None = None) -> dict:
     """End the war(s), place truces (10.4 Truces) and write the treaty record."""
     side_v = [v, *(st.active_allies(state, v) if st.is_player(state, v) else [])]
     side_l = [loser, *(active_l or [])]
@@ -61,7 +83,7 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
     tid = st.new_treaty_id(state, v, loser)
     rnd = state["round"]
     record = treatybook.concluded_record(tid, [v, loser], peace_text(state, v, loser, term, cond, how, lines,
-                                                                                  surrendered),
+                                                                                  surrendered, theirs),
                                          f"{HOW.get(how, how)} in Peace Resolution, round {rnd}")
     record.update({"term": term, "condition": cond, "victor": v, "loser": loser, "how": how,
                    "key": treatybook.free_key(state, tid, "game")})
