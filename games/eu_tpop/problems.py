@@ -124,6 +124,7 @@ CATALOGUE = Catalogue("eu_tpop", "Europa Universalis: The Price of Power", [
          "(10.1), and KEEP WAR stands with no SURRENDER, NEGOTIATE or term that ends the same war",
          "keep the one line that decides that war"),
     Code("term-not-allowed", "the peace term is not allowed in this war", "the reply suggests one that is"),
+    Code("casualty-categories", "a warning: kept, but casualties alternate Mercenary, Regular and Allied units in that order whatever yours says (9.7); it chooses the unit type and the ships"),
     Code("term-if-surrender", "a warning: the term is kept, and applies only if the enemy surrenders to you"),
     Code("no-surrender", "Optional Rule 3 (No Surrender!) is in force"),
     Code("bad-detail", "a detail of the peace term (RETURN, EXCHANGE, LIBERATE, CLAIM, ALLY) does not fit the "

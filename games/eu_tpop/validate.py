@@ -51,9 +51,22 @@ def peace_and_rebels(state: dict, power: str, given: list) -> list[Problem]:
             for o in given]
 
 
+#: 9.7 step 4: "alternate applying Casualties to Units in each category, one at a time and in that order"
+CATEGORY_ORDER = ("MERC", "REGULAR", "ALLIED")
+
+
 def _standing(state: dict, power: str, given: list) -> list[Problem]:
-    """STANDING LEADER <name> must name one of the realm's leaders (9.4)."""
+    """STANDING LEADER <name> must name one of the realm's leaders (9.4); STANDING CASUALTIES
+    is told when it puts the unit categories in another order than the rules' (9.7 step 4)."""
     out = []
+    for o in given:
+        if o.kind == "standing" and o.args["topic"] == "casualties":
+            named = [w for w in o.args["value"].split(",") if w in CATEGORY_ORDER]
+            if named != sorted(named, key=CATEGORY_ORDER.index):
+                out.append(_p("casualty-categories", "kept, but casualties always alternate Mercenary, Regular "
+                              "and Allied units, one at a time and in that order (9.7 step 4); your order "
+                              "chooses only the unit type within each (INF, CAV, ART) and which ships go "
+                              "first (LIGHT, HEAVY)", o, kind="warning"))
     mine = [ld["name"] for ld in state["leaders"].get(power, [])]
     for o in given:
         if o.kind == "standing" and o.args["topic"] == "leader" and o.args["value"] not in ("ASK", "BEST", "NONE") \
