@@ -270,9 +270,11 @@ def _take_one_ship(state: dict, realm: str, units: dict) -> str | None:
     return None
 
 
-def apply_casualties(state: dict, item: dict, forces, n: int, events_out: dict) -> int:
+def apply_casualties(state: dict, item: dict, forces, n: int, events_out: dict,
+                     damaged: list | None = None) -> int:
     """Remove ``n`` casualties from one side, alternating between factions
-    from the largest to the smallest (9.7 multiple defenders)."""
+    from the largest to the smallest (9.7 multiple defenders).  A hit a Heavy Ship survives
+    (9.9) is listed in ``damaged`` (its realm, once a ship), not among the losses."""
     naval, loc = item["naval"], item["loc"]
     order = sorted(range(len(forces)), key=lambda i: -(st.ship_count(forces[i][1]) if naval
                                                        else st.land_count(forces[i][1])))
@@ -289,6 +291,8 @@ def apply_casualties(state: dict, item: dict, forces, n: int, events_out: dict) 
             if key == "heavy" and units.get("damaged", 0) < units["heavy"]:
                 units["damaged"] = units.get("damaged", 0) + 1   # 9.9: two hits sink a Heavy Ship
                 _damage(state, loc, realm, 1)
+                if damaged is not None:
+                    damaged.append(realm.removeprefix("npr:"))
                 taken += 1
                 continue
             if key == "heavy":
@@ -346,8 +350,9 @@ def roll_round(state: dict, item: dict, dice, events: list) -> None:
     def_rolls, def_faces = _roll(state, dice, [k for k, _ in plans["defender"]], why + " defender")
     att_hits, def_hits = _hits(att_faces, att_f, naval), _hits(def_faces, def_f, naval)
     lost: dict[str, list] = {}
-    def_lost = apply_casualties(state, item, def_f, att_hits, lost)
-    att_lost = apply_casualties(state, item, att_f, def_hits, lost)
+    damaged: list[str] = []
+    def_lost = apply_casualties(state, item, def_f, att_hits, lost, damaged)
+    att_lost = apply_casualties(state, item, att_f, def_hits, lost, damaged)
     item["npr"] = {r.removeprefix("npr:"): st.ship_count(u) if naval else st.land_count(u)
                    for r, u in def_f if r.startswith("npr:")}
     wounds = _wounds(state, loc, naval, att_faces, def_main, def_lost, events, item)
@@ -359,7 +364,7 @@ def roll_round(state: dict, item: dict, dice, events: list) -> None:
                    "dice": {"attacker": att_faces, "defender": def_faces},
                    "rolls": {"attacker": att_rolls, "defender": def_rolls},
                    "hits": {"attacker": att_hits, "defender": def_hits},
-                   "casualties": lost, "wounds": wounds,
+                   "casualties": lost, "wounds": wounds, **({"damaged": damaged} if damaged else {}),
                    "attacker_leader": commanders[0], "defender_leader": commanders[1]})
     sides = {side: {"forces": {r: _types(u, naval) for r, u in before[side]}, "types": side_types(before[side], naval),
                     "icons": icons(faces, naval), "dice": plans[side], "rolls": rolls, "faces": faces,

@@ -60,6 +60,14 @@ def lost(cas: dict) -> str:
                      for r, ks in sorted(cas.items())) or "no casualties"
 
 
+def damaged(realms: list[str]) -> str:
+    """9.9: the Heavy Ships a round's hits damaged without sinking (a realm once a ship)."""
+    if not realms:
+        return ""
+    return " Damaged, not sunk (9.9): " + "; ".join(
+        f"{r} {plural(realms.count(r), 'Heavy Ship')}" for r in sorted(set(realms))) + "."
+
+
 def _signed(n: int) -> str:
     return f"{'+' if n > 0 else ''}{n}"
 
@@ -146,6 +154,7 @@ def _battle_round(e):
     said = {side: " ".join(str(n) for n in rolls.get(side, [])) or "no dice" for side in ("attacker", "defender")}
     return (f"  Round {e['round']}: {e['attacker']} rolled {said['attacker']} ({plural(e['hits']['attacker'], 'hit')}); "
             f"{e['defender']} rolled {said['defender']} ({plural(e['hits']['defender'], 'hit')}). {lost(e['casualties'])}."
+            + damaged(e.get("damaged") or [])
             + (f" Wounded: {', '.join(e['wounds'])}." if e.get("wounds") else "")
             + (f" Leading: {' and '.join(led)}." if led else ""))
 

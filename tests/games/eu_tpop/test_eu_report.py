@@ -62,6 +62,12 @@ def test_sentences_read_their_events():
                 "hits": {"attacker": 1, "defender": 0},
                 "casualties": {"B": ["inf"]}, "attacker_leader": "Jean", "defender_leader": "none"}) == \
         "  Round 1: A rolled 3 1 (1 hit); B rolled 6 (0 hits). B lost 1 (inf). Leading: A's Jean."
+    # 9.9: a hit a Heavy Ship survives is told, not counted a loss
+    assert say({"kind": "battle_round", "round": 2, "attacker": "A", "defender": "B", "naval": True,
+                "rolls": {"attacker": [5, 5], "defender": [6]}, "hits": {"attacker": 2, "defender": 1},
+                "casualties": {"B": ["light"]}, "damaged": ["B", "A"]}) == \
+        ("  Round 2: A rolled 5 5 (2 hits); B rolled 6 (1 hit). B lost 1 (light). "
+         "Damaged, not sunk (9.9): A 1 Heavy Ship; B 1 Heavy Ship.")
 
 
 def test_a_report_lists_the_sentences_of_its_events_then_status_next_steps_and_the_board():
