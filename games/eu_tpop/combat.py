@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import battle as bt
 from . import leaders
 from . import state as st
+from .casualties import apply_casualties
 
 
 def run(state: dict, item: dict, dice, events: list):
@@ -160,7 +161,7 @@ def _retreat(state: dict, item: dict, realm: str, to: str | None, events: list) 
     mine = [(r, u) for r, u in side_forces if r == realm]
     lost: dict[str, list] = {}
     if mine:
-        bt.apply_casualties(state, item, mine, 1, lost)
+        apply_casualties(state, item, mine, 1, lost)
     if realm.startswith("npr:"):
         item["npr"][realm.removeprefix("npr:")] = 0
         events.append({"kind": "retreat", "realm": realm.removeprefix("npr:"), "area": loc, "to": "removed",
