@@ -8,9 +8,8 @@ if str(ROOT) not in sys.path:
 
 pytest_plugins = ["fixtures_mail"]
 
+import functools
 import os
-
-import pytest
 
 from hypothesis import settings
 
@@ -23,19 +22,23 @@ settings.load_profile("pbem")
 # Two or more workers (scripts/test runs the suite with pytest-xdist, one worker a core):
 # every test module that starts pbem as a site of its own (`pbem init`, `serve`, the demo)
 # runs on one worker, one after another, because `pbem init` takes port 2525 for the SMTP
-# listener whenever it is free, and two sites made at once would both take it.
+# listener whenever it is free, and two sites made at once would both take it.  Every other
+# test goes to whichever worker is free.  (xdist's own `xdist_group` mark cannot do this with
+# this pytest: the group is read from a node id that pytest no longer lets a plugin change.)
 _SITE_WORDS = ("Site(", '"init"', '"serve"', '"demo"', "scripts/demo", "helpers_host")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups
-def pytest_collection_modifyitems(config, items):
-    if not hasattr(config, "workerinput"):
-        return  # not a worker of a parallel run
-    site_modules: dict[str, bool] = {}
-    for item in items:
-        path = str(item.fspath)
-        if path not in site_modules:
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
-            site_modules[path] = any(word in text for word in _SITE_WORDS)
-        if site_modules[path]:
-            item.add_marker(pytest.mark.xdist_group("site"))
+@functools.cache
+def _starts_a_site(path: str) -> bool:
+    text = (ROOT / path).read_text(encoding="utf-8", errors="replace")
+    return any(word in text for word in _SITE_WORDS)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SitesOnOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "site" if _starts_a_site(nodeid.split("::", 1)[0]) else nodeid
+
+    return SitesOnOneWorker(config, log)
