@@ -18,13 +18,13 @@ HOW = {"enforced": "enforced by the victor", "automatic": "automatic, nothing be
 
 
 def peace_text(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
-               surrendered: bool = False, theirs: str | None = None) -> str:
+               surrendered: bool = False, loser_standing: str | None = None) -> str:
     """The peace as its parties read it (10.1, 10.4): the war's result, the term and
     what it did, in words, then the truce and when it ends."""
     rnd = state["round"]
     result = _result(cond, v, loser)
     if how == "negotiated":
-        result = _negotiated_result(v, loser, cond, theirs, term)
+        result = _negotiated_result(v, loser, cond, loser_standing, term)
     if surrendered:
         result = f"{loser} surrendered to {v}"
     # 10.4: the truce lasts until the next Phase 3; in the last round that is after the end.
@@ -48,15 +48,15 @@ def _result(cond: str, winner: str, other: str) -> str:
             }.get(cond, cond)
 
 
-def _negotiated_result(v: str, loser: str, cond: str, theirs: str | None, term: str) -> str:
+def _negotiated_result(v: str, loser: str, cond: str, loser_standing: str | None, term: str) -> str:
     """10.4 Negotiated Peace: "Regardless of whether or not conditions for Victory have been
     met, players may negotiate ... [and] agree on who will be named as the Victor or Loser, if
-    anyone": the board's result (whichever side won it: ``theirs`` is the loser's standing,
+    anyone": the board's result (whichever side won it: ``loser_standing`` is the loser's,
     taken before the peace changed the board), then whom the peace names."""
     if cond in ("total", "partial"):
         board = _result(cond, v, loser)
-    elif theirs in ("total", "partial"):
-        board = _result(theirs, loser, v)
+    elif loser_standing in ("total", "partial"):
+        board = _result(loser_standing, loser, v)
     else:
         board = "neither side had won a victory on the board"
     if term == "white_peace":
@@ -65,7 +65,7 @@ def _negotiated_result(v: str, loser: str, cond: str, theirs: str | None, term: 
 
 
 def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, lines: list[str],
-             events: list, active_l: list[str] | None = None, theirs: str | None = None) -> dict:
+             events: list, active_l: list[str] | None = None, loser_standing: str | None = None) -> dict:
     """End the war(s), place truces (10.4 Truces) and write the treaty record."""
     side_v = [v, *(st.active_allies(state, v) if st.is_player(state, v) else [])]
     side_l = [loser, *(active_l or [])]
@@ -83,7 +83,7 @@ def conclude(state: dict, v: str, loser: str, term: str, cond: str, how: str, li
     tid = st.new_treaty_id(state, v, loser)
     rnd = state["round"]
     record = treatybook.concluded_record(tid, [v, loser], peace_text(state, v, loser, term, cond, how, lines,
-                                                                                  surrendered, theirs),
+                                                                                  surrendered, loser_standing),
                                          f"{HOW.get(how, how)} in Peace Resolution, round {rnd}")
     record.update({"term": term, "condition": cond, "victor": v, "loser": loser, "how": how,
                    "key": treatybook.free_key(state, tid, "game")})

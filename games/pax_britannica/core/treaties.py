@@ -50,7 +50,8 @@ def check_terms(state: dict, data, terms: list[dict], parties: list[str], congre
                 where_lines: bool = True) -> list[str]:
     """Problems with the clauses themselves (messages).  Outside a Congress every power a
     clause names must be a party: a treaty binds its signers only (Rules: TREATIES).
-    ``where_lines``: say the clause's line of the treaty's text in the message (not the mail's, which the reply gives)."""
+    ``where_lines``: say the clause's line of the treaty's text in the message (the reply
+    gives the mail's line apart)."""
     problems = []
     for c in terms:
         where = f"the treaty's line {c.get('line')}: " if c.get("line") and where_lines else ""
