@@ -186,3 +186,14 @@ def test_a_block_order_is_written_back_one_line_each(state):
     text = ["NEGOTIATE Corvia", "white_peace", "VICTOR Corvia", "Valmont PAYS 3", "ENDNEGOTIATE"]
     parsed = GAME.parse_orders(state, "Valmont", list(enumerate(text, 1)))
     assert GAME.as_written(parsed.orders, "Valmont") == text
+
+
+@pytest.mark.parametrize("order, warned", [
+    ("STANDING CASUALTIES REGULAR,MERC,CAV", True), ("STANDING CASUALTIES ALLIED,MERC", True),
+    ("STANDING CASUALTIES MERC,REGULAR,ALLIED,CAV", False), ("STANDING CASUALTIES MERC,ALLIED", False),
+    ("STANDING CASUALTIES CAV,INF,HEAVY", False)])
+def test_standing_casualties_in_another_category_order_than_the_rules_is_kept_with_a_warning(state, order, warned):
+    """9.7 step 4: casualties alternate Mercenary, Regular and Allied units "in that order"."""
+    parsed = GAME.parse_orders(state, "Corvia", [(1, order)])
+    problems = GAME.validate(state, "Corvia", parsed.orders)
+    assert [(p.code, p.kind) for p in problems] == ([("casualty-categories", "warning")] if warned else [])
