@@ -82,6 +82,7 @@ CATALOGUE = Catalogue("pax_britannica", "Pax Britannica", [
     Code("bad-transfer", "a marker passes only between two Great Powers, to one holding less in the Area"),
     Code("not-lower", "the marker named is not below the one held, so it cannot be lowered to it"),
     Code("bad-codominion", "the Codominion cannot be agreed: its members do not fit the Area"),
+    Code("codominion-cost", "a note: the order is kept, and joining the Codominion will cost what it says"),
     Code("unmatched", "the agreement needs the other side's matching order, and it was not sent"),
     Code("no-casus-belli", "the power holds no Casus Belli it may use for this"),
     Code("nothing-to-defend", "there is no displaced Influence to defend"),
