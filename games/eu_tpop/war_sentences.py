@@ -123,7 +123,7 @@ def _relocated(e):
     return (f"{e['realm']} brings its units home from {e['from']} to {e['to']}: at peace, its units leave a "
             f"Neutral Area for the nearest Friendly Area (10.1 step 4)"
             + (f"; {', '.join(ties)} {'is' if len(ties) == 1 else 'are'} as near, and the first in alphabetical "
-               "order is taken" if ties else "") + ".")
+               "order is taken (the rule lets the player choose: ask the GM to move them)" if ties else "") + ".")
 
 
 @says("ships_left_port")

@@ -113,7 +113,7 @@ def test_units_brought_home_after_a_peace_say_why_and_how_the_area_was_chosen():
     _events, read = _fight(edits, ["ENFORCE humiliation ON Corvia"], [6] * 40)
     assert "Valmont brings its units home from Corvia to Marches: at peace, its units leave a Neutral Area " \
            "for the nearest Friendly Area (10.1 step 4); Valmont is as near, and the first in alphabetical " \
-           "order is taken." in read("Valmont")
+           "order is taken (the rule lets the player choose: ask the GM to move them)." in read("Valmont")
 
 
 def test_a_stability_loss_cut_short_by_the_limit_says_so():
