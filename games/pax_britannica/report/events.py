@@ -26,9 +26,11 @@ def marker(e: dict, viewer: Viewer) -> str:
             "." if reason in ("established", "") else f"{because(reason)}.")
     if new == "none":
         return f"{poss(p)} {status(old)} in {area} is removed{because(reason)}."
+    # A marker paid for outside a purchase (a Codominion joined by Negotiation: NEGOTIATION 4).
+    paid = f", for {money(e['cost'])}" if e.get("cost") else ""
     if old == "none":
-        return f"{p} gains {a_status(new)} in {area}{because(reason)}."
-    return f"{poss(p)} {status(old)} in {area} becomes {a_status(new)}{because(reason)}."
+        return f"{p} gains {a_status(new)} in {area}{because(reason)}{paid}."
+    return f"{poss(p)} {status(old)} in {area} becomes {a_status(new)}{because(reason)}{paid}."
 
 
 def established_list(events: list[dict]) -> str:

@@ -438,3 +438,14 @@ def test_a_war_combat_and_a_conquest_concern_both_sides_and_read_in_the_singular
     assert "Britain asks to end the War with France." in mine, text
     assert "War W1 ends by agreement after 1 War Sequence" in mine, text
     assert "War W1 is settled." in mine, text
+
+
+def test_a_marker_paid_for_in_a_codominion_says_its_price():
+    """NEGOTIATION (4): a new member's Protectorate "must be paid for"; the sentence says what it
+    cost, as a bought marker's does, and a marker gained for nothing says no price."""
+    paid = {"kind": "marker", "power": "Germany", "area": "Soudan", "from": "interest", "to": "protectorate",
+            "reason": "negotiation: Codominion", "cost": 15}
+    assert report_events.sentence(paid) == \
+        "Germany's Interest in Soudan becomes a Protectorate (negotiation: Codominion), for £15."
+    assert report_events.sentence({**paid, "cost": 0}) == \
+        "Germany's Interest in Soudan becomes a Protectorate (negotiation: Codominion)."
