@@ -11,6 +11,7 @@ pytest_plugins = ["fixtures_mail"]
 import functools
 import os
 
+import pytest
 from hypothesis import settings
 
 # Property tests: no per-example time limit (a loaded CI machine is not a bug),
@@ -34,6 +35,7 @@ def _starts_a_site(path: str) -> bool:
     return any(word in text for word in _SITE_WORDS)
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without pytest-xdist (-p no:xdist) knows no such hook
 def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
