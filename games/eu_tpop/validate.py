@@ -51,8 +51,9 @@ def peace_and_rebels(state: dict, power: str, given: list) -> list[Problem]:
             for o in given]
 
 
-#: 9.7 step 4: "alternate applying Casualties to Units in each category, one at a time and in that order"
-CATEGORY_ORDER = ("MERC", "REGULAR", "ALLIED")
+#: 9.7 step 4: "alternate applying Casualties to Units in each category, one at a time and in that
+#: order", as STANDING CASUALTIES writes the categories
+CATEGORY_ORDER = tuple(c.upper() for c in st.CATEGORIES)
 
 
 def _standing(state: dict, power: str, given: list) -> list[Problem]:

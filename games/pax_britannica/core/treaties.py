@@ -237,7 +237,7 @@ def codominion(state: dict, data, c: dict, reason: str, free: bool, record: dict
     for power in members:
         if power in ctrl:
             continue
-        price = 0 if free else max(0, data.markers["protectorate"].buy - held_marker_price(data, state, area, power))
+        price = 0 if free else member_price(data, state, area, power)
         if paying and price > board.treasury(state, power):
             if record is not None:
                 events += break_treaty(state, record, power, f"{c['text']}: {power} could not pay {price}")
@@ -261,6 +261,15 @@ def codominion(state: dict, data, c: dict, reason: str, free: bool, record: dict
                 if ev:
                     events.append(ev)
     return [e for e in events if e]
+
+
+def member_price(data, state: dict, area: str, power: str) -> int:
+    """Rules: NEGOTIATION (4) - "Any new marker placed in this manner must be paid for": what a
+    power joining a Codominion pays, a Protectorate less the marker it holds there (nothing for
+    a power that Controls the Area already)."""
+    if board.has_control(state, power, area):
+        return 0
+    return max(0, data.markers["protectorate"].buy - held_marker_price(data, state, area, power))
 
 
 def held_marker_price(data, state: dict, area: str, power: str) -> int:

@@ -35,7 +35,7 @@ def validate(state: dict, power: str, orders: list[Order], data) -> list[Problem
         fail = check(state, data, who, o, spent, accepted.get(who, 0))
         if fail:
             problems.append(Problem(fail[0], fail[1], o.line, fail[2] if len(fail) > 2 else None))
-        elif o.kind == "codominion" and (price := codominion_price(state, data, who, o.args["area"])):
+        elif o.kind == "codominion" and (price := treaties.member_price(data, state, o.args["area"], who)):
             problems.append(codominion_cost(state, who, price, o.line))
     return problems
 
@@ -99,19 +99,11 @@ def codominion_check(state: dict, data, who: str, a: dict, income: int = 0) -> t
         return "bad-codominion", f"{', '.join(outside)} Control {a['area']} and must be members"
     if any(not board.is_great(state, p) for p in members):
         return "bad-codominion", "a Minor Power cannot agree to a Codominion by negotiation"
-    price = codominion_price(state, data, who, a["area"])
+    price = treaties.member_price(data, state, a["area"], who)
     if price > board.treasury(state, who) + max(0, income):
         return "insufficient-funds", f"joining the Codominion costs {who} {price}" + (
             f" (it has {board.treasury(state, who)}, and accepts {income})" if income > 0 else "")
     return None
-
-
-def codominion_price(state: dict, data, who: str, area: str) -> int:
-    """Rules: NEGOTIATION (4) - "Any new marker placed in this manner must be paid for": a
-    Protectorate, less the marker the power holds there already; nothing for a Control holder."""
-    if board.has_control(state, who, area):
-        return 0
-    return max(0, data.markers["protectorate"].buy - treaties.held_marker_price(data, state, area, who))
 
 
 def codominion_cost(state: dict, who: str, price: int, line: int | None) -> Problem:
