@@ -44,8 +44,8 @@ class Recorder:
     def __init__(self):
         self.sent: list[tuple[list[str], EmailMessage]] = []
 
-    async def send(self, msg, recipients):
-        self.sent.append((list(recipients), email.message_from_bytes(bytes(msg), policy=policy.default)))
+    async def send(self, raw, recipients):
+        self.sent.append((list(recipients), email.message_from_bytes(raw, policy=policy.default)))
 
 
 class Loop:

@@ -117,8 +117,8 @@ class Recorder:
         self.sent: list[tuple[list[str], email.message.EmailMessage, int]] = []
         self.batch = 0
 
-    async def send(self, msg, recipients):
-        self.sent.append((list(recipients), email.message_from_bytes(bytes(msg)), self.batch))
+    async def send(self, raw, recipients):
+        self.sent.append((list(recipients), email.message_from_bytes(raw), self.batch))
 
 
 def _header(value) -> str:

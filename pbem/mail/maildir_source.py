@@ -9,7 +9,6 @@ readers expect.
 from __future__ import annotations
 
 import asyncio
-import email.message
 import itertools
 import logging
 import os
@@ -199,11 +198,11 @@ class MaildirDelivery:
                                    refused={address: (553, "bad address")})
         return self.root / address
 
-    async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
+    async def send(self, raw: bytes, recipients: list[str]) -> None:
         if not recipients:
             raise PermanentFailure("no recipients")
         folders = [self.maildir_for(r) for r in recipients]
-        data = msg.as_bytes(policy=msg.policy.clone(linesep="\n"))
+        data = raw.replace(b"\r\n", b"\n")  # a Maildir file ends its lines as the host does
         try:
             await asyncio.to_thread(self._deliver_all, folders, data)
         except OSError as exc:

@@ -8,7 +8,10 @@ recipient, the mail or the whole session (a refused login, sender or quota), is 
 from __future__ import annotations
 
 import asyncio
-import email.message
+import email
+import email.parser
+import email.policy
+import email.utils
 import logging
 import re
 import ssl
@@ -56,6 +59,33 @@ def _by_code(code: int, text: str, permanent: type, what: str) -> Exception:
     if 500 <= code < 600:
         return permanent(message)
     return ServerUnavailable(message)  # 4xx before any recipient: every mail would wait the same
+
+
+async def _transfer(client: aiosmtplib.SMTP, raw: bytes, envelope: str, recipients: list[str]):
+    """Hand the stored bytes to the server as they are (the SMTP library ends their lines
+    with CRLF and doubles leading dots), which costs nothing to prepare.  Two cases need
+    the mail rebuilt by the library: 8-bit text for a server that takes only 7-bit mail
+    (it re-encodes the parts), and an address that is not ASCII (SMTPUTF8)."""
+    if client.is_ehlo_or_helo_needed:
+        await client.ehlo()
+    ascii_mail = raw.isascii()
+    if (envelope + "".join(recipients)).isascii() and (ascii_mail or client.supports_extension("8bitmime")):
+        return await client.sendmail(envelope, recipients, raw,
+                                     mail_options=[] if ascii_mail else ["BODY=8BITMIME"])
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    return await client.send_message(msg, sender=envelope, recipients=recipients)
+
+
+def envelope_sender(raw: bytes) -> str:
+    """The address in the mail's From header: the envelope sender when none is configured."""
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    return email.utils.parseaddr(str(headers.get("From", "")))[1]
+
+
+def _message_id(raw: bytes) -> str:
+    """The mail's Message-ID, for a debug line."""
+    found = re.search(rb"^Message-ID:[ \t]*(\S+)", raw, re.IGNORECASE | re.MULTILINE)
+    return found.group(1).decode("ascii", "replace") if found else "(no id)"
 
 
 def classify_smtp_error(exc: BaseException) -> Exception:
@@ -161,34 +191,34 @@ class SmtpSender:
         self.connections += 1
         return client, False
 
-    async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
+    async def send(self, raw: bytes, recipients: list[str]) -> None:
+        """Send the mail ``raw`` (its bytes as the outbox keeps them) to ``recipients``."""
         if not recipients:
             raise PermanentFailure("no recipients")
+        envelope = self.sender_address or envelope_sender(raw)
         for last_try in (False, True):
             try:
                 client, kept = await self._connection()
-                refused, answer = await client.send_message(
-                    msg, sender=self.sender_address, recipients=list(recipients))
+                refused, answer = await _transfer(client, raw, envelope, list(recipients))
                 break
             except aiosmtplib.SMTPServerDisconnected as exc:
                 await self.close()
                 if kept and not last_try:
                     continue  # the server closed a kept connection: once more on a new one
-                raise self._failure(msg, exc) from exc
+                raise self._failure(raw, exc) from exc
             except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
                 await self.close()
-                raise self._failure(msg, exc) from exc
+                raise self._failure(raw, exc) from exc
         self._used_at = time.monotonic()
         if refused:
-            self._raise_partial(msg, refused)
-        log.debug("sent %s to %d recipient(s): %s", msg.get("Message-ID", "(no id)"),
-                  len(recipients), answer)
+            self._raise_partial(refused)
+        log.debug("sent %s to %d recipient(s): %s", _message_id(raw), len(recipients), answer)
 
     @staticmethod
-    def _failure(msg, exc: BaseException) -> Exception:
+    def _failure(raw: bytes, exc: BaseException) -> Exception:
         failure = classify_smtp_error(exc)
         # The caller reports the failure; a second line here would say the same.
-        log.debug("sending %s failed: %s", msg.get("Message-ID", "(no id)"), failure)
+        log.debug("sending %s failed: %s", _message_id(raw), failure)
         return failure
 
     async def close(self) -> None:
@@ -202,7 +232,7 @@ class SmtpSender:
             client.close()
 
     @staticmethod
-    def _raise_partial(msg, refused) -> None:
+    def _raise_partial(refused) -> None:
         """Some recipients were accepted, others refused: report every refused one with
         its code (the caller retries those refused for now, alone)."""
         details = {rcpt: (resp.code, resp.message) for rcpt, resp in refused.items()}

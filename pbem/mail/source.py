@@ -13,7 +13,6 @@ the caller's dedupe makes that harmless.
 """
 from __future__ import annotations
 
-import email.message
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -90,8 +89,9 @@ class MessageRefused(PermanentFailure):
 
 @runtime_checkable
 class MailSender(Protocol):
-    async def send(self, msg: email.message.EmailMessage, recipients: list[str]) -> None:
-        """Deliver msg to recipients; raise TemporaryFailure or PermanentFailure."""
+    async def send(self, raw: bytes, recipients: list[str]) -> None:
+        """Deliver the mail ``raw`` (complete, as the outbox keeps it) to recipients;
+        raise TemporaryFailure or PermanentFailure."""
 
 
 def check_outcome(outcome: str) -> str:

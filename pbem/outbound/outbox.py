@@ -130,12 +130,9 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
                     on_failed: OnFailed | None):
     """Try one mail: 1 when it went out (to every recipient, or to some and the rest
     were dealt with), 0 when it did not, or the MessageRefused it met."""
-    from email import message_from_bytes, policy
-
-    msg = message_from_bytes(row["raw"], policy=policy.default)
     recipients = loads(row["recipients"], [])
     try:
-        await sender.send(msg, recipients)
+        await sender.send(row["raw"], recipients)
     except (ServerUnavailable, SessionRefused) as exc:
         outbox_rows.update(ctx, row["id"], {"last_error": str(exc)[:500]})
         raise
@@ -157,8 +154,8 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
                     describe_recipients(ctx, row, recipients), without_addresses(str(exc)))
         return 0
     reached("outbox.after_send")
-    outbox_rows.update(ctx, row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
-                                        "sent": utcnow_iso(ctx.now()), **_masked(row)})
+    outbox_rows.mark_sent(ctx, row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
+                                           "sent": utcnow_iso(ctx.now()), **_masked(row)})
     log.info("sent mail %s (%s%s) to %s", row["id"], row["kind"], f", {row['game']}" if row["game"] else "",
              describe_recipients(ctx, row, recipients))
     return 1

@@ -151,14 +151,12 @@ def _mask_parts(raw: bytes, secrets: set[str]) -> bytes:
 
 def still_holds(raw: bytes, secrets: set[str]) -> bool:
     """Whether a secret can still be read in the mail, decoded as pbem reads it."""
-    from pbem.mail.normalize import parse_message
+    from pbem.mail.normalize import readable_texts
 
     if not secrets:
         return False
     pattern = _pattern(secrets)
-    mail = parse_message(raw, max_bytes=len(raw) + 1)
-    texts = [mail.full_text, mail.subject, *mail.headers.values()]
-    return any(pattern.search(t or "") for t in texts) or pattern.search(raw.decode("latin-1"))
+    return any(pattern.search(t) for t in readable_texts(raw)) or bool(pattern.search(raw.decode("latin-1")))
 
 
 def mask_raw(raw: bytes, secrets: Iterable[str]) -> bytes:

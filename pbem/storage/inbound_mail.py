@@ -57,7 +57,11 @@ def find(ctx: Context, msg_id: int) -> dict | None:
 
 
 def update(ctx: Context, msg_id: int, fields: dict) -> None:
-    ctx.db["messages"].update(msg_id, fields)
+    """Set ``fields`` (column names of pbem's own, scalar values) on one mail's row.
+    One statement: the library's update reads the row and the table's schema first,
+    and this is done several times for every mail handled."""
+    sets = ", ".join(f'"{name}" = ?' for name in fields)
+    ctx.db.execute(f"UPDATE messages SET {sets} WHERE id = ?", [*fields.values(), msg_id])
 
 
 def seen_before(ctx: Context, message_id: str, sender: str, but_not: int) -> bool:

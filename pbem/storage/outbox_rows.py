@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from pbem.base.context import Context
 from pbem.storage import packed_mail
+from pbem.storage.db import synced_later
 from pbem.storage.values import dumps, loads
 
 
@@ -85,6 +86,18 @@ def next_due(ctx: Context, now: str) -> str | None:
     row = ctx.db.execute("select min(next_try) from outbox where status = 'queued' and next_try > ?",
                          [now]).fetchone()
     return row[0] if row else None
+
+
+def mark_sent(ctx: Context, row_id: int, fields: dict) -> None:
+    """Mark one mail sent (``fields``: its status, tries, time, masked copy): one
+    statement, not waited for on the disk (:func:`pbem.storage.db.synced_later`):
+    lost at a power cut, the mail would go out again under its own Message-ID, as
+    after a crash between sending and marking."""
+    if "raw" in fields:
+        fields = dict(fields, parts=None)
+    sets = ", ".join(f'"{name}" = ?' for name in fields)
+    with synced_later(ctx.db):
+        ctx.db.execute(f"UPDATE outbox SET {sets} WHERE id = ?", [*fields.values(), row_id])
 
 
 def update(ctx: Context, row_id: int, fields: dict) -> None:

@@ -66,3 +66,14 @@ def test_mail_survives_truncation_anywhere(name):
     for cut in range(0, len(raw), max(1, len(raw) // 23)):
         got = parse_message(raw[:cut])
         assert got.size == cut
+
+
+@pytest.mark.parametrize("name", MAILS)
+def test_the_texts_a_secret_check_reads_are_those_the_parser_reads(name):
+    """readable_texts (what pbem.outbound.secrets_at_rest re-reads after masking) gives
+    the very texts parse_message decodes: body, Subject and kept headers."""
+    from pbem.mail.normalize import readable_texts
+
+    raw = (CORPUS / name).read_bytes()
+    mail = parse_message(raw, max_bytes=len(raw) + 1)
+    assert readable_texts(raw) == [mail.full_text, mail.subject, *mail.headers.values()]

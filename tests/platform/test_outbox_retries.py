@@ -1,5 +1,6 @@
 """Outbox delivery: retries with a doubling delay, and giving up for good."""
 import asyncio
+import email
 
 from helpers_loop import Loop
 from pbem.outbound import outbox
@@ -13,10 +14,10 @@ class Flaky:
         self.errors = list(errors)
         self.sent = []
 
-    async def send(self, msg, recipients):
+    async def send(self, raw, recipients):
         if self.errors:
             raise self.errors.pop(0)
-        self.sent.append((list(recipients), msg["Subject"]))
+        self.sent.append((list(recipients), email.message_from_bytes(raw)["Subject"]))
 
 
 def deliver(loop, sender, **kw) -> int:
@@ -75,3 +76,34 @@ def test_the_same_key_is_queued_once(tmp_path):
     assert outbox.queue(loop.ctx, key="k1", to=["a@example.test"], subject="changed", text="y") == first
     assert loop.db["outbox"].count == 1
     assert outbox.queue(loop.ctx, key="k2", to=[], subject="to nobody", text="z") is None
+
+
+def test_a_sent_mark_is_not_waited_for_on_the_disk_but_every_other_write_is(tmp_path):
+    """Marking a mail sent commits without its own fsync (synced with the next commit
+    that has one); the database goes back to syncing every commit right after, and a
+    transaction already open is left as it is."""
+    from pbem.storage.db import atomic, synced_later
+
+    loop = Loop(tmp_path)
+    level = lambda: loop.db.execute("PRAGMA synchronous").fetchone()[0]  # noqa: E731
+    seen = []
+
+    class Watching(Flaky):
+        async def send(self, raw, recipients):
+            seen.append(level())
+            await super().send(raw, recipients)
+
+    outbox.queue(loop.ctx, key="k1", to=["a@example.test"], subject="hello", text="hi")
+    real = loop.db.execute
+    marks = []
+
+    def execute(sql, params=()):
+        if sql.startswith("UPDATE outbox SET"):
+            marks.append(level())
+        return real(sql, params)
+
+    loop.db.execute = execute
+    assert deliver(loop, Watching()) == 1 and row(loop)["status"] == "sent"
+    assert seen == [2] and marks == [1] and level() == 2   # FULL, NORMAL for the mark, FULL again
+    with atomic(loop.db), synced_later(loop.db):
+        assert level() == 2

@@ -98,7 +98,7 @@ def test_wait_returns_on_new_mail_and_times_out_otherwise(tmp_path):
 def test_delivery_writes_one_maildir_per_recipient(tmp_path):
     delivery = MaildirDelivery(tmp_path / "mail")
     msg = make_message("Turn 3", to="alice@example.test, Bob@Example.test")
-    asyncio.run(delivery.send(msg, ["alice@example.test", "Bob@Example.test"]))
+    asyncio.run(delivery.send(bytes(msg), ["alice@example.test", "Bob@Example.test"]))
     for who in ("alice@example.test", "bob@example.test"):
         found = read_maildir(tmp_path / "mail" / who)
         assert len(found) == 1
@@ -110,7 +110,7 @@ def test_delivery_refuses_addresses_that_are_not_safe_folder_names(tmp_path):
     delivery = MaildirDelivery(tmp_path / "mail")
     for bad in ("../etc@x", "no-at-sign", "a/b@example.test", ".hidden@x"):
         with pytest.raises(PermanentFailure):
-            asyncio.run(delivery.send(make_message("x"), [bad]))
+            asyncio.run(delivery.send(bytes(make_message("x")), [bad]))
     assert not (tmp_path / "mail").exists()
 
 
