@@ -143,6 +143,11 @@ def crash(servers, sink, games: int, n: int, kills: int) -> None:
             last = sink.wait_for(set(mails), timeout=max(600, n), alive=daemon.alive)
             if last is None:
                 break
+    # A copy is moved out of the intake after its reply is sent, so a kill between the two
+    # leaves it there until the restarted daemon's first pass: wait for that pass to end.
+    settle = time.monotonic() + 60
+    while servers.messages("moderator") and daemon.alive() and time.monotonic() < settle:
+        time.sleep(0.2)
     daemon.stop()
     took = time.monotonic() - start
     answers = sink.answers(set(mails))

@@ -3,9 +3,10 @@ the intake module, ticks the clock, delivers the outbox and keeps the archive
 up to date.
 
 Order of one pass: fetch -> store the mail verbatim (one commit for the
-batch) -> for every stored, unhandled mail: handle it (one transaction),
-move its intake copy (to Processed/Rejected) and send what is due, its reply
-first, so a backlog is answered mail by mail -> reminders and due phases ->
+batch) -> for every batch of stored, unhandled mail: handle it (one transaction)
+and send what is due, its replies first, so a backlog is answered batch by
+batch; its intake copies are moved (to Processed/Rejected) while the next batch
+is handled -> reminders and due phases ->
 deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
 last mail, which every step tolerates (dedupe by source key and Message-ID;
 fixed Message-IDs on queued mail).
@@ -153,23 +154,42 @@ class Daemon:
         fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
         acked: set[str] = set()
         # A backlog is handled in batches of one transaction each (group commit): each
-        # batch's mails are acknowledged, and their replies sent, as soon as it commits,
-        # so the first players of a backlog do not wait for the whole of it.
+        # batch's replies are sent as soon as it commits, so the first players of a backlog
+        # do not wait for the whole of it.  Its intake copies are moved while the worker
+        # process handles the next batch: moving them reads the database and never writes
+        # it, so it need not wait for the worker's transaction (a handler in this process
+        # shares the connection, so there the two take turns).
+        separate = getattr(self.handler, "separate_process", False)
+        previous: list[int] = []
         for group in intake.batches(self.ctx, ids):
-            statuses = await self.handler.process_batch(self.ctx, group)
+            if not separate:
+                await self._ack_batch(previous, fetched, acked)
+            handling = asyncio.ensure_future(self.handler.process_batch(self.ctx, group))
+            try:
+                if separate:
+                    await asyncio.sleep(0)  # the batch goes to the worker first
+                    await self._ack_batch(previous, fetched, acked)
+            finally:
+                statuses = await handling
             for msg_id in group:
                 self._log_handled(msg_id, statuses[msg_id])
-                if msg_id in fetched:
-                    await self._ack(fetched[msg_id])
-                    acked.add(fetched[msg_id].key)
             if self.heartbeat is not None:
                 self.heartbeat.busy()
             await self._step("outbox", self._outbox, result)
+            previous = group
+        await self._ack_batch(previous, fetched, acked)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
         for raw in batch:  # copies handled before (a crash between handling and moving them)
             if raw.key not in acked:
                 await self._ack(raw)
+
+    async def _ack_batch(self, ids: list[int], fetched: dict, acked: set[str]) -> None:
+        """Move the intake copies of handled mails fetched in this pass."""
+        for msg_id in ids:
+            if msg_id in fetched:
+                await self._ack(fetched[msg_id])
+                acked.add(fetched[msg_id].key)
 
     def _log_handled(self, msg_id: int, status: str) -> None:
         """One line per mail: its row, who sent it (a role, never an address), the result."""

@@ -101,6 +101,9 @@ def _serve(conn, config_path: str | None, memory_mb: int) -> None:
 class IsolatedHandler:
     """Handles stored mail in a worker process under ``limits``."""
 
+    #: the worker has a database connection of its own, so the daemon may read while it works
+    separate_process = True
+
     def __init__(self, config_path: Path | None, *, timeout: float, memory_mb: int,
                  log_level: str = "INFO", log_file: str = ""):
         self.config_path = str(config_path) if config_path else None
@@ -193,6 +196,9 @@ class IsolatedHandler:
 class InProcessHandler:
     """Handles stored mail in the daemon's own process, off the event loop
     (``limits.handling_timeout = 0``, or a test's injected clock)."""
+
+    #: the handling thread shares the daemon's database connection: nothing else may use it meanwhile
+    separate_process = False
 
     async def process(self, ctx: Context, msg_id: int) -> str:
         return await asyncio.to_thread(intake.process, ctx, msg_id)

@@ -59,6 +59,7 @@ class ImapSource:
         self._capabilities: set[str] = set()
         self._uidvalidity: int | None = None
         self._selected = False  # the intake mailbox is selected on this connection
+        self._tidied = False    # deletions left unfinished by an earlier run are finished
         self._returned: set[int] = set()  # UIDs the last fetch handed out
         self._acked: set[int] = set()
         self._failures = 0
@@ -79,6 +80,8 @@ class ImapSource:
             if await self._select() == 0:
                 self._returned = set()
                 return []
+            if not self._tidied:
+                await self._finish_deletions()
             present = set(await self._search())
             self._acked &= present  # forget acknowledged mail once it has left the mailbox
             uids = sorted(present - self._acked)[:limit]
@@ -217,6 +220,7 @@ class ImapSource:
                 f"IMAP {self.host}:{self.port} unavailable, next attempt in {remaining:.1f}s")
         lost = asyncio.Event()
         self._lost = lost
+        self._tidied = False
         self._client = aioimaplib.IMAP4(
             self.host, self.port, timeout=self.timeout, ssl_context=self.ssl_context,
             conn_lost_cb=lambda exc: lost.set())
@@ -268,6 +272,21 @@ class ImapSource:
             self._returned, self._acked = set(), set()
         self._selected = True
         return parse_exists(answer.lines)
+
+    async def _finish_deletions(self) -> None:
+        """Expunge the copies an earlier run flagged \\Deleted and was stopped (killed, or cut
+        off) before expunging: each is filed in its folder already, and the search for new
+        mail skips it, so it would stay in the intake mailbox for good.  Once a connection;
+        only with UIDPLUS, which expunges those UIDs alone (as :meth:`_move` does)."""
+        self._tidied = True
+        if "UIDPLUS" not in self._capabilities:
+            return
+        answer = await self._call("UID SEARCH", self._client.uid_search("DELETED", charset=None))
+        uids = parse_search(answer.lines)
+        if uids:
+            await self._call("UID EXPUNGE", self._client.uid("expunge", uid_set(uids)))
+            log.info("finished moving %d handled mail(s) out of %s (an earlier run stopped "
+                     "before it was done)", len(uids), self.mailbox)
 
     async def _search(self) -> list[int]:
         criteria = "UNSEEN UNDELETED" if self._flag_only else "UNDELETED"

@@ -59,6 +59,55 @@ def test_a_backlog_is_handled_in_batches_each_answered_before_the_next(tmp_path)
     assert {r["attempts"] for r in loop.db["messages"].rows_where("source_key like 'maildir:%'")} == {1}
 
 
+class Worker(InProcessHandler):
+    """Handles mail as a worker process would be asked to: the daemon hands it a batch
+    and goes on until the answer comes (the handling itself is done at once, in this
+    thread, since a test's daemon shares its connection)."""
+
+    separate_process = True
+
+    def __init__(self):
+        self.busy, self.groups = False, []
+
+    async def process_batch(self, ctx, ids):
+        self.groups.append(list(ids))
+        self.busy = True
+        statuses = intake.process_batch(ctx, ids)
+        await asyncio.sleep(0.05)  # the worker's time: the daemon works meanwhile
+        self.busy = False
+        return statuses
+
+
+class Moving(MaildirSource):
+    """A Maildir intake that notes, for each copy it moves, whether a batch was being handled."""
+
+    def __init__(self, inbox, handler):
+        super().__init__(inbox)
+        self.handler, self.moved = handler, []
+
+    async def ack(self, key, outcome, replacement=None):
+        self.moved.append(self.handler.busy)
+        await super().ack(key, outcome, replacement)
+
+
+def test_each_batch_is_moved_out_of_the_intake_while_the_worker_handles_the_next(tmp_path):
+    loop = Loop(tmp_path, limits=Limits(batch_mails=2))
+    loop.start_beacon()
+    loop.flush()
+    inbox = tmp_path / "inbox"
+    _backlog(loop, inbox, 5)
+    already = len(loop.sender.sent)
+    worker = Worker()
+    source = Moving(inbox, worker)
+    asyncio.run(Daemon(loop.ctx, source, loop.sender, handler=worker).run_pass())
+    assert [len(g) for g in worker.groups] == [2, 2, 1]
+    # The first two batches are moved while the next is handled; the last after it.
+    assert source.moved == [True, True, True, True, False]
+    replies = [m for _, m in loop.sender.sent[already:] if m["In-Reply-To"]]
+    assert [m["In-Reply-To"] for m in replies] == [f"<backlog{i}@players.test>" for i in range(5)]
+    assert not list((inbox / "new").iterdir()) and not list((inbox / "cur").iterdir())
+
+
 def _stored(loop: Loop, count: int) -> list[int]:
     ids = []
     for i in range(count):

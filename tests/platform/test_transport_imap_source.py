@@ -312,3 +312,32 @@ def test_parsers_handle_item_order_and_unsolicited_lines():
     assert parse_key("imap:Games:Pax:12:34") == ("Games:Pax", 12, 34)
     with pytest.raises(ValueError):
         parse_key("maildir:123.abc")
+
+
+def test_a_move_stopped_between_flagging_and_expunging_is_finished_by_the_next_run(clean_mailboxes):
+    """A daemon killed after flagging a handled copy \\Deleted but before expunging it left
+    the copy in the intake for good (the search for new mail skips it); the next
+    connection expunges it, and only it."""
+    servers = clean_mailboxes
+    deliver(servers, "handled", "new")
+
+    async def stopped_half_way():
+        source = source_for(servers)
+        try:
+            handled, _ = await source.fetch()
+            uid = parse_key(handled.key)[2]
+            await source._client.uid("store", str(uid), "+FLAGS.SILENT", r"(\Deleted \Seen)")
+        finally:
+            await source.close()
+
+    async def next_run():
+        source = source_for(servers)
+        try:
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    asyncio.run(stopped_half_way())
+    assert subjects(servers.messages("moderator")) == ["handled", "new"]  # flagged, still there
+    assert subjects(asyncio.run(next_run())) == ["new"]
+    assert subjects(servers.messages("moderator")) == ["new"]
