@@ -66,8 +66,11 @@ async def _transfer(client: aiosmtplib.SMTP, raw: bytes, envelope: str, recipien
     with CRLF and doubles leading dots), which costs nothing to prepare.  Two cases need
     the mail rebuilt by the library: 8-bit text for a server that takes only 7-bit mail
     (it re-encodes the parts), and an address that is not ASCII (SMTPUTF8)."""
-    if client.is_ehlo_or_helo_needed:
-        await client.ehlo()
+    if client.is_ehlo_or_helo_needed:  # what the server takes is known only after it
+        try:
+            await client.ehlo()
+        except aiosmtplib.SMTPHeloError:  # an old server: HELO, and no extensions
+            await client.helo()
     ascii_mail = raw.isascii()
     if (envelope + "".join(recipients)).isascii() and (ascii_mail or client.supports_extension("8bitmime")):
         return await client.sendmail(envelope, recipients, raw,
