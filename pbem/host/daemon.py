@@ -180,16 +180,14 @@ class Daemon:
         await self._ack_batch(previous, fetched, acked)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
-        for raw in batch:  # copies handled before (a crash between handling and moving them)
-            if raw.key not in acked:
-                await self._ack(raw)
+        # copies handled before (a crash between handling and moving them)
+        await self._ack([raw for raw in batch if raw.key not in acked])
 
     async def _ack_batch(self, ids: list[int], fetched: dict, acked: set[str]) -> None:
         """Move the intake copies of handled mails fetched in this pass."""
-        for msg_id in ids:
-            if msg_id in fetched:
-                await self._ack(fetched[msg_id])
-                acked.add(fetched[msg_id].key)
+        copies = [fetched[msg_id] for msg_id in ids if msg_id in fetched]
+        await self._ack(copies)
+        acked.update(raw.key for raw in copies)
 
     def _log_handled(self, msg_id: int, status: str) -> None:
         """One line per mail: its row, who sent it (a role, never an address), the result."""
@@ -208,16 +206,21 @@ class Daemon:
         elif status != "quarantined":  # set aside: pbem.inbound.quarantine logs it at ERROR
             log.info("mail %s from %s: %s (%s)", msg_id, role, status, outcome)
 
-    async def _ack(self, raw) -> None:
-        """Move one intake copy to Processed or Rejected, once it is handled."""
-        row = inbound_mail.status_and_copy(self.ctx, raw.key)
-        if row and row["status"] == "new":
-            return  # a failed try: tried again on the next pass, and only then moved
-        outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
-        # The folder of handled mail keeps the stored copy, whose secrets are masked.
-        masked = row["raw"] if row and row["raw"] != raw.data else None
+    async def _ack(self, copies: list) -> None:
+        """Move intake copies to Processed or Rejected, once they are handled (in one go:
+        :meth:`pbem.mail.imap_source.ImapSource.ack_many`)."""
+        moves = []
+        for raw in copies:
+            row = inbound_mail.status_and_copy(self.ctx, raw.key)
+            if row and row["status"] == "new":
+                continue  # a failed try: tried again on the next pass, and only then moved
+            outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
+            # The folder of handled mail keeps the stored copy, whose secrets are masked.
+            moves.append((raw.key, outcome, row["raw"] if row and row["raw"] != raw.data else None))
+        if not moves:
+            return
         reached("daemon.before_ack")
-        await self.source.ack(raw.key, outcome, masked)
+        await self.source.ack_many(moves)
         reached("daemon.after_ack")
 
     async def _deadlines(self, result: PassResult) -> None:

@@ -101,27 +101,48 @@ class ImapSource:
         """Move the mail to its folder (or flag it \\Seen).  With ``replacement`` (the
         stored copy with its secrets masked), that copy is filed instead and the
         original is deleted from the intake mailbox."""
-        folder = self.folders[check_outcome(outcome)]
-        mailbox, validity, uid = parse_key(key)
-        if mailbox != self.mailbox:
-            raise ValueError(f"{key!r} is not from mailbox {self.mailbox!r}")
+        await self.ack_many([(key, outcome, replacement)])
+
+    async def ack_many(self, acks: list[tuple[str, str, bytes | None]]) -> None:
+        """:meth:`ack` for several mails, with one command a folder for the moves and one
+        flag and one expunge for the deletions: in a large intake mailbox each expunge
+        costs the server more than the handling of a mail (bench/RESULTS.md)."""
+        keys = [(parse_key(key), self.folders[check_outcome(outcome)], data) for key, outcome, data in acks]
+        for (mailbox, _, _), _, _ in keys:
+            if mailbox != self.mailbox:
+                raise ValueError(f"a key of mailbox {mailbox!r} is not from mailbox {self.mailbox!r}")
         self._wake.set()
         async with self._lock:
             self._wake.clear()
             await self._ensure_selected()
-            if validity != self._uidvalidity:
-                log.warning("not moving %s: UIDVALIDITY is now %s, the key is void",
-                            key, self._uidvalidity)
-                return
-            if replacement is not None:
-                await self._replace(uid, folder, replacement)
-            elif folder:
-                await self._move(uid, folder)
-            else:
+            replaced: list[tuple[int, str, bytes]] = []
+            moved: dict[str, list[int]] = {}
+            for (_, validity, uid), folder, data in keys:
+                if validity != self._uidvalidity:
+                    log.warning("not moving UID %s: UIDVALIDITY is now %s, the key is void",
+                                uid, self._uidvalidity)
+                elif data is not None:
+                    replaced.append((uid, folder, data))
+                else:
+                    moved.setdefault(folder, []).append(uid)
+            deleted = [uid for uid, folder, data in replaced]
+            for uid, folder, data in replaced:
+                await self._file(folder or self.mailbox, data, None if folder else r"(\Seen)")
+            for folder, uids in moved.items():
+                if folder:
+                    deleted += await self._move(uids, folder)
+                else:
+                    await self._call("UID STORE", self._client.uid(
+                        "store", uid_set(uids), "+FLAGS.SILENT", r"(\Seen)"))
+            if deleted:
                 await self._call("UID STORE", self._client.uid(
-                    "store", str(uid), "+FLAGS.SILENT", r"(\Seen)"))
-            self._acked.add(uid)
-            self._returned.discard(uid)
+                    "store", uid_set(sorted(deleted)), "+FLAGS.SILENT", r"(\Deleted \Seen)"))
+                if "UIDPLUS" in self._capabilities:
+                    await self._call("UID EXPUNGE", self._client.uid("expunge", uid_set(sorted(deleted))))
+                # Without UIDPLUS the copies stay flagged \Deleted; UID SEARCH UNDELETED skips them.
+            done = {uid for (_, validity, uid), _, _ in keys if validity == self._uidvalidity}
+            self._acked |= done
+            self._returned -= done
 
     async def wait(self, timeout: float) -> None:
         loop = asyncio.get_running_loop()
@@ -296,39 +317,25 @@ class ImapSource:
     async def _has_new(self) -> bool:
         return bool(set(await self._search()) - self._returned - self._acked)
 
-    async def _move(self, uid: int, folder: str) -> None:
-        target = quote_mailbox(folder)
-        if "MOVE" in self._capabilities:
-            answer = await self._call("UID MOVE", self._client.uid("move", str(uid), target),
-                                      must_succeed=False)
-            if answer.result != "OK":  # e.g. [TRYCREATE]: someone deleted the folder
-                await self._create(folder)
-                await self._call("UID MOVE", self._client.uid("move", str(uid), target))
-            return
-        answer = await self._call("UID COPY", self._client.uid("copy", str(uid), target),
+    async def _move(self, uids: list[int], folder: str) -> list[int]:
+        """Move the mails to ``folder``; returns those still to be deleted (copied, where
+        the server cannot MOVE)."""
+        target, which = quote_mailbox(folder), uid_set(uids)
+        command = "move" if "MOVE" in self._capabilities else "copy"
+        answer = await self._call(f"UID {command.upper()}", self._client.uid(command, which, target),
+                                  must_succeed=False)
+        if answer.result != "OK":  # e.g. [TRYCREATE]: someone deleted the folder
+            await self._create(folder)
+            await self._call(f"UID {command.upper()}", self._client.uid(command, which, target))
+        return [] if command == "move" else list(uids)
+
+    async def _file(self, folder: str, data: bytes, flags: str | None) -> None:
+        """APPEND ``data`` (a mail's masked copy) to ``folder``."""
+        answer = await self._call("APPEND", self._client.append(data, quote_mailbox(folder), flags),
                                   must_succeed=False)
         if answer.result != "OK":
             await self._create(folder)
-            await self._call("UID COPY", self._client.uid("copy", str(uid), target))
-        await self._call("UID STORE", self._client.uid(
-            "store", str(uid), "+FLAGS.SILENT", r"(\Deleted)"))
-        if "UIDPLUS" in self._capabilities:
-            await self._call("UID EXPUNGE", self._client.uid("expunge", str(uid)))
-        # Without UIDPLUS the copy stays flagged \Deleted; UID SEARCH UNDELETED skips it.
-
-    async def _replace(self, uid: int, folder: str, data: bytes) -> None:
-        """File ``data`` where the mail would have gone, then delete the original."""
-        target = folder or self.mailbox
-        flags = None if folder else r"(\Seen)"  # in the intake mailbox, \Seen marks it handled
-        answer = await self._call("APPEND", self._client.append(data, quote_mailbox(target), flags),
-                                  must_succeed=False)
-        if answer.result != "OK":
-            await self._create(target)
-            await self._call("APPEND", self._client.append(data, quote_mailbox(target), flags))
-        await self._call("UID STORE", self._client.uid(
-            "store", str(uid), "+FLAGS.SILENT", r"(\Deleted \Seen)"))
-        if "UIDPLUS" in self._capabilities:
-            await self._call("UID EXPUNGE", self._client.uid("expunge", str(uid)))
+            await self._call("APPEND", self._client.append(data, quote_mailbox(folder), flags))
 
     def _key(self, uid: int) -> str:
         return f"imap:{self.mailbox}:{self._uidvalidity}:{uid}"

@@ -147,6 +147,11 @@ class MaildirSource:
             raise ValueError(f"not a Maildir key: {key!r}")
         await asyncio.to_thread(self._move, key[len("maildir:"):], folder, replacement)
 
+    async def ack_many(self, acks: list[tuple[str, str, bytes | None]]) -> None:
+        """:meth:`ack` for each of several mails (a file each: nothing to gain together)."""
+        for key, outcome, replacement in acks:
+            await self.ack(key, outcome, replacement)
+
     def _move(self, base: str, folder: str, replacement: bytes | None = None) -> None:
         if "/" in base or base.startswith("."):
             raise ValueError(f"not a Maildir file name: {base!r}")

@@ -41,6 +41,9 @@ class MailSource(Protocol):
         with ``replacement``, file those bytes (the mail with its secrets masked) there
         instead and delete the original."""
 
+    async def ack_many(self, acks: list[tuple[str, str, bytes | None]]) -> None:
+        """``ack(key, outcome, replacement)`` for each item, as few server commands as may be."""
+
     async def wait(self, timeout: float) -> None:
         """Return when new mail may be there, or after ``timeout`` seconds."""
 

@@ -341,3 +341,35 @@ def test_a_move_stopped_between_flagging_and_expunging_is_finished_by_the_next_r
     assert subjects(servers.messages("moderator")) == ["handled", "new"]  # flagged, still there
     assert subjects(asyncio.run(next_run())) == ["new"]
     assert subjects(servers.messages("moderator")) == ["new"]
+
+
+@pytest.mark.parametrize("folders", [True, False], ids=["folders", "flagged in the mailbox"])
+def test_many_mails_moved_in_one_go_end_as_each_moved_alone(clean_mailboxes, folders):
+    """ack_many files masked copies, moves or flags the rest and deletes the originals with
+    one flag and one expunge: each mail ends where its own ack would have put it."""
+    servers = clean_mailboxes
+    deliver(servers, "kept", "refused", "secret kept", "secret refused", "to do")
+    kw = {} if folders else {"processed": "", "rejected": ""}
+
+    async def run():
+        source = source_for(servers, **kw)
+        try:
+            kept, refused, secret_kept, secret_refused, _ = await source.fetch()
+            masked = lambda m: m.data.replace(b"Subject: secret", b"Subject: masked")  # noqa: E731
+            await source.ack_many([(kept.key, "processed", None), (refused.key, "rejected", None),
+                                   (secret_kept.key, "processed", masked(secret_kept)),
+                                   (secret_refused.key, "rejected", masked(secret_refused))])
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    assert subjects(asyncio.run(run())) == ["to do"]
+    if folders:
+        assert subjects(servers.messages("moderator")) == ["to do"]
+        assert sorted(subjects(servers.messages("moderator", "Processed"))) == ["kept", "masked kept"]
+        assert sorted(subjects(servers.messages("moderator", "Rejected"))) == ["masked refused", "refused"]
+    else:
+        inbox = dict(zip(subjects(servers.messages("moderator")), servers.flags("moderator")))
+        assert inbox == {"kept": {"\\Seen"}, "refused": {"\\Seen"}, "to do": set(),
+                         "masked kept": {"\\Seen"}, "masked refused": {"\\Seen"}}
+        assert servers.mailboxes("moderator") == ["INBOX"]
