@@ -41,13 +41,19 @@ def _backlog(loop: Loop, inbox, count: int) -> None:
         deliver_to_maildir(inbox, bytes(msg))
 
 
-def test_a_backlog_is_handled_in_batches_each_answered_before_the_next(tmp_path):
+def _five_waiting(tmp_path) -> tuple[Loop, object, int]:
+    """A game with five order mails waiting in the intake, handled two a batch; and how
+    many mails were sent before them."""
     loop = Loop(tmp_path, limits=Limits(batch_mails=2))
     loop.start_beacon()
     loop.flush()
     inbox = tmp_path / "inbox"
     _backlog(loop, inbox, 5)
-    already = len(loop.sender.sent)
+    return loop, inbox, len(loop.sender.sent)
+
+
+def test_a_backlog_is_handled_in_batches_each_answered_before_the_next(tmp_path):
+    loop, inbox, already = _five_waiting(tmp_path)
     handler = Watching(loop.sender)
     daemon = Daemon(loop.ctx, MaildirSource(inbox), loop.sender, handler=handler)
     asyncio.run(daemon.run_pass())
@@ -91,12 +97,7 @@ class Moving(MaildirSource):
 
 
 def test_each_batch_is_moved_out_of_the_intake_while_the_worker_handles_the_next(tmp_path):
-    loop = Loop(tmp_path, limits=Limits(batch_mails=2))
-    loop.start_beacon()
-    loop.flush()
-    inbox = tmp_path / "inbox"
-    _backlog(loop, inbox, 5)
-    already = len(loop.sender.sent)
+    loop, inbox, already = _five_waiting(tmp_path)
     worker = Worker()
     source = Moving(inbox, worker)
     asyncio.run(Daemon(loop.ctx, source, loop.sender, handler=worker).run_pass())
