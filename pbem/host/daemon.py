@@ -159,7 +159,7 @@ class Daemon:
         # process handles the next batch: moving them reads the database and never writes
         # it, so it need not wait for the worker's transaction (a handler in this process
         # shares the connection, so there the two take turns).
-        separate = getattr(self.handler, "separate_process", False)
+        separate = self.handler.separate_process
         previous: list[int] = []
         for group in intake.batches(self.ctx, ids):
             if not separate:

@@ -50,6 +50,7 @@ def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
         sender = SmtpSender(cfg.smtp.host, cfg.smtp.port, user=cfg.smtp.user or None,
                             password=current_password(cfg, "smtp") if cfg.smtp.user else None,
                             starttls=cfg.smtp.starttls, use_tls=cfg.smtp.tls, timeout=cfg.smtp.timeout,
+                            sender_address=cfg.server.address,
                             tls_context=tls_context(cfg, "smtp") if cfg.smtp.tls or cfg.smtp.starttls
                             else None)
         outbound = f"SMTP {cfg.smtp.host}:{cfg.smtp.port}" + (f" as {cfg.smtp.user}" if cfg.smtp.user else "")

@@ -69,12 +69,7 @@ def parse_message(raw: bytes, *, max_bytes: int = 1_000_000, own_addresses: Iter
     size = len(raw) if size is None else size
     too_large = size > max_bytes
     # An oversized mail is answered with a refusal, which needs only its headers.
-    source = _header_section(raw) if too_large else raw
-    try:
-        msg = message_from_bytes(source, policy=compat32)
-    except Exception:  # the parser is lenient, but a crash here must still yield a result
-        log.warning("unparseable mail of %d bytes", size, exc_info=True)
-        msg = Message()
+    msg = _message(_header_section(raw) if too_large else raw, size)
     body = Body() if too_large else read_body(msg)
     full_text = clean_text(body.text)
     sender_name, sender = _address(msg, "From")
@@ -102,12 +97,19 @@ def readable_texts(raw: bytes) -> list[str]:
     Subject, the headers it keeps), decoded the same way, without reading the
     addresses or classifying the mail: what a check that a secret is gone needs
     (:func:`pbem.outbound.secrets_at_rest.still_holds`), at half the cost."""
-    try:
-        msg = message_from_bytes(raw, policy=compat32)
-    except Exception:  # as parse_message: whatever could be read
-        msg = Message()
+    msg = _message(raw)
     return [clean_text(read_body(msg).text), read_header(msg, "Subject") or "",
             *_interesting_headers(msg).values()]
+
+
+def _message(raw: bytes, size: int | None = None) -> Message:
+    """The mail parsed leniently; ``size``: the whole mail's, for the log, when ``raw`` is
+    only its beginning."""
+    try:
+        return message_from_bytes(raw, policy=compat32)
+    except Exception:  # the parser is lenient, but a crash here must still yield a result
+        log.warning("unparseable mail of %d bytes", len(raw) if size is None else size, exc_info=True)
+        return Message()
 
 
 def _header_section(raw: bytes) -> bytes:

@@ -9,6 +9,7 @@ caller's transaction: none commits.
 from __future__ import annotations
 
 from pbem.base.context import Context
+from pbem.storage.db import set_fields
 
 _CHUNK = 500  # keys per query: well under SQLite's limit on bound parameters
 
@@ -57,11 +58,7 @@ def find(ctx: Context, msg_id: int) -> dict | None:
 
 
 def update(ctx: Context, msg_id: int, fields: dict) -> None:
-    """Set ``fields`` (column names of pbem's own, scalar values) on one mail's row.
-    One statement: the library's update reads the row and the table's schema first,
-    and this is done several times for every mail handled."""
-    sets = ", ".join(f'"{name}" = ?' for name in fields)
-    ctx.db.execute(f"UPDATE messages SET {sets} WHERE id = ?", [*fields.values(), msg_id])
+    set_fields(ctx.db, "messages", msg_id, fields)
 
 
 def seen_before(ctx: Context, message_id: str, sender: str, but_not: int) -> bool:

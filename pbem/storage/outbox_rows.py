@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from pbem.base.context import Context
 from pbem.storage import packed_mail
-from pbem.storage.db import synced_later
+from pbem.storage.db import set_fields, synced_later
 from pbem.storage.values import dumps, loads
 
 
@@ -89,21 +89,18 @@ def next_due(ctx: Context, now: str) -> str | None:
 
 
 def mark_sent(ctx: Context, row_id: int, fields: dict) -> None:
-    """Mark one mail sent (``fields``: its status, tries, time, masked copy): one
-    statement, not waited for on the disk (:func:`pbem.storage.db.synced_later`):
-    lost at a power cut, the mail would go out again under its own Message-ID, as
-    after a crash between sending and marking."""
-    if "raw" in fields:
-        fields = dict(fields, parts=None)
-    sets = ", ".join(f'"{name}" = ?' for name in fields)
+    """Mark one mail sent (``fields``: its status, tries, time, masked copy), not waited
+    for on the disk (:func:`pbem.storage.db.synced_later`): lost at a power cut, the
+    mail would go out again under its own Message-ID, as after a crash between sending
+    and marking."""
     with synced_later(ctx.db):
-        ctx.db.execute(f"UPDATE outbox SET {sets} WHERE id = ?", [*fields.values(), row_id])
+        update(ctx, row_id, fields)
 
 
 def update(ctx: Context, row_id: int, fields: dict) -> None:
     if "raw" in fields:  # a whole mail written again (masked): kept as it is given
         fields = dict(fields, parts=None)
-    ctx.db["outbox"].update(row_id, fields)
+    set_fields(ctx.db, "outbox", row_id, fields)
 
 
 def forget_finished_before(ctx: Context, before: str) -> int:

@@ -98,7 +98,7 @@ def test_a_sent_mark_is_not_waited_for_on_the_disk_but_every_other_write_is(tmp_
     marks = []
 
     def execute(sql, params=()):
-        if sql.startswith("UPDATE outbox SET"):
+        if sql.startswith('UPDATE "outbox" SET'):
             marks.append(level())
         return real(sql, params)
 
