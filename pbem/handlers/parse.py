@@ -72,6 +72,9 @@ def unknown(words: list[str], n: int) -> Problem:
         return Problem("unknown-command", f"{first} must be followed by one of: "
                        + ", ".join(sorted(subs)), n, f"{first} {close}" if close else None,
                        kind="invalid")
+    if first in {sub.split()[0] for sub in GROUPS["GM"]}:  # a GM's command without its GM (as the console takes it)
+        return Problem("unknown-command", f"{shown(words[0])} is not a command on its own", n,
+                       f"GM {first}", kind="invalid")
     return Problem("unknown-command", f"{shown(words[0])} is not a command", n,
                    suggest(first, TOP_KEYWORDS), kind="invalid")
 

@@ -360,7 +360,8 @@ def test_a_broken_sign_on_in_lower_case_is_reported_too():
     assert (p.code, p.line) == ("extra-argument", 1)
 
 
-@pytest.mark.parametrize("line, suggestion", [("ODERS", "ORDERS"), ("STATSU", "STATUS"), ("Banana", None)])
+@pytest.mark.parametrize("line, suggestion", [("ODERS", "ORDERS"), ("STATSU", "STATUS"), ("Banana", None),
+                                              ("extend 2h", "GM EXTEND"), ("PAUSE", "GM PAUSE")])
 def test_an_unknown_command_in_a_gm_mail_is_named_with_the_nearest(line, suggestion):
     p = problem("SIGNON GM@pax1 s3cret\nGM START\n" + line)
     assert (p.code, p.line, p.suggestion) == ("unknown-command", 3, suggestion)
