@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
-from pbem.mail.compose import Inline, build_message, make_message_id
+from pbem.mail.compose import Inline, compose_bytes, make_message_id
 from pbem.mail.source import MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused, TemporaryFailure
 from pbem.storage import outbox_rows, store
 from pbem.storage.db import atomic, dumps, loads, utcnow_iso
@@ -61,14 +61,14 @@ def queue(ctx: Context, *, key: str, to: list[str], subject: str, text: str, htm
         return message_id
     # RFC 3834: "auto-replied" is the answer to a mail; a report, a notice or a reminder
     # that answers nobody's mail is "auto-generated".
-    msg = build_message(from_addr=ctx.address, from_name=ctx.site_name, to=to, cc=cc, subject=subject,
+    raw = compose_bytes(from_addr=ctx.address, from_name=ctx.site_name, to=to, cc=cc, subject=subject,
                         text=text, html=html, message_id=message_id, in_reply_to=in_reply_to,
                         references=list(references), loop_tag=LOOP_TAG, date=date or ctx.now(), related=related,
                         auto_submitted="auto-replied" if in_reply_to else "auto-generated")
     now = utcnow_iso(ctx.now())
     outbox_rows.add(ctx, {
         "message_id": message_id, "game": game, "kind": kind, "recipients": dumps(to + cc),
-        "subject": subject, "raw": bytes(msg), "status": "queued", "attempts": 0,
+        "subject": subject, "raw": raw, "status": "queued", "attempts": 0,
         "next_try": utcnow_iso(not_before) if not_before else now, "created": now, "source": source,
         "stranger": int(stranger),
         "mask": dumps(list(secrets)) if secrets else None,
