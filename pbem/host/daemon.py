@@ -47,6 +47,7 @@ from pbem.inbound import intake
 from pbem.inbound.sandbox import InProcessHandler
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from pbem.outbound import outbox, sendhold, undelivered
+from pbem.outbound.sent_journal import SentJournal
 from pbem.play import scheduler
 from pbem.storage import inbound_mail, outbox_rows
 from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, parse_iso, probe_write, utcnow_iso
@@ -96,6 +97,10 @@ class Backoff:
 
 SPACE_PROBE_SECONDS = 5.0
 PRUNE_EVERY_SECONDS = 3600.0
+#: while a backlog lasts (a pass fetched all it asks for), the archive site is brought up
+#: to date this often, not after every pass, from the run's start: rebuilding the pages of
+#: the games the last batches touched kept the worker waiting between passes
+ARCHIVE_BACKLOG_SECONDS = 30.0
 
 
 class Daemon:
@@ -103,7 +108,8 @@ class Daemon:
                  retry_base: float = 30.0, poll_interval: float = 5.0,
                  backoff: tuple[float, float] = (1.0, 60.0), handler=None, keep_sent_days: float = 30.0,
                  held_retry_max: float = 900.0, heartbeat=None, description: str = "",
-                 listener_required: bool = False, config_name: str = "pbem.toml"):
+                 listener_required: bool = False, config_name: str = "pbem.toml",
+                 sent_journal: SentJournal | None = None):
         self.ctx, self.source, self.sender, self.listener = ctx, source, sender, listener
         self.listener_required, self.config_name = listener_required, config_name
         self.max_attempts, self.retry_base, self.poll_interval = max_attempts, retry_base, poll_interval
@@ -117,6 +123,12 @@ class Daemon:
         self.keep_sent_days = keep_sent_days
         self.clock_seconds = time.monotonic
         self._pruned_at = -PRUNE_EVERY_SECONDS
+        self._archived_at: float | None = None  # when this run last rebuilt the archive
+        # where replies sent while the worker process holds the write lock are marked
+        # (pbem.outbound.sent_journal); without one they wait for its commit
+        self.journal = sent_journal if self.handler.separate_process else None
+        # mail read in one pass: whole batches (limits.batch_mails) for the worker
+        self.fetch_size = 4 * max(1, ctx.limits.batch_mails)
 
     async def run_pass(self) -> PassResult:
         result = PassResult()
@@ -142,7 +154,7 @@ class Daemon:
                                 resolved=result.resolved, sent=result.sent, failed=result.failed)
 
     async def _intake(self, result: PassResult) -> None:
-        batch = await self.source.fetch(100)
+        batch = await self.source.fetch(self.fetch_size)
         result.fetched = len(batch)
         with atomic(self.ctx.db):  # every copy stored (one commit) before any is acted on
             for raw in batch:
@@ -169,15 +181,27 @@ class Daemon:
                 if separate:
                     await asyncio.sleep(0)  # the batch goes to the worker first
                     await self._ack_batch(previous, fetched, acked)
+                    if self.journal is not None and previous:
+                        # the last batch's replies, marked in the journal (the worker holds the lock)
+                        await self._step("outbox", self._send_journaled, result)
             finally:
                 statuses = await handling
             for msg_id in group:
                 self._log_handled(msg_id, statuses[msg_id])
             if self.heartbeat is not None:
                 self.heartbeat.busy()
-            await self._step("outbox", self._outbox, result)
+            if self.journal is None:
+                await self._step("outbox", self._outbox, result)
+            else:
+                await self._step("outbox", self._settle, result)
             previous = group
-        await self._ack_batch(previous, fetched, acked)
+        # the last batch's replies and its moves at the IMAP server, each waiting on its server
+        sending = asyncio.ensure_future(self._step("outbox", self._outbox, result)
+                                        if self.journal is not None and previous else asyncio.sleep(0))
+        try:
+            await self._ack_batch(previous, fetched, acked)
+        finally:
+            await sending
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
         # copies handled before (a crash between handling and moving them)
@@ -227,24 +251,48 @@ class Daemon:
         result.resolved = len(scheduler.tick(self.ctx))
 
     async def _archive(self, result: PassResult) -> None:
+        now = self.clock_seconds()
+        if result.fetched >= self.fetch_size:  # a backlog: its players are answered first
+            if self._archived_at is None:
+                self._archived_at = now
+            if now - self._archived_at < ARCHIVE_BACKLOG_SECONDS:
+                return
         archive.refresh(self.ctx)
+        self._archived_at = now
 
     async def _outbox(self, result: PassResult) -> None:
-        if not sendhold.ready(self.ctx):
-            raise sendhold.Held()
-        try:
-            sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
-                                            retry_base=self.retry_base, on_failed=undelivered.tell)
-        except SessionRefused as exc:
-            sendhold.refused(self.ctx, exc, first=self.retry_base, cap=self.held_retry_max)
-            raise sendhold.Held() from None
-        result.sent += sent
+        await self._settle(result)
+        sent = await self._send(result)
         sendhold.release(self.ctx, sent)
         if self.clock_seconds() - self._pruned_at >= PRUNE_EVERY_SECONDS:
             outbox.prune(self.ctx, keep_days=self.keep_sent_days)
             with atomic(self.ctx.db):
                 budget.prune(self.ctx)
             self._pruned_at = self.clock_seconds()
+
+    async def _send(self, result: PassResult, journal: SentJournal | None = None) -> int:
+        if not sendhold.ready(self.ctx):
+            raise sendhold.Held()
+        try:
+            sent = await outbox.deliver_due(self.ctx, self.sender, max_attempts=self.max_attempts,
+                                            retry_base=self.retry_base, on_failed=undelivered.tell,
+                                            journal=journal)
+        except SessionRefused as exc:
+            sendhold.refused(self.ctx, exc, first=self.retry_base, cap=self.held_retry_max)
+            raise sendhold.Held() from None
+        result.sent += sent
+        return sent
+
+    async def _send_journaled(self, result: PassResult) -> None:
+        """Send what is due while the worker process handles a batch: the marks go to the
+        journal, and the rest of the outbox's work (ending a hold, pruning) waits for
+        :meth:`_outbox`."""
+        await self._send(result, self.journal)
+
+    async def _settle(self, result: PassResult) -> None:
+        """Write the journal's marks into the database (none without a journal)."""
+        if self.journal is not None:
+            outbox.settle_journal(self.ctx, self.journal)
 
     async def _step(self, name: str, action, result: PassResult) -> None:
         """Run one step unless it is pausing after failures; a failure never leaves it."""
@@ -392,6 +440,8 @@ class Daemon:
                 await self.listener.stop()
             await self.source.close()
             await self.handler.close()
+            if self.journal is not None:
+                self.journal.close()
             close = getattr(self.sender, "close", None)
             if close is not None:
                 await close()

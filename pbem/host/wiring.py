@@ -14,6 +14,7 @@ from pbem.base.context import Context
 from pbem.host.daemon import Daemon
 from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
 from pbem.mail.credentials import current_password, tls_context
+from pbem.outbound.sent_journal import SentJournal
 from pbem.storage import secret_checks
 from pbem.storage.db import open_db
 
@@ -77,4 +78,5 @@ def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
                   held_retry_max=cfg.outbound.held_retry_max_seconds, heartbeat=heartbeat,
                   description=f"config {cfg.path.resolve() if cfg.path else '(defaults)'}, database {cfg.server.database}, "
                               f"mail in from {inbound}, out through {outbound}",
-                  listener_required=cfg.listener.required, config_name=str(cfg.path or "the configuration"))
+                  listener_required=cfg.listener.required, config_name=str(cfg.path or "the configuration"),
+                  sent_journal=SentJournal.beside(cfg.server.database))

@@ -21,6 +21,7 @@ from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.mail.compose import Inline, compose_bytes, make_message_id
 from pbem.mail.source import MessageRefused, PermanentFailure, ServerUnavailable, SessionRefused, TemporaryFailure
+from pbem.outbound.sent_journal import SentJournal
 from pbem.storage import outbox_rows, store
 from pbem.storage.db import atomic, dumps, loads, utcnow_iso
 
@@ -87,8 +88,13 @@ OnFailed = Callable[[Context, dict, list, str], None]
 
 
 async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base: float = 30.0,
-                      on_failed: OnFailed | None = None) -> int:
+                      on_failed: OnFailed | None = None, journal: SentJournal | None = None) -> int:
     """Send everything that is due, oldest first.  Returns how many were sent.
+
+    With a ``journal``, each mail the server takes is marked sent there, not in the
+    database, and mail marked there is not sent again: for sending while another process
+    holds the database's write lock (:mod:`pbem.outbound.sent_journal`); the caller
+    writes the marks with :func:`settle_journal` once it can.
 
     Nothing is given up unless it is this mail's (or recipient's) own fault:
 
@@ -109,7 +115,9 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
         rows = due(ctx, after=after)
         for row in rows:
             after = row["id"]
-            outcome = await _send_one(ctx, sender, row, max_attempts, retry_base, on_failed)
+            if journal is not None and row["id"] in journal:
+                continue  # sent: its mark waits in the journal
+            outcome = await _send_one(ctx, sender, row, max_attempts, retry_base, on_failed, journal)
             if isinstance(outcome, MessageRefused):
                 suspects.append((row, outcome))
                 continue
@@ -127,7 +135,7 @@ async def deliver_due(ctx: Context, sender, *, max_attempts: int = 8, retry_base
 
 
 async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_base: float,
-                    on_failed: OnFailed | None):
+                    on_failed: OnFailed | None, journal: SentJournal | None = None):
     """Try one mail: 1 when it went out (to every recipient, or to some and the rest
     were dealt with), 0 when it did not, or the MessageRefused it met."""
     recipients = loads(row["recipients"], [])
@@ -154,11 +162,34 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
                     describe_recipients(ctx, row, recipients), without_addresses(str(exc)))
         return 0
     reached("outbox.after_send")
-    outbox_rows.mark_sent(ctx, row["id"], {"status": "sent", "attempts": row["attempts"] + 1,
-                                           "sent": utcnow_iso(ctx.now()), **_masked(row)})
+    if journal is not None:
+        journal.add(row["id"], utcnow_iso(ctx.now()))
+    else:
+        outbox_rows.mark_sent(ctx, row["id"], _sent_fields(row, utcnow_iso(ctx.now())))
     log.info("sent mail %s (%s%s) to %s", row["id"], row["kind"], f", {row['game']}" if row["game"] else "",
              describe_recipients(ctx, row, recipients))
     return 1
+
+
+def _sent_fields(row: dict, when: str) -> dict:
+    return {"status": "sent", "attempts": row["attempts"] + 1, "sent": when, **_masked(row)}
+
+
+def settle_journal(ctx: Context, journal: SentJournal) -> int:
+    """Write the journal's marks into the outbox rows, in one transaction, and empty it.
+    A mark whose row is no longer queued (written before a kill that left the journal
+    full) changes nothing.  Returns how many rows were marked."""
+    if not len(journal):
+        return 0
+    marked = 0
+    with atomic(ctx.db):
+        for row_id, when in sorted(journal.marks.items()):
+            row = outbox_rows.by_id(ctx, row_id)
+            if row is not None and row["status"] == "queued":
+                outbox_rows.update(ctx, row_id, _sent_fields(row, when))
+                marked += 1
+    journal.clear()
+    return marked
 
 
 def _give_up(ctx: Context, row: dict, recipients: list[str], why: str, on_failed: OnFailed | None,

@@ -49,8 +49,8 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
                     for o in orders]
     problems: list[Problem] = []
     for p, own in by_power.items():
-        boards: list[dict] = []
-        verdicts, sim = sequence(state, data, p, own, boards)
+        verdicts, sim = sequence(state, data, p, own)
+        boards = Boards(state, data, p, own)
         accepted = [o for o, fail in verdicts if fail is None]
         problems += side_orders(state, data, p, own)
         if len(verdicts) <= EXPLAIN_UP_TO:
@@ -66,20 +66,37 @@ def validate(state: dict, power: str, orders: Sequence[Order], data) -> list[Pro
     return sorted(problems, key=lambda x: (x.line is None, x.line or 0))
 
 
-def sequence(state: dict, data, power: str, orders: list[Order],
-             snapshots: list | None = None) -> tuple[list[Verdict], dict]:
-    """Each sequenced order carried out in turn on a copy: (order, None or the failure).
-    ``snapshots`` (when given) receives a copy of the board each order was judged on."""
+def sequence(state: dict, data, power: str, orders: list[Order]) -> tuple[list[Verdict], dict]:
+    """Each sequenced order carried out in turn on a copy: (order, None or the failure)."""
     sim = copy_state(state)
     ledger = steps.Ledger()
     verdicts = []
     for o in orders:
         if o.kind in steps.SEQUENCED:
-            if snapshots is not None:
-                snapshots.append(copy_state(sim))
             fail, _ = steps.carry_out(sim, data, power, o, ledger)
             verdicts.append((o, fail))
     return verdicts, sim
+
+
+class Boards:
+    """``boards[k]``: the board the ``k``-th sequenced order was judged on in
+    :func:`sequence`, made when first asked for by carrying out the orders above it again
+    on a copy (the same steps from the same board give the same board).  Most mails ask
+    for none (every line legal on its own); copying the board before every line was the
+    largest part of checking a mail.  A board given out is shared: copy it to change it."""
+
+    def __init__(self, state: dict, data, power: str, orders: list[Order]):
+        self.state, self.data, self.power = state, data, power
+        self.sequenced = [o for o in orders if o.kind in steps.SEQUENCED]
+        self._made: dict[int, dict] = {}
+
+    def __getitem__(self, k: int) -> dict:
+        if k not in self._made:
+            sim, ledger = copy_state(self.state), steps.Ledger()
+            for o in self.sequenced[:k]:
+                steps.carry_out(sim, self.data, self.power, o, ledger)
+            self._made[k] = sim
+        return self._made[k]
 
 
 def replay(state: dict, data, power: str, before: list[tuple[Order, bool]], o: Order) -> steps.Fail:
@@ -94,7 +111,7 @@ def replay(state: dict, data, power: str, before: list[tuple[Order, bool]], o: O
     return steps.judge(sim, data, power, o)
 
 
-def explain(state: dict, data, power: str, verdicts: list[Verdict], boards: list[dict]) -> list[Problem]:
+def explain(state: dict, data, power: str, verdicts: list[Verdict], boards: Boards) -> list[Problem]:
     """``boards[k]`` is the board line ``k`` was judged on (see :func:`sequence`)."""
     out = []
     for k, (o, fail) in enumerate(verdicts):
@@ -108,7 +125,7 @@ def explain(state: dict, data, power: str, verdicts: list[Verdict], boards: list
     return out
 
 
-def reliance(state: dict, data, power: str, verdicts: list[Verdict], boards: list[dict],
+def reliance(state: dict, data, power: str, verdicts: list[Verdict], boards: Boards,
              k: int) -> Problem | None:
     """A note on an accepted line that is legal only after the lines above it: those it
     needs are the lines without which it would be refused."""
@@ -141,7 +158,7 @@ def reliance(state: dict, data, power: str, verdicts: list[Verdict], boards: lis
     return Problem("uses-earlier-order", f"{text} ({WRITTEN})", o.line, kind="warning")
 
 
-def hint(state: dict, data, power: str, verdicts: list[Verdict], boards: list[dict], k: int) -> str:
+def hint(state: dict, data, power: str, verdicts: list[Verdict], boards: Boards, k: int) -> str:
     """What a refused line would need: to be written lower down or higher up (only where the
     lines it passes over, and those below, stay legal: moving a purchase that lacks money
     only moves the shortage), or a refused line above it."""
