@@ -3,13 +3,14 @@ the intake module, ticks the clock, delivers the outbox and keeps the archive
 up to date.
 
 Order of one pass: fetch -> store the mail verbatim (one commit for the
-batch) -> for every batch of stored, unhandled mail: handle it (one transaction)
-and send what is due, its replies first, so a backlog is answered batch by
-batch; its intake copies are moved (to Processed/Rejected) while the next batch
-is handled -> reminders and due phases ->
-deliver queued mail -> rebuild the archive pages of games that changed.  A crash anywhere repeats at most the last step of the
-last mail, which every step tolerates (dedupe by source key and Message-ID;
-fixed Message-IDs on queued mail).
+batch) -> for every batch of stored, unhandled mail: handle it (one transaction);
+while the worker process handles the next batch, move this one's intake copies
+(to Processed/Rejected) and send what is due, its replies first, marking them in
+the sent journal (:mod:`pbem.outbound.sent_journal`) until the worker commits ->
+reminders and due phases -> deliver queued mail -> rebuild the archive pages of
+games that changed (during a backlog at most every ARCHIVE_BACKLOG_SECONDS).  A
+crash anywhere repeats at most the last step of the last mails, which every step
+tolerates (dedupe by source key and Message-ID; fixed Message-IDs on queued mail).
 
 The steps (intake, deadlines, outbox, and the archive pages) are independent: a step that
 fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
@@ -43,6 +44,8 @@ from dataclasses import dataclass, field
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.handlers import budget
+from pbem.host.backoff import Backoff
+from pbem.host.handled_log import log_handled
 from pbem.inbound import intake
 from pbem.inbound.sandbox import InProcessHandler
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
@@ -66,33 +69,6 @@ class PassResult:
     sent: int = 0
     pending: int = 0   # stored mail still to be tried again (a try failed)
     failed: list[str] = field(default_factory=list)  # the steps that failed in this pass
-
-
-class Backoff:
-    """The pause of one step after failures: ``first`` seconds, doubling up to ``cap``;
-    a success resets it.  ``now`` is a monotonic clock in seconds."""
-
-    def __init__(self, first: float = 1.0, cap: float = 60.0, now=time.monotonic):
-        self.first, self.cap, self._now = first, cap, now
-        self.failures = 0
-        self.retry_at: float | None = None
-
-    def ready(self) -> bool:
-        return self.retry_at is None or self._now() >= self.retry_at
-
-    def remaining(self) -> float | None:
-        """Seconds until the step may run again; None when it is not paused."""
-        return None if self.retry_at is None else max(0.0, self.retry_at - self._now())
-
-    def failed(self) -> float:
-        """Count one failure; returns the pause before the next try."""
-        self.failures += 1
-        delay = min(self.cap, self.first * 2 ** (self.failures - 1))
-        self.retry_at = self._now() + delay
-        return delay
-
-    def succeeded(self) -> None:
-        self.failures, self.retry_at = 0, None
 
 
 SPACE_PROBE_SECONDS = 5.0
@@ -187,7 +163,7 @@ class Daemon:
             finally:
                 statuses = await handling
             for msg_id in group:
-                self._log_handled(msg_id, statuses[msg_id])
+                log_handled(self.ctx, msg_id, statuses[msg_id])
             if self.heartbeat is not None:
                 self.heartbeat.busy()
             if self.journal is None:
@@ -212,23 +188,6 @@ class Daemon:
         copies = [fetched[msg_id] for msg_id in ids if msg_id in fetched]
         await self._ack(copies)
         acked.update(raw.key for raw in copies)
-
-    def _log_handled(self, msg_id: int, status: str) -> None:
-        """One line per mail: its row, who sent it (a role, never an address), the result."""
-        row = inbound_mail.who_and_outcome(self.ctx, msg_id)
-        game, power, outcome = row.get("game"), row.get("power"), row.get("outcome") or ""
-        if power:
-            role = f"{power}@{game}"
-        elif outcome == "GM":
-            role = f"GM@{game}" if game else "the GM"
-        elif status in ("ignored", "duplicate"):
-            role = "an automatic or repeated mail"
-        else:
-            role = "an address not signed on" + (f" (game {game})" if game else "")
-        if status == "new":
-            log.warning("mail %s from %s: this try failed; tried again later", msg_id, role)
-        elif status != "quarantined":  # set aside: pbem.inbound.quarantine logs it at ERROR
-            log.info("mail %s from %s: %s (%s)", msg_id, role, status, outcome)
 
     async def _ack(self, copies: list) -> None:
         """Move intake copies to Processed or Rejected, once they are handled (in one go:

@@ -14,7 +14,8 @@ from fixtures_mail import free_port
 from helpers_loop import Loop
 from pbem.storage import store
 from pbem.storage.db import parse_iso
-from pbem.host.daemon import Backoff, Daemon
+from pbem.host.backoff import Backoff
+from pbem.host.daemon import Daemon
 from pbem.mail.imap_source import ImapSource
 from pbem.mail.sender import SmtpSender
 
