@@ -141,12 +141,13 @@ class Daemon:
         rows = inbound_mail.ids_by_source_key(self.ctx, [raw.key for raw in batch])
         fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
         acked: set[str] = set()
-        # A backlog is handled in batches of one transaction each (group commit): each
-        # batch's replies are sent as soon as it commits, so the first players of a backlog
-        # do not wait for the whole of it.  Its intake copies are moved while the worker
-        # process handles the next batch: moving them reads the database and never writes
-        # it, so it need not wait for the worker's transaction (a handler in this process
-        # shares the connection, so there the two take turns).
+        # A backlog is handled in batches of one transaction each (group commit), so the
+        # first players of a backlog do not wait for the whole of it.  While the worker
+        # process handles a batch, the batch before it is finished: its intake copies are
+        # moved and its replies sent, at once.  Neither writes the database, which the
+        # worker holds: moving reads it, and the marks of mail sent wait in the journal
+        # until the worker commits (a handler in this process shares the connection, so
+        # there each batch is finished before the next and its replies marked at once).
         separate = self.handler.separate_process
         previous: list[int] = []
         for group in intake.batches(self.ctx, ids):
@@ -156,10 +157,7 @@ class Daemon:
             try:
                 if separate:
                     await asyncio.sleep(0)  # the batch goes to the worker first
-                    await self._ack_batch(previous, fetched, acked)
-                    if self.journal is not None and previous:
-                        # the last batch's replies, marked in the journal (the worker holds the lock)
-                        await self._step("outbox", self._send_journaled, result)
+                    await self._finish(previous, fetched, acked, result, self._send_journaled)
             finally:
                 statuses = await handling
             for msg_id in group:
@@ -171,17 +169,22 @@ class Daemon:
             else:
                 await self._step("outbox", self._settle, result)
             previous = group
-        # the last batch's replies and its moves at the IMAP server, each waiting on its server
-        sending = asyncio.ensure_future(self._step("outbox", self._outbox, result)
-                                        if self.journal is not None and previous else asyncio.sleep(0))
-        try:
-            await self._ack_batch(previous, fetched, acked)
-        finally:
-            await sending
+        await self._finish(previous, fetched, acked, result, self._outbox)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
         # copies handled before (a crash between handling and moving them)
         await self._ack([raw for raw in batch if raw.key not in acked])
+
+    async def _finish(self, ids: list[int], fetched: dict, acked: set[str], result: PassResult,
+                      send) -> None:
+        """A handled batch's intake copies moved and (with a journal) its replies sent by
+        ``send``, at once: each waits on its own server."""
+        sending = asyncio.ensure_future(self._step("outbox", send, result)
+                                        if self.journal is not None and ids else asyncio.sleep(0))
+        try:
+            await self._ack_batch(ids, fetched, acked)
+        finally:
+            await sending
 
     async def _ack_batch(self, ids: list[int], fetched: dict, acked: set[str]) -> None:
         """Move the intake copies of handled mails fetched in this pass."""

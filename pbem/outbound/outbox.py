@@ -163,7 +163,7 @@ async def _send_one(ctx: Context, sender, row: dict, max_attempts: int, retry_ba
         return 0
     reached("outbox.after_send")
     if journal is not None:
-        journal.add(row["id"], utcnow_iso(ctx.now()))
+        journal.add(row["id"], row["message_id"], utcnow_iso(ctx.now()))
     else:
         outbox_rows.mark_sent(ctx, row["id"], _sent_fields(row, utcnow_iso(ctx.now())))
     log.info("sent mail %s (%s%s) to %s", row["id"], row["kind"], f", {row['game']}" if row["game"] else "",
@@ -178,14 +178,14 @@ def _sent_fields(row: dict, when: str) -> dict:
 def settle_journal(ctx: Context, journal: SentJournal) -> int:
     """Write the journal's marks into the outbox rows, in one transaction, and empty it.
     A mark whose row is no longer queued (written before a kill that left the journal
-    full) changes nothing.  Returns how many rows were marked."""
+    full), or is another mail, changes nothing.  Returns how many rows were marked."""
     if not len(journal):
         return 0
     marked = 0
     with atomic(ctx.db):
-        for row_id, when in sorted(journal.marks.items()):
+        for row_id, (message_id, when) in sorted(journal.marks.items()):
             row = outbox_rows.by_id(ctx, row_id)
-            if row is not None and row["status"] == "queued":
+            if row is not None and row["status"] == "queued" and row["message_id"] == message_id:
                 outbox_rows.update(ctx, row_id, _sent_fields(row, when))
                 marked += 1
     journal.clear()

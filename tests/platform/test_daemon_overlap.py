@@ -81,11 +81,11 @@ def test_marks_left_by_a_killed_daemon_are_written_and_their_mail_not_sent_again
     taken, waiting = rows[0], rows[1:]
     path = tmp_path / "pbem.sqlite.sent"
     killed = SentJournal(path)
-    killed.add(taken["id"], "2026-01-05T12:00:00+00:00")
+    killed.add(taken["id"], taken["message_id"], "2026-01-05T12:00:00+00:00")
     with open(path, "ab") as out:
         out.write(b"99")  # a line cut short by the kill
     journal = SentJournal(path)  # the next daemon
-    assert journal.marks == {taken["id"]: "2026-01-05T12:00:00+00:00"}
+    assert journal.marks == {taken["id"]: (taken["message_id"], "2026-01-05T12:00:00+00:00")}
     before = len(loop.sender.sent)
     daemon = Daemon(loop.ctx, MaildirSource(tmp_path / "inbox"), loop.sender,
                     handler=LockingWorker(tmp_path / "pbem.sqlite"), sent_journal=journal)
@@ -97,9 +97,23 @@ def test_marks_left_by_a_killed_daemon_are_written_and_their_mail_not_sent_again
     assert (marked["status"], marked["sent"], marked["attempts"]) == ("sent", "2026-01-05T12:00:00+00:00", 1)
     # Written twice (a kill between the commit and emptying the file): nothing changes.
     again = SentJournal(path)
-    again.add(taken["id"], "2026-02-01T00:00:00+00:00")
+    again.add(taken["id"], taken["message_id"], "2026-02-01T00:00:00+00:00")
     assert outbox.settle_journal(loop.ctx, again) == 0
     assert loop.db["outbox"].get(taken["id"])["sent"] == "2026-01-05T12:00:00+00:00"
+
+
+def test_a_mark_for_another_mail_in_the_same_row_marks_nothing(tmp_path):
+    """A database restored from a backup beside the journal of a later one: the row may
+    hold another mail now, which must still go out."""
+    loop = Loop(tmp_path)
+    outbox.queue(loop.ctx, key="notice:1", to=["north@example.test"], subject="a notice", text="Hello.\n")
+    row = next(loop.db["outbox"].rows_where("status = 'queued'"))
+    stale = SentJournal(tmp_path / "pbem.sqlite.sent")
+    stale.add(row["id"], "<another@example.test>", "2026-01-05T12:00:00+00:00")
+    assert outbox.settle_journal(loop.ctx, SentJournal(stale.path)) == 0
+    assert loop.db["outbox"].get(row["id"])["status"] == "queued"
+    asyncio.run(outbox.deliver_due(loop.ctx, loop.sender))
+    assert [m["Subject"] for _, m in loop.sender.sent] == ["a notice"]
 
 
 def test_a_mail_that_handed_out_a_secret_is_masked_when_its_mark_is_written(tmp_path):
