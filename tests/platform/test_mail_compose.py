@@ -211,12 +211,15 @@ _plain_text = st.lists(st.one_of(st.text(st.characters(min_codepoint=32, max_cod
        in_reply_to=_mostly(st.sampled_from([None, "<q@example.net>"]), _header_text),
        references=st.lists(st.sampled_from(["<p@example.net>", "<r.s@example.net>", "x"]), max_size=6),
        extra=_mostly(st.just({}), st.dictionaries(st.sampled_from(["X-Foo", "X-Bar", "To", "X:Y"]),
-                                                  _header_text, max_size=2)))
+                                                  _header_text, max_size=2)),
+       date=st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2100, 1, 1),
+                         timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=-5)),
+                                                    timezone(timedelta(hours=5, minutes=30))])))
 def test_the_bytes_written_directly_are_the_email_packages_bytes(from_name, to, cc, subject, text,
-                                                                 in_reply_to, references, extra):
+                                                                 in_reply_to, references, extra, date):
     from pbem.mail.compose import compose_bytes
     args = dict(from_addr="pbem@pbem.example.org", from_name=from_name, to=to, cc=cc, subject=subject,
-                text=text, message_id=make_message_id("pbem.example.org", "ack:1"), date=WHEN,
+                text=text, message_id=make_message_id("pbem.example.org", "ack:1"), date=date,
                 in_reply_to=in_reply_to, references=references, loop_tag="pbem", extra_headers=extra)
     try:
         expected = bytes(build_message(**args))
