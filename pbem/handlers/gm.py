@@ -5,6 +5,7 @@ the GM log."""
 from __future__ import annotations
 
 import re
+import dataclasses
 from pathlib import Path
 
 from pbem.base import gamedata, registry
@@ -13,7 +14,7 @@ from pbem.base.identity import hash_made_secret, new_secret, normalize_address
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords
-from pbem.handlers.declare import command
+from pbem.handlers.declare import command, commands
 from pbem.handlers.gm_common import announce as _announce, log as _log, need_game as _need_game
 from pbem.handlers.session import Session
 from pbem.kit import audience, names, positions
@@ -330,6 +331,7 @@ def edit(session: Session, cmd: m.GmEdit) -> None:
         return
     events = _apply(session, Edit(cmd.text), cmd.line)
     if events is None:
+        _suggest_own_command(session, cmd.text)
         return
     # An edit is public when everything it did is; one that touched a private figure or a
     # secret treaty is the GM's alone.  What it changed in each player's position is that
@@ -342,3 +344,19 @@ def edit(session: Session, cmd: m.GmEdit) -> None:
         _announce(session, "the GM changed your position", str(e.get("text", "")), audience.of(e) or audience.gm())
     session.section("State edit applied:", [cmd.text] + [f"{e.get('power')} is told: {'; '.join(e.get('changes', []))}"
                                                          for e in told])
+
+
+def _suggest_own_command(session: Session, text: str) -> None:
+    """The game refused an edit whose first word is a typo of one of pbem's own GM
+    commands (``GM EXTND 24h``): that command is the likelier meaning, so the refusal
+    suggests it, unless the game suggested something itself."""
+    refused = session.problems[-1] if session.problems else None
+    if refused is None or refused.suggestion or refused.code not in ("gm-edit", "unknown-gm-command"):
+        return
+    words = text.split()
+    own = {d.keyword.split()[1] for d in commands() if d.keyword.startswith("GM ")}
+    if words[0].upper() in own:
+        return  # written right (GM SET is pbem's and a game's): a mistake further on
+    close = names.nearest(words[0].upper(), own, normalise=str.upper)
+    if close:
+        session.problems[-1] = dataclasses.replace(refused, suggestion=" ".join(["GM", close, *words[1:]]))

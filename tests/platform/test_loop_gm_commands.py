@@ -203,3 +203,16 @@ def test_a_game_that_asks_for_orders_at_once_starts_with_each_readers_position(l
     assert "What you may do now" in start and "BID <n>" in start and "Your orders are due" in start
     public = texts(loop, GM, "has started")[-1]
     assert "report for the GM" in public and "What you may do now" not in public
+
+
+def test_an_edit_the_game_refuses_that_looks_like_a_gm_command_suggests_it(loop):
+    """GM EXTND 24h is handed to the game as an edit (it is none of pbem's GM commands);
+    the game refuses it, and the refusal names the command the GM most likely meant."""
+    gm(loop, "GM EXTND 24h", "GM FROBNICATE 3", "GM SET SCROE North 3")
+    loop.flush()
+    reply = loop.last_text(GM)
+    assert "did you mean GM EXTEND 24h?" in reply
+    for written in ("FROBNICATE", "SCROE"):  # nothing of pbem's close; SET is written right
+        refusal = next(line for line in reply.splitlines() if written in line and "gm-edit" in line)
+        assert "did you mean GM" not in refusal
+    assert "state edit" not in actions(loop)  # nothing was applied or logged

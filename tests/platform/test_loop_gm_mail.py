@@ -195,6 +195,12 @@ def test_a_players_command_written_after_gm_is_named_as_such(pax):
     assert "expected SET or REMOVE" not in reply
 
 
+def test_a_gm_command_misspelt_is_suggested_after_the_games_refusal(pax):
+    reply = pax.gm("GM EXTND 1d", "GM SET TREASURY Britian 10")
+    assert "expected SET or REMOVE or CLEAR or ADD in: EXTND 1d (did you mean GM EXTEND 1d?)" in reply
+    assert "unknown power 'Britian' (did you mean Britain?)\n" in reply  # the game's own hint only
+
+
 def test_a_long_list_of_gm_news_keeps_a_short_subject(pax):
     pax.gm("GM PAUSE", "GM EXTEND 1d", "GM ANNOUNCE", "Holidays.", "ENDANNOUNCE", "GM REVEAL SEED")
     subject = pax.mails("France")[-1]["Subject"]
