@@ -19,7 +19,7 @@ from pbem.handlers.gm_common import announce as _announce, log as _log, need_gam
 from pbem.handlers.session import Session
 from pbem.kit import audience, names, positions
 from pbem.kit.capabilities import supports
-from pbem.kit.gameapi import Edit, Refused, Ruling
+from pbem.kit.gameapi import Edit, GMError, Refused, Ruling
 from pbem.mail.attachments import toml_files
 from pbem.play import turns
 from pbem.reporting import dossier, render, reports
@@ -351,8 +351,8 @@ def _suggest_own_command(session: Session, text: str) -> None:
     commands (``GM EXTND 24h``): that command is the likelier meaning, so the refusal
     suggests it, unless the game suggested something itself."""
     refused = session.problems[-1] if session.problems else None
-    if refused is None or refused.suggestion or refused.code not in ("gm-edit", "unknown-gm-command"):
-        return
+    if refused is None or refused.suggestion or refused.code != GMError.code:
+        return  # refused for a reason of the game's own naming
     words = text.split()
     own = {d.keyword.split()[1] for d in commands() if d.keyword.startswith("GM ")}
     if words[0].upper() in own:
