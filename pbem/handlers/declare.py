@@ -84,3 +84,9 @@ def commands() -> tuple[Declaration, ...]:
     if not _ALL:
         raise RuntimeError("the mail commands are not declared yet: import pbem.handlers.catalogue")
     return _ALL[0]
+
+
+def gm_words() -> frozenset[str]:
+    """The word after GM of each of pbem's own GM commands (EXTEND, PAUSE, SET...): what a
+    GM line's second word is checked against before it goes to the game as an edit."""
+    return frozenset(d.keyword.split()[1] for d in commands() if d.keyword.startswith("GM "))

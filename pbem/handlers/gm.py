@@ -14,7 +14,7 @@ from pbem.base.identity import hash_made_secret, new_secret, normalize_address
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords
-from pbem.handlers.declare import command, commands
+from pbem.handlers.declare import command, gm_words
 from pbem.handlers.gm_common import announce as _announce, log as _log, need_game as _need_game
 from pbem.handlers.session import Session
 from pbem.kit import audience, names, positions
@@ -354,7 +354,7 @@ def _suggest_own_command(session: Session, text: str) -> None:
     if refused is None or refused.suggestion or refused.code != GMError.code:
         return  # refused for a reason of the game's own naming
     words = text.split()
-    own = {d.keyword.split()[1] for d in commands() if d.keyword.startswith("GM ")}
+    own = gm_words()
     if words[0].upper() in own:
         return  # written right (GM SET is pbem's and a game's): a mistake further on
     close = names.nearest(words[0].upper(), own, normalise=str.upper)

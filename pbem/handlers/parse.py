@@ -17,7 +17,7 @@ from pbem.commands import grammar
 from pbem.commands import model as m
 from pbem.commands.values import BadValue
 from pbem.handlers.catalogue import BY_RULE, COMMANDS
-from pbem.handlers.declare import Declaration
+from pbem.handlers.declare import Declaration, gm_words
 from pbem.kit.gameapi import Problem
 from pbem.kit import names
 from pbem.kit.names import shown
@@ -72,7 +72,7 @@ def unknown(words: list[str], n: int) -> Problem:
         return Problem("unknown-command", f"{first} must be followed by one of: "
                        + ", ".join(sorted(subs)), n, f"{first} {close}" if close else None,
                        kind="invalid")
-    if first in {sub.split()[0] for sub in GROUPS["GM"]}:  # a GM's command without its GM (as the console takes it)
+    if first in gm_words():  # a GM's command without its GM (as the console takes it)
         return Problem("unknown-command", f"{shown(words[0])} is not a command on its own", n,
                        f"GM {first}", kind="invalid")
     return Problem("unknown-command", f"{shown(words[0])} is not a command", n,

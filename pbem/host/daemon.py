@@ -164,10 +164,8 @@ class Daemon:
                 log_handled(self.ctx, msg_id, statuses[msg_id])
             if self.heartbeat is not None:
                 self.heartbeat.busy()
-            if self.journal is None:
-                await self._step("outbox", self._outbox, result)
-            else:
-                await self._step("outbox", self._settle, result)
+            # its replies now, or (with a journal) its marks of the last batch's replies
+            await self._step("outbox", self._outbox if self.journal is None else self._settle, result)
             previous = group
         await self._finish(previous, fetched, acked, result, self._outbox)
         result.handled = len(ids)
@@ -179,8 +177,10 @@ class Daemon:
                       send) -> None:
         """A handled batch's intake copies moved and (with a journal) its replies sent by
         ``send``, at once: each waits on its own server."""
-        sending = asyncio.ensure_future(self._step("outbox", send, result)
-                                        if self.journal is not None and ids else asyncio.sleep(0))
+        if self.journal is None or not ids:
+            await self._ack_batch(ids, fetched, acked)
+            return
+        sending = asyncio.ensure_future(self._step("outbox", send, result))
         try:
             await self._ack_batch(ids, fetched, acked)
         finally:

@@ -72,23 +72,10 @@ def build_message(*, from_addr: str, from_name: str = "", to: list[str], subject
     """
     msg = EmailMessage(policy=default_policy)
     # A display name ("pbem <pbem@example.org>") reads better in a mail client's list.
-    msg["From"] = Address(display_name=from_name, addr_spec=from_addr) if from_name else from_addr
-    msg["To"] = ", ".join(to)
-    cc = list(cc)
-    if cc:
-        msg["Cc"] = ", ".join(cc)
-    msg["Subject"] = fit_subject(subject)
-    msg["Date"] = format_datetime(_aware(date or datetime.now(timezone.utc)))
-    msg["Message-ID"] = message_id
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    chain = _references(references, in_reply_to)
-    if chain:
-        msg["References"] = " ".join(chain)
-    if auto_submitted:
-        msg["Auto-Submitted"] = auto_submitted
-    if loop_tag:
-        msg[LOOP_HEADER] = loop_tag
+    sender = Address(display_name=from_name, addr_spec=from_addr) if from_name else from_addr
+    for name, value in _headers(sender, to, cc, subject, date, message_id, in_reply_to, references,
+                                auto_submitted, loop_tag):
+        msg[name] = value
     for name, value in (extra_headers or {}).items():
         if name.lower() in _OWN_HEADERS:
             raise ValueError(f"header {name} is set by build_message itself")
@@ -143,30 +130,15 @@ def _plain_bytes(*, from_addr: str, from_name: str = "", to: list[str], subject:
                  related: Sequence[Inline] = ()) -> bytes | None:
     """The mail as bytes when it is the plain kind :func:`compose_bytes` writes itself, else
     None.  The header order is :func:`build_message`'s."""
-    if html is not None or related:
+    if html is not None or related or _encode_text is None:
         return None
-    addresses = [from_addr, *to, *cc]
-    if not all(_PLAIN_ADDRESS.fullmatch(a) for a in addresses):
+    cc = list(cc)
+    if not all(_PLAIN_ADDRESS.fullmatch(a) for a in [from_addr, *to, *cc]):
         return None
     if from_name and not _PLAIN_NAME.fullmatch(from_name):
         return None
-    cc = list(cc)
-    chain = _references(references, in_reply_to)
-    headers = [("From", f"{from_name} <{from_addr}>" if from_name else from_addr),
-               ("To", ", ".join(to))]
-    if cc:
-        headers.append(("Cc", ", ".join(cc)))
-    headers += [("Subject", fit_subject(subject)),
-                ("Date", format_datetime(_aware(date or datetime.now(timezone.utc)))),
-                ("Message-ID", message_id)]
-    if in_reply_to:
-        headers.append(("In-Reply-To", in_reply_to))
-    if chain:
-        headers.append(("References", " ".join(chain)))
-    if auto_submitted:
-        headers.append(("Auto-Submitted", auto_submitted))
-    if loop_tag:
-        headers.append((LOOP_HEADER, loop_tag))
+    headers = _headers(f"{from_name} <{from_addr}>" if from_name else from_addr, to, cc, subject, date,
+                       message_id, in_reply_to, references, auto_submitted, loop_tag)
     for name, value in (extra_headers or {}).items():
         if name.lower() in _OWN_HEADERS or not _PLAIN_FIELD_NAME.fullmatch(name):
             return None  # build_message refuses it, or writes it its own way
@@ -174,8 +146,6 @@ def _plain_bytes(*, from_addr: str, from_name: str = "", to: list[str], subject:
     lines = [f"{name}: {value}" for name, value in headers]
     if any(len(line) > _LINE_LIMIT or not _PLAIN_VALUE.fullmatch(value)
            for line, (_, value) in zip(lines, headers)):
-        return None
-    if _encode_text is None:
         return None
     # The body as the email package encodes text content: 7bit or 8bit when every line is
     # short, else quoted-printable or base64, whichever is shorter.
@@ -200,6 +170,29 @@ class Inline:
 def content_id(domain: str, key: str) -> str:
     """A Content-ID derived from ``key``, stable like the Message-ID of the mail it is in."""
     return f"{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}@{domain}"
+
+
+def _headers(sender, to: list[str], cc: Iterable[str], subject: str, date: datetime | None,
+             message_id: str, in_reply_to: str | None, references: Iterable[str],
+             auto_submitted: str, loop_tag: str | None) -> list[tuple[str, object]]:
+    """The headers :func:`build_message` sets itself, in its order, as (name, value)."""
+    cc = list(cc)
+    headers: list[tuple[str, object]] = [("From", sender), ("To", ", ".join(to))]
+    if cc:
+        headers.append(("Cc", ", ".join(cc)))
+    headers += [("Subject", fit_subject(subject)),
+                ("Date", format_datetime(_aware(date or datetime.now(timezone.utc)))),
+                ("Message-ID", message_id)]
+    if in_reply_to:
+        headers.append(("In-Reply-To", in_reply_to))
+    chain = _references(references, in_reply_to)
+    if chain:
+        headers.append(("References", " ".join(chain)))
+    if auto_submitted:
+        headers.append(("Auto-Submitted", auto_submitted))
+    if loop_tag:
+        headers.append((LOOP_HEADER, loop_tag))
+    return headers
 
 
 def _aware(date: datetime) -> datetime:

@@ -56,13 +56,10 @@ class SentJournal:
         self.marks[row_id] = (message_id, when)
 
     def clear(self) -> None:
-        """Forget the marks: they are in the database now."""
-        if self._fd is None and not self.path.exists():
-            self.marks.clear()
-            return
-        if self._fd is None:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-        os.ftruncate(self._fd, 0)
+        """Forget the marks: they are in the database now.  (The file stays open for
+        appending: each write goes to its end, wherever that is.)"""
+        if self.path.exists():
+            os.truncate(self.path, 0)
         self.marks.clear()
 
     def close(self) -> None:
