@@ -18,6 +18,18 @@ def source_for(servers, **kw) -> ImapSource:
                       servers.password("moderator"), **kw)
 
 
+def fetch_once(servers) -> list:
+    """What one fetch of a new connection returns (a daemon's first pass)."""
+    async def run():
+        source = source_for(servers)
+        try:
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    return asyncio.run(run())
+
+
 def deliver(servers, *subjects: str) -> None:
     for subject in subjects:
         servers.send(f"From: alice@example.test\r\nSubject: {subject}\r\n\r\norders\r\n".encode(),
@@ -191,14 +203,7 @@ def test_with_folders_mail_read_elsewhere_is_still_fetched(clean_mailboxes):
     finally:
         client.logout()
 
-    async def run():
-        source = source_for(servers)
-        try:
-            return await source.fetch()
-        finally:
-            await source.close()
-
-    assert subjects(asyncio.run(run())) == ["read in a mail client"]
+    assert subjects(fetch_once(servers)) == ["read in a mail client"]
 
 
 async def wait_until(predicate, timeout: float = 10.0) -> None:
@@ -330,16 +335,9 @@ def test_a_move_stopped_between_flagging_and_expunging_is_finished_by_the_next_r
         finally:
             await source.close()
 
-    async def next_run():
-        source = source_for(servers)
-        try:
-            return await source.fetch()
-        finally:
-            await source.close()
-
     asyncio.run(stopped_half_way())
     assert subjects(servers.messages("moderator")) == ["handled", "new"]  # flagged, still there
-    assert subjects(asyncio.run(next_run())) == ["new"]
+    assert subjects(fetch_once(servers)) == ["new"]
     assert subjects(servers.messages("moderator")) == ["new"]
 
 
