@@ -78,12 +78,21 @@ class Sink:
         return found
 
     def wait_for(self, wanted: set[str], timeout: float, alive=lambda: True) -> float | None:
-        """When the last wanted mail was first answered, or None after ``timeout`` seconds."""
+        """When the last wanted mail was first answered, or None after ``timeout`` seconds.
+        Each poll reads only the mails accepted since the last one: a scan of every mail
+        accepted, a hundred times a second, took a third of a core from the run it times
+        at 10,000 mails."""
         deadline = time.monotonic() + timeout
+        first: dict[str, float] = {}
+        seen = 0
         while time.monotonic() < deadline and alive():
-            found = self.answers(wanted)
-            if len(found) >= len(wanted):
-                return max(min(at for at, _ in copies) for copies in found.values())
+            with self.lock:
+                fresh, seen = self.accepted[seen:], len(self.accepted)
+            for at, _, reply_to, _ in fresh:
+                if reply_to in wanted and reply_to not in first:
+                    first[reply_to] = at
+            if len(first) >= len(wanted):
+                return max(first.values())
             time.sleep(0.01)
         return None
 
