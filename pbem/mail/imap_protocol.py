@@ -81,3 +81,15 @@ def parse_exists(lines: list) -> int:
     """The message count of a SELECT answer (its EXISTS line); 0 when absent."""
     return next((int(m.group(1)) for line in lines if isinstance(line, bytes)
                  for m in [_EXISTS.match(line)] if m), 0)
+
+
+def multiappend(messages: list[bytes], flags: str | None) -> tuple[str, bytes]:
+    """One APPEND of several messages (MULTIAPPEND, RFC 3502): the first message's literal
+    size, which ends the command line, and what follows once the server asks for that
+    literal: the first message, then each other one as a non-synchronizing literal
+    (LITERAL+, RFC 7888), which the server reads without asking again.  The caller writes
+    the closing CRLF, as after any literal."""
+    first, *rest = messages
+    more = b"".join(b"%s{%d+}\r\n%s" % (b" " + flags.encode() + b" " if flags else b" ", len(data), data)
+                    for data in rest)
+    return "{%d}" % len(first), first + more

@@ -7,10 +7,9 @@ may have read the mailbox with a mail client).
 
 Keys are ``imap:<mailbox>:<uidvalidity>:<uid>``; when the server changes UIDVALIDITY every older
 key is void and the same mail comes back under new keys (the caller's Message-ID dedupe catches
-it).  Every aioimaplib call runs under a timeout and is raced against the loss of the
-connection, because aioimaplib leaves a pending command hanging when the connection dies.  Any
-failure drops the connection; the next call reconnects, after an exponential back-off when the
-failures repeat.  Calls fail with TemporaryFailure meanwhile; ``wait`` sleeps out the back-off.
+it).  The connection (timeouts, losing it, reconnecting after a back-off) is
+:mod:`pbem.mail.imap_connection`; calls fail with TemporaryFailure while it is down, and
+``wait`` sleeps out the back-off.
 
 One task should drive a source (fetch, ack, wait in turn); a lock serialises calls anyway, and
 a fetch or ack interrupts a running ``wait``.
@@ -24,14 +23,15 @@ from collections.abc import Callable
 
 import aioimaplib
 
-from pbem.mail.imap_protocol import (parse_exists, parse_fetch, parse_key, parse_search,
+from pbem.mail.imap_connection import ImapConnection
+from pbem.mail.imap_protocol import (multiappend, parse_exists, parse_fetch, parse_key, parse_search,
                                      parse_uidvalidity, quote_mailbox, uid_set)
 from pbem.mail.source import PermanentFailure, RawMail, TemporaryFailure, check_outcome
 
 log = logging.getLogger(__name__)
 
 
-class ImapSource:
+class ImapSource(ImapConnection):
     """MailSource on one IMAP mailbox; ``ack`` moves mail to the processed/rejected folder,
     or flags it \\Seen where that folder is ""."""
 
@@ -43,30 +43,20 @@ class ImapSource:
         for name in (mailbox, processed, rejected):
             if name or name == mailbox:
                 quote_mailbox(name)
-        self.host, self.port, self.user = host, port, user
-        self._password = password
-        self.ssl_context = ssl_context
+        super().__init__(host, port, user, password, ssl_context=ssl_context, timeout=timeout,
+                         backoff=backoff)
         self.mailbox = mailbox
         self.folders = {"processed": processed, "rejected": rejected}
         self._flag_only = not (processed and rejected)  # \\Seen then marks handled mail
         self.idle = idle
         self.poll_interval = poll_interval
-        self.timeout = timeout
         self.batch_size = max(1, min(batch_size, 100))
-        self.backoff_min, self.backoff_max = backoff
-        self._client: aioimaplib.IMAP4 | None = None
-        self._lost: asyncio.Event | None = None
-        self._capabilities: set[str] = set()
         self._uidvalidity: int | None = None
-        self._selected = False  # the intake mailbox is selected on this connection
         self._tidied = False    # deletions left unfinished by an earlier run are finished
         self._returned: set[int] = set()  # UIDs the last fetch handed out
         self._acked: set[int] = set()
-        self._failures = 0
-        self._retry_at = 0.0
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
-        self._closed = False
 
     def __repr__(self) -> str:  # never shows the password
         return f"ImapSource({self.host!r}, {self.port}, {self.user!r}, mailbox={self.mailbox!r})"
@@ -126,8 +116,11 @@ class ImapSource:
                 else:
                     moved.setdefault(folder, []).append(uid)
             deleted = [uid for uid, folder, data in replaced]
+            filed: dict[str, list[bytes]] = {}
             for uid, folder, data in replaced:
-                await self._file(folder or self.mailbox, data, None if folder else r"(\Seen)")
+                filed.setdefault(folder, []).append(data)
+            for folder, copies in filed.items():
+                await self._file(folder or self.mailbox, copies, None if folder else r"(\Seen)")
             for folder, uids in moved.items():
                 if folder:
                     deleted += await self._move(uids, folder)
@@ -175,100 +168,11 @@ class ImapSource:
                     pass
             self._drop(None)
 
-    # -- connection ----------------------------------------------------------------------------
-    async def _call(self, what: str, coro, *, must_succeed: bool = True):
-        """Await one aioimaplib call under the timeout, raced against losing the connection."""
-        lost = self._lost
-        task = asyncio.ensure_future(coro)
-        watcher = asyncio.ensure_future(lost.wait())
-        try:
-            done, _ = await asyncio.wait({task, watcher}, timeout=self.timeout,
-                                         return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            watcher.cancel()
-        if task not in done:
-            task.cancel()
-            reason = "connection lost" if lost.is_set() else f"no answer in {self.timeout}s"
-            self._fail(f"{what}: {reason}")
-        try:
-            answer = task.result()
-        except Exception as exc:  # aioimaplib errors, OSError, TLS errors, its RecursionError
-            self._fail(f"{what}: {type(exc).__name__}: {exc}")
-        if must_succeed and answer.result != "OK":
-            raise TemporaryFailure(f"IMAP {what} answered {answer.result}: {answer.lines[-1:]}")
-        return answer
-
-    def _fail(self, reason: str):
-        """Drop the connection, schedule the back-off, raise TemporaryFailure."""
-        self._back_off(reason)
-        raise TemporaryFailure(f"IMAP {self.host}:{self.port} {reason}")
-
-    def _back_off(self, reason: str) -> None:
-        self._failures += 1
-        delay = min(self.backoff_max, self.backoff_min * 2 ** (self._failures - 1))
-        self._retry_at = asyncio.get_running_loop().time() + delay
-        # The caller reports the TemporaryFailure raised with this reason; one line is enough.
-        log.debug("IMAP %s:%s %s; next attempt in %.1fs", self.host, self.port, reason, delay)
-        self._drop(reason)
-
-    def _drop(self, reason: str | None) -> None:
-        client, self._client = self._client, None
-        self._capabilities = set()
-        self._selected = False
-        if client is None:
-            return
-        if reason:
-            log.debug("dropping IMAP connection: %s", reason)
-        waiter = getattr(client, "_idle_waiter", None)
-        if waiter is not None:
-            waiter.cancel()
-        for task in list(getattr(client, "tasks", ())) + list(client.protocol.tasks):
-            task.cancel()
-        transport = client.protocol.transport
-        if transport is not None:
-            transport.close()
-
-    async def _ensure_connected(self) -> None:
-        if self._closed:
-            raise RuntimeError("source is closed")
-        if self._client is not None and self._lost.is_set():
-            self._drop("connection lost while idle")  # e.g. the server restarted
-        if self._client is not None:
-            return
-        remaining = self._retry_at - asyncio.get_running_loop().time()
-        if remaining > 0:
-            raise TemporaryFailure(
-                f"IMAP {self.host}:{self.port} unavailable, next attempt in {remaining:.1f}s")
-        lost = asyncio.Event()
-        self._lost = lost
+    async def _connected(self) -> None:
         self._tidied = False
-        self._client = aioimaplib.IMAP4(
-            self.host, self.port, timeout=self.timeout, ssl_context=self.ssl_context,
-            conn_lost_cb=lambda exc: lost.set())
-        await self._call("connect", self._client.wait_hello_from_server(), must_succeed=False)
-        # A callable password is asked again for every login: a password changed in its
-        # file (or the configuration) is used without a restart.
-        secret = self._password() if callable(self._password) else self._password
-        answer = await self._call("LOGIN", self._client.login(self.user, secret),
-                                  must_succeed=False)
-        if answer.result != "OK":
-            text = b" ".join(x for x in answer.lines if isinstance(x, bytes)).decode(errors="replace")
-            kind = PermanentFailure if "AUTHENTICATIONFAILED" in text else TemporaryFailure
-            self._back_off(f"login as {self.user!r} refused: {text}")
-            raise kind(f"IMAP login as {self.user!r} refused: {text}")
-        await self._call("CAPABILITY", self._client.protocol.capability(), must_succeed=False)
-        self._capabilities = set(self._client.protocol.capabilities)
         for folder in self.folders.values():
             if folder:
                 await self._create(folder)
-        self._failures = 0
-        log.info("IMAP connected to %s:%s as %s", self.host, self.port, self.user)
-
-    async def _create(self, name: str) -> None:
-        answer = await self._call("CREATE", self._client.create(quote_mailbox(name)),
-                                  must_succeed=False)
-        if answer.result == "OK":
-            log.info("created IMAP folder %s", name)
 
     async def _ensure_selected(self) -> None:
         await self._ensure_connected()
@@ -329,13 +233,31 @@ class ImapSource:
             await self._call(f"UID {command.upper()}", self._client.uid(command, which, target))
         return [] if command == "move" else list(uids)
 
-    async def _file(self, folder: str, data: bytes, flags: str | None) -> None:
-        """APPEND ``data`` (a mail's masked copy) to ``folder``."""
-        answer = await self._call("APPEND", self._client.append(data, quote_mailbox(folder), flags),
-                                  must_succeed=False)
-        if answer.result != "OK":
-            await self._create(folder)
-            await self._call("APPEND", self._client.append(data, quote_mailbox(folder), flags))
+    async def _file(self, folder: str, copies: list[bytes], flags: str | None) -> None:
+        """APPEND ``copies`` (mails' masked copies) to ``folder``, in one command where the
+        server takes several messages in one (MULTIAPPEND with LITERAL+): a maildir server
+        rescans the folder for each APPEND, so one by one the cost of filing a copy grows
+        with the folder (bench/RESULTS.md)."""
+        if len(copies) > 1 and {"MULTIAPPEND", "LITERAL+"} <= self._capabilities:
+            appends = [lambda: self._append_many(copies, quote_mailbox(folder), flags)]
+        else:
+            appends = [lambda data=data: self._client.append(data, quote_mailbox(folder), flags)
+                       for data in copies]
+        for append in appends:
+            answer = await self._call("APPEND", append(), must_succeed=False)
+            if answer.result != "OK":  # e.g. [TRYCREATE]: nothing of it was filed (RFC 3502)
+                await self._create(folder)
+                await self._call("APPEND", append())
+
+    async def _append_many(self, copies: list[bytes], mailbox: str, flags: str | None):
+        """One MULTIAPPEND through aioimaplib's APPEND: its client sends the command, and
+        what :func:`multiappend` made as the first literal once the server asks for it."""
+        protocol = self._client.protocol
+        size, payload = multiappend(copies, flags)
+        args = [mailbox] + ([flags] if flags else []) + [size]
+        protocol.literal_data = payload
+        return await protocol.execute(aioimaplib.Command("APPEND", protocol.new_tag(), *args,
+                                                         loop=protocol.loop, timeout=self.timeout))
 
     def _key(self, uid: int) -> str:
         return f"imap:{self.mailbox}:{self._uidvalidity}:{uid}"

@@ -5,7 +5,7 @@ import ssl
 
 import pytest
 
-from pbem.mail.imap_protocol import parse_fetch, parse_key, parse_search
+from pbem.mail.imap_protocol import multiappend, parse_fetch, parse_key, parse_search
 from pbem.mail.imap_source import ImapSource
 from pbem.mail.source import RawMail, TemporaryFailure
 
@@ -371,3 +371,55 @@ def test_many_mails_moved_in_one_go_end_as_each_moved_alone(clean_mailboxes, fol
         assert inbox == {"kept": {"\\Seen"}, "refused": {"\\Seen"}, "to do": set(),
                          "masked kept": {"\\Seen"}, "masked refused": {"\\Seen"}}
         assert servers.mailboxes("moderator") == ["INBOX"]
+
+
+@pytest.mark.parametrize("multiappend", [True, False], ids=["MULTIAPPEND", "one APPEND a copy"])
+def test_masked_copies_are_filed_whole_in_order_and_once(clean_mailboxes, multiappend):
+    """A batch's masked copies go to their folder in one APPEND where the server takes
+    several messages in one (MULTIAPPEND with LITERAL+), one APPEND a copy where it does
+    not; either way each lands byte for byte, in order.  A folder deleted meanwhile is
+    made again and gets each copy once: a refused MULTIAPPEND files none of its copies."""
+    servers = clean_mailboxes
+    deliver(servers, *(f"m{i}" for i in range(5)))
+    appends = []
+
+    class Source(ImapSource):
+        async def _ensure_connected(self):
+            await super()._ensure_connected()
+            if not multiappend:
+                self._capabilities.discard("MULTIAPPEND")
+
+        async def _call(self, what, coro, **kw):
+            if what == "APPEND":
+                appends.append(what)
+            return await super()._call(what, coro, **kw)
+
+    def masked(i: int) -> bytes:  # 8-bit text, and a line that reads like a literal's size
+        return (f"From: alice@example.test\r\nSubject: masked m{i}\r\n\r\n"
+                f"SIGNON France@g1 ******** caf\u00e9\r\nnote {{{i + 3}+}}\r\n" + "x" * 90 * i + "\r\n").encode()
+
+    async def run():
+        source = Source(servers.imap_host, servers.imap_port, "moderator",
+                        servers.password("moderator"), timeout=10)
+        try:
+            mails = await source.fetch()
+            admin = servers.imap("moderator")
+            admin.delete("Processed")
+            admin.logout()
+            await source.ack_many([(m.key, "processed", masked(i)) for i, m in enumerate(mails)])
+            return await source.fetch()
+        finally:
+            await source.close()
+
+    assert asyncio.run(run()) == []
+    assert servers.messages("moderator") == []
+    assert servers.messages("moderator", "Processed") == [masked(i) for i in range(5)]
+    # refused once (no folder), then the lot in one command, or each copy in its own
+    assert len(appends) == (2 if multiappend else 6)
+
+
+def test_a_multiappend_is_one_command_line_then_literals_the_server_reads_unasked():
+    size, payload = multiappend([b"one\r\n", b"two!\r\n", b"3"], r"(\Seen)")
+    assert size == "{5}"
+    assert payload == b"one\r\n" + b" (\\Seen) {6+}\r\ntwo!\r\n" + b" (\\Seen) {1+}\r\n3"
+    assert multiappend([b"a", b"bc"], None) == ("{1}", b"a {2+}\r\nbc")
