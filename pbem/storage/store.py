@@ -24,28 +24,36 @@ class NotFound(LookupError):
     pass
 
 
-class _Positions:
-    """The phase of a state and whether its game is over, by the state's digest.
+class _Derived:
+    """Facts that are pure functions of a game's stored texts, kept by the texts' digest:
+    the phase of a state and whether its game is over, and the roster of its options and
+    state.
 
-    Both are pure functions of the state, and the scheduler asks them of every
-    game on every pass: decoding each game's state for that (hundreds of KB of
-    JSON with a thousand games) was most of an idle pass.  A state stored again
-    unchanged has the same digest; any change makes a new one."""
+    The scheduler asks the phase of every game on every pass, and each mail asks the
+    roster to resolve its sign-on: decoding each game's state for that (hundreds of KB of
+    JSON with a thousand games; a fifth of handling an order mail) was most of an idle
+    pass.  A state stored again unchanged has the same digest; any change makes a new one."""
 
     def __init__(self, size: int = 4096):
         self.size = size
-        self._known: OrderedDict[tuple[str, bytes], tuple[PhaseInfo, bool]] = OrderedDict()
+        self._known: OrderedDict[tuple, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def of(self, rec: "GameRecord") -> tuple[PhaseInfo, bool]:
-        key = (rec.row["rules"], hashlib.blake2b(rec.row["state"].encode("utf-8"), digest_size=16).digest())
+    def position(self, rec: "GameRecord") -> tuple[PhaseInfo, bool]:
+        return self._get(("position", rec.row["rules"], rec.digest),
+                         lambda: (rec.rules.phase(rec.state), rec.rules.is_over(rec.state)))
+
+    def roster(self, rec: "GameRecord") -> Roster:
+        return self._get(("roster", rec.row["rules"], rec.digest, rec.row["options"]),
+                         lambda: rec.rules.roster(rec.options, rec.state))
+
+    def _get(self, key: tuple, make):
         with self._lock:
             known = self._known.get(key)
             if known is not None:
                 self._known.move_to_end(key)
                 return known
-        rules, state = rec.rules, rec.state
-        known = (rules.phase(state), rules.is_over(state))
+        known = make()
         with self._lock:
             self._known[key] = known
             while len(self._known) > self.size:
@@ -53,7 +61,7 @@ class _Positions:
         return known
 
 
-_POSITIONS = _Positions()
+_DERIVED = _Derived()
 
 
 @lru_cache(maxsize=256)
@@ -71,6 +79,7 @@ class GameRecord:
     row: dict
     _state: Any = field(default=None, init=False, repr=False, compare=False)
     _position: tuple[PhaseInfo, bool] | None = field(default=None, init=False, repr=False, compare=False)
+    _digest: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -91,17 +100,26 @@ class GameRecord:
         return self._state
 
     @property
+    def digest(self) -> bytes:
+        """A digest of the stored state's text: the same state gives the same digest."""
+        if self._digest is None:
+            text = self.row["state"] or b""
+            self._digest = hashlib.blake2b(text.encode("utf-8") if isinstance(text, str) else text,
+                                           digest_size=16).digest()
+        return self._digest
+
+    @property
     def phase(self) -> PhaseInfo:
         """The current phase (of a started game), without decoding an unchanged state again."""
         if self._position is None:
-            self._position = _POSITIONS.of(self)
+            self._position = _DERIVED.position(self)
         return self._position[0]
 
     @property
     def over(self) -> bool:
         """Whether the (started) game is over, as :attr:`phase`."""
         if self._position is None:
-            self._position = _POSITIONS.of(self)
+            self._position = _DERIVED.position(self)
         return self._position[1]
 
     @property
@@ -126,8 +144,9 @@ class GameRecord:
 
     @property
     def roster(self) -> Roster:
-        """The powers of this game: from its options, and its state once started."""
-        return self.rules.roster(self.options, self.state)
+        """The powers of this game: from its options, and its state once started (without
+        decoding an unchanged state again)."""
+        return _DERIVED.roster(self)
 
     def resolve_power(self, text: str) -> str | None:
         return self.roster.resolve(text)
@@ -149,6 +168,11 @@ def find_game(ctx: Context, name: str) -> GameRecord | None:
         return get_game(ctx, name)
     except NotFound:
         return None
+
+
+def rules_in_use(ctx: Context) -> list[str]:
+    """The rules of the games this site holds, without reading their states."""
+    return [r["rules"] for r in ctx.db.query("SELECT DISTINCT rules FROM games ORDER BY rules")]
 
 
 def list_games(ctx: Context, status: str | None = None) -> list[GameRecord]:
