@@ -65,10 +65,8 @@ def cmd_serve(args) -> int:
     from pbem.base import logsetup
     from pbem.base.config import ConfigError
     from pbem.base.configcheck import problems, warnings
-    from pbem.host import heartbeat
-    from pbem.host.wiring import build
     from pbem.host.sitelock import SiteLock
-    from pbem.mail.smtp_listener import ListenerUnavailable
+    from pbem.inbound.sandbox import handler_for
     from pbem.storage.backup import migrate_with_backup
 
     cfg = load_cfg(args)
@@ -82,9 +80,21 @@ def cmd_serve(args) -> int:
     lock.acquire("pbem serve --once" if args.once else "pbem serve")
     try:
         migrate_with_backup(cfg.server.database)
+        # The worker process starts now, on the migrated database: it imports pbem and the
+        # site's games while this process imports the daemon and reads its first mail.
+        handler = handler_for(cfg)
+        handler.start_soon()
+        from pbem.host import heartbeat
+        from pbem.host.wiring import build
+        from pbem.mail.smtp_listener import ListenerUnavailable
+
         for line in warnings(cfg):  # after the database opened: a fatal error comes alone
             log.warning("%s", line)
-        daemon = build(cfg, heartbeat=heartbeat.Heartbeat(cfg.server.database))
+        try:
+            daemon = build(cfg, heartbeat=heartbeat.Heartbeat(cfg.server.database), handler=handler)
+        except BaseException:
+            asyncio.run(handler.close())
+            raise
         why = ["nothing left to do (--once)" if args.once else "stopped"]
 
         async def run() -> set[str]:

@@ -8,13 +8,15 @@ while the worker process handles the next batch, move this one's intake copies
 (to Processed/Rejected) and send what is due, its replies first, marking them in
 the sent journal (:mod:`pbem.outbound.sent_journal`) until the worker commits ->
 reminders and due phases -> deliver queued mail -> rebuild the archive pages of
-games that changed (during a backlog at most every ARCHIVE_BACKLOG_SECONDS).  A
+games that changed (during a backlog at most every ARCHIVE_BACKLOG_SECONDS).
+During a backlog (a pass fetched all it asked for) the pass's last batch is
+finished by the next pass, while the worker handles that pass's first batch.  A
 crash anywhere repeats at most the last step of the last mails, which every step
 tolerates (dedupe by source key and Message-ID; fixed Message-IDs on queued mail).
 
 The steps (intake, deadlines, outbox, and the archive pages) are independent: a step that
 fails (the IMAP server down, the SMTP server unreachable, a bug) logs one
-line and sits out a growing, capped pause, while the other two go on; its
+line and sits out a growing, capped pause, while the others go on; its
 first success resets the pause.  Everything a failed step left undone is
 still stored, so its next try picks it up.  An SMTP server that refuses the
 session itself (login, sender, quota) holds sending instead, with a pause of
@@ -46,14 +48,15 @@ from pbem.base.crashpoints import reached
 from pbem.handlers import budget
 from pbem.host.backoff import Backoff
 from pbem.host.handled_log import log_handled
+from pbem.host.wakeup import next_timeout
 from pbem.inbound import intake
 from pbem.inbound.sandbox import InProcessHandler
 from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from pbem.outbound import outbox, sendhold, undelivered
 from pbem.outbound.sent_journal import SentJournal
 from pbem.play import scheduler
-from pbem.storage import inbound_mail, outbox_rows
-from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, parse_iso, probe_write, utcnow_iso
+from pbem.storage import inbound_mail
+from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, probe_write
 from pbem.web import archive
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,7 @@ class PassResult:
     resolved: int = 0
     sent: int = 0
     pending: int = 0   # stored mail still to be tried again (a try failed)
+    carried: bool = False  # the last batch is finished by the next pass (a backlog)
     failed: list[str] = field(default_factory=list)  # the steps that failed in this pass
 
 
@@ -105,6 +109,9 @@ class Daemon:
         self.journal = sent_journal if self.handler.separate_process else None
         # mail read in one pass: whole batches (limits.batch_mails) for the worker
         self.fetch_size = 4 * max(1, ctx.limits.batch_mails)
+        # during a backlog, the last batch of a pass, handled, and its intake copies: they
+        # are moved and its replies sent while the worker handles the next pass's first batch
+        self._carried: tuple[list[int], dict] = ([], {})
 
     async def run_pass(self) -> PassResult:
         result = PassResult()
@@ -130,7 +137,12 @@ class Daemon:
                                 resolved=result.resolved, sent=result.sent, failed=result.failed)
 
     async def _intake(self, result: PassResult) -> None:
-        batch = await self.source.fetch(self.fetch_size)
+        previous, carried = self._carried
+        # the carried batch's copies are still in the intake: fetched again, but not new
+        moving = {raw.key for raw in carried.values()}
+        batch = [raw for raw in await self.source.fetch(self.fetch_size + len(moving))
+                 if raw.key not in moving][:self.fetch_size]
+        self._carried = ([], {})
         result.fetched = len(batch)
         with atomic(self.ctx.db):  # every copy stored (one commit) before any is acted on
             for raw in batch:
@@ -139,17 +151,13 @@ class Daemon:
         if ids:
             reached("intake.stored")
         rows = inbound_mail.ids_by_source_key(self.ctx, [raw.key for raw in batch])
-        fetched = {row["id"]: raw for raw in batch if (row := rows.get(raw.key))}
+        fetched = {**carried, **{row["id"]: raw for raw in batch if (row := rows.get(raw.key))}}
         acked: set[str] = set()
-        # A backlog is handled in batches of one transaction each (group commit), so the
-        # first players of a backlog do not wait for the whole of it.  While the worker
-        # process handles a batch, the batch before it is finished: its intake copies are
-        # moved and its replies sent, at once.  Neither writes the database, which the
-        # worker holds: moving reads it, and the marks of mail sent wait in the journal
-        # until the worker commits (a handler in this process shares the connection, so
-        # there each batch is finished before the next and its replies marked at once).
+        # Batches of one transaction each (group commit): the first players of a backlog do
+        # not wait for the whole of it.  Finishing the batch before (moving its copies, sending
+        # its replies) writes nothing the worker holds: the marks wait in the journal.  A
+        # handler in this process shares the connection: it finishes each batch before the next.
         separate = self.handler.separate_process
-        previous: list[int] = []
         for group in intake.batches(self.ctx, ids):
             if not separate:
                 await self._ack_batch(previous, fetched, acked)
@@ -157,7 +165,7 @@ class Daemon:
             try:
                 if separate:
                     await asyncio.sleep(0)  # the batch goes to the worker first
-                    await self._finish(previous, fetched, acked, result, self._send_journaled)
+                    await self._finish(previous, fetched, acked, result)
             finally:
                 statuses = await handling
             for msg_id in group:
@@ -167,20 +175,27 @@ class Daemon:
             # its replies now, or (with a journal) its marks of the last batch's replies
             await self._step("outbox", self._outbox if self.journal is None else self._settle, result)
             previous = group
-        await self._finish(previous, fetched, acked, result, self._outbox)
+        if separate and result.fetched >= self.fetch_size and ids:
+            # More mail waits: the next pass's first batch goes to the worker before this
+            # one is finished, so the worker does not wait for its moves and replies.
+            self._carried = (previous, {i: fetched[i] for i in previous if i in fetched})
+            acked.update(raw.key for raw in self._carried[1].values())
+            result.carried = True
+        else:  # the worker is idle: the last replies first, then the moves
+            await self._step("outbox", self._outbox, result)
+            await self._ack_batch(previous, fetched, acked)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
         # copies handled before (a crash between handling and moving them)
         await self._ack([raw for raw in batch if raw.key not in acked])
 
-    async def _finish(self, ids: list[int], fetched: dict, acked: set[str], result: PassResult,
-                      send) -> None:
-        """A handled batch's intake copies moved and (with a journal) its replies sent by
-        ``send``, at once: each waits on its own server."""
+    async def _finish(self, ids: list[int], fetched: dict, acked: set[str], result: PassResult) -> None:
+        """While the worker handles the next batch, a handled batch's intake copies moved
+        and (with a journal) its replies sent, at once: each waits on its own server."""
         if self.journal is None or not ids:
             await self._ack_batch(ids, fetched, acked)
             return
-        sending = asyncio.ensure_future(self._step("outbox", send, result))
+        sending = asyncio.ensure_future(self._step("outbox", self._send_journaled, result))
         try:
             await self._ack_batch(ids, fetched, acked)
         finally:
@@ -223,6 +238,8 @@ class Daemon:
         self._archived_at = now
 
     async def _outbox(self, result: PassResult) -> None:
+        if result.carried:
+            return  # sent while the worker handles the next pass's first batch
         await self._settle(result)
         sent = await self._send(result)
         sendhold.release(self.ctx, sent)
@@ -311,36 +328,10 @@ class Daemon:
         return True
 
     def _next_timeout(self) -> float:
-        """How long to wait for mail: the poll interval, cut short by the next deadline or
-        warning, by the next queued mail falling due (grey press goes out at its quarter hour,
-        not with whatever mail wakes the daemon next: that could be its sender's), or by the
-        end of a failed step's pause."""
+        """How long to wait for mail (:func:`pbem.host.wakeup.next_timeout`)."""
         if self.disk_full:
             return SPACE_PROBE_SECONDS
-        timeout = self.poll_interval
-        try:
-            wake = scheduler.next_wakeup(self.ctx)
-        except Exception:  # the deadlines step reports what is wrong; wait the poll interval
-            wake = None
-        if wake is not None:
-            timeout = min(timeout, wake.total_seconds())
-        for backoff in self.backoff.values():
-            remaining = backoff.remaining()
-            if remaining is not None:
-                timeout = min(timeout, remaining)
-        try:
-            hold = sendhold.current(self.ctx)
-        except Exception:  # the outbox step reports what is wrong
-            hold = None
-        if hold is not None:
-            timeout = min(timeout, (parse_iso(hold.next_try) - self.ctx.now()).total_seconds())
-        try:
-            due = outbox_rows.next_due(self.ctx, utcnow_iso(self.ctx.now()))
-        except Exception:  # the outbox step reports what is wrong
-            due = None
-        if due is not None:
-            timeout = min(timeout, (parse_iso(due) - self.ctx.now()).total_seconds())
-        return max(0.05, timeout)
+        return next_timeout(self.ctx, self.poll_interval, self.backoff.values())
 
     async def _wait_for_mail(self, timeout: float) -> None:
         if not self.backoff["intake"].ready():
@@ -376,6 +367,7 @@ class Daemon:
         stop = stop or asyncio.Event()
         failed: set[str] = set()
         try:
+            self.handler.start_soon()
             if self.listener is not None:
                 await self._start_listener()
             log.info("pbem %s started%s%s", __version__, " (one run: --once)" if once else "",

@@ -12,14 +12,14 @@ from pbem.base import registry
 from pbem.base.clock import Clock, SystemClock
 from pbem.base.context import Context
 from pbem.host.daemon import Daemon
-from pbem.inbound.sandbox import InProcessHandler, IsolatedHandler
+from pbem.inbound.sandbox import handler_for
 from pbem.mail.credentials import current_password, tls_context
 from pbem.outbound.sent_journal import SentJournal
 from pbem.storage import secret_checks
 from pbem.storage.db import open_db
 
 
-def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
+def build(cfg, *, clock: Clock | None = None, heartbeat=None, handler=None) -> Daemon:
     """A daemon wired from the configuration (embedded default or IMAP/SMTP).
     Raises ConfigError when what the configuration names cannot be used (a
     password it needs is missing, a CA file does not exist), one line each."""
@@ -67,11 +67,7 @@ def build(cfg, *, clock: Clock | None = None, heartbeat=None) -> Daemon:
                                 max_bytes=cfg.server.max_message_bytes * 2,
                                 max_sessions=cfg.listener.max_sessions, timeout=cfg.listener.idle_timeout)
         inbound += f" (fed by the SMTP listener on {cfg.listener.host}:{cfg.listener.port})"
-    # A worker process cannot share an injected (test) clock: such a daemon handles mail itself.
-    handler = (IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
-                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level,
-                               log_file=str(cfg.path_of(cfg.server.log_file)) if cfg.server.log_file else "")
-               if cfg.limits.handling_timeout and clock is None else InProcessHandler())
+    handler = handler or handler_for(cfg, clock=clock)
     return Daemon(ctx, source, sender, listener=listener, max_attempts=cfg.outbound.max_attempts,
                   retry_base=cfg.outbound.retry_base_seconds, poll_interval=cfg.intake.poll_interval,
                   handler=handler, keep_sent_days=cfg.outbound.keep_sent_days,

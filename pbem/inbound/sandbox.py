@@ -23,10 +23,12 @@ import os
 import sqlite3
 from pathlib import Path
 
-from pbem.base.context import Context
+from typing import TYPE_CHECKING
+
 from pbem.base.crashpoints import CRASH_EXIT_STATUS
-from pbem.inbound import intake
-from pbem.storage import secret_checks
+
+if TYPE_CHECKING:  # this module stays light to import: the daemon starts its worker first
+    from pbem.base.context import Context
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +82,16 @@ def _serve(conn, config_path: str | None, memory_mb: int) -> None:
     from pbem.base import registry
     from pbem.base.clock import SystemClock
     from pbem.base.config import load_config
+    from pbem.base.context import Context
+    from pbem.inbound import intake
+    from pbem.storage import secret_checks
     from pbem.storage.db import open_db
 
     cfg = load_config(config_path)
     registry.load_extras(cfg.server.games_extra)
     ctx = secret_checks.attach(Context.from_config(open_db(cfg.server.database), SystemClock(), cfg),
                                cfg.server.database)
+    _warm(ctx)
     conn.send(("ready", None))
     while True:
         try:
@@ -96,6 +102,22 @@ def _serve(conn, config_path: str | None, memory_mb: int) -> None:
             conn.send(("ok", intake.handle_batch(ctx, ids)))
         except sqlite3.OperationalError as exc:  # the database's trouble: the daemon's to handle
             conn.send(("database", str(exc)))
+
+
+def _warm(ctx: Context) -> None:
+    """What the first mail would pay for otherwise, done before the worker says it is
+    ready: the rules of the site's games imported (a game's modules take longer to import
+    than a batch of mail takes to handle) and the command grammar built."""
+    from pbem.base import registry
+    from pbem.commands import grammar
+    from pbem.storage import store
+
+    for rules in store.rules_in_use(ctx):
+        try:
+            registry.get(rules)
+        except KeyError:  # a game that fails to load is told when its mail is handled
+            pass
+    grammar.parser()
 
 
 class IsolatedHandler:
@@ -111,16 +133,39 @@ class IsolatedHandler:
         self.log_file = log_file
         self._process: multiprocessing.Process | None = None
         self._conn = None
+        self._ready = False
 
-    async def _start(self) -> None:
+    def start_soon(self) -> None:
+        """Start the worker process now and return: it imports pbem and the site's games
+        while the daemon starts and reads its first mail, not once that mail is handed to
+        it.  A worker that cannot start is told when the first mail is handed to it."""
+        if self._process is None:
+            try:
+                self._launch()
+            except OSError as exc:
+                log.warning("the mail-handling process could not be started yet: %s", exc)
+                self._stop()
+
+    def _launch(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         self._process = context.Process(target=_child, name="pbem-worker", daemon=True,
                                         args=(child, self.config_path, self.memory_mb, self.log_level,
                                               self.log_file, os.getpid()))
+        self._ready = False
         self._process.start()
         child.close()
         self._conn = parent
+
+    async def _ready_worker(self) -> None:
+        """A worker ready for mail: the one :meth:`start_soon` started once it says it is
+        ready, else a new one (none yet, or the last died after it was ready)."""
+        if self._process is not None and self._ready and self._process.is_alive():
+            return
+        if self._process is None or self._ready:
+            self._stop()
+            self._launch()
+        parent = self._conn
         try:
             ready = await asyncio.to_thread(parent.poll, READY_SECONDS) and parent.recv()[0] == "ready"
         except (EOFError, OSError):
@@ -130,9 +175,11 @@ class IsolatedHandler:
             self._stop()
             raise WorkerUnavailable(f"the mail-handling process could not start ({reason}); check "
                                     "limits.handling_memory_mb and the log above")
+        self._ready = True
 
     def _stop(self) -> None:
         proc, self._process = self._process, None
+        self._ready = False
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -152,8 +199,9 @@ class IsolatedHandler:
         cannot keep them from being counted; the group gets the time one mail
         may take, and when it overruns or kills the worker each of its mails
         is tried again alone (:func:`pbem.inbound.intake.batches`)."""
-        if self._process is None or not self._process.is_alive():
-            await self._start()
+        from pbem.inbound import intake
+
+        await self._ready_worker()
         todo, statuses = intake.begin_batch(ctx, ids)
         if not todo:
             return statuses
@@ -200,11 +248,29 @@ class InProcessHandler:
     #: the handling thread shares the daemon's database connection: nothing else may use it meanwhile
     separate_process = False
 
+    def start_soon(self) -> None:
+        return None  # nothing to start
+
     async def process(self, ctx: Context, msg_id: int) -> str:
+        from pbem.inbound import intake
+
         return await asyncio.to_thread(intake.process, ctx, msg_id)
 
     async def process_batch(self, ctx: Context, ids: list[int]) -> dict[int, str]:
+        from pbem.inbound import intake
+
         return await asyncio.to_thread(intake.process_batch, ctx, ids)
 
     async def close(self) -> None:
         return None
+
+
+def handler_for(cfg, *, clock=None) -> IsolatedHandler | InProcessHandler:
+    """The handler the configuration asks for: a worker process under ``[limits]``, or
+    this process when ``limits.handling_timeout`` is 0.  A worker process cannot share an
+    injected (test) clock: such a daemon handles mail itself."""
+    if cfg.limits.handling_timeout and clock is None:
+        return IsolatedHandler(cfg.path, timeout=cfg.limits.handling_timeout,
+                               memory_mb=cfg.limits.handling_memory_mb, log_level=cfg.server.log_level,
+                               log_file=str(cfg.path_of(cfg.server.log_file)) if cfg.server.log_file else "")
+    return InProcessHandler()

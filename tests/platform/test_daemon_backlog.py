@@ -3,6 +3,7 @@ pruned, and an idle pass over the games decodes no state."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 from email.message import EmailMessage
 
@@ -208,3 +209,52 @@ def test_a_pass_over_unchanged_games_decodes_no_state(tmp_path, monkeypatch):
     calls.clear()
     assert loop.tick() != []
     assert "decode" in calls
+
+
+def test_a_pass_in_a_backlog_leaves_its_last_batch_to_be_moved_during_the_next_pass(tmp_path):
+    """While a backlog lasts (a pass fetched all it asked for), the last batch of a pass is
+    moved while the worker handles the first batch of the next pass, not while the worker
+    waits; it is fetched again meanwhile (it is still in the intake) and neither counted
+    as new nor handled or moved twice.  The pass that ends the backlog moves everything."""
+    loop = Loop(tmp_path, limits=Limits(batch_mails=1))  # four mails a pass
+    loop.start_beacon()
+    loop.flush()
+    inbox = tmp_path / "inbox"
+    _backlog(loop, inbox, 10)
+    already = len(loop.sender.sent)
+    worker = Worker()
+    source = Moving(inbox, worker)
+    daemon = Daemon(loop.ctx, source, loop.sender, handler=worker)
+    results = [asyncio.run(daemon.run_pass()) for _ in range(4)]
+    assert [r.fetched for r in results] == [4, 4, 2, 0]
+    assert [r.carried for r in results] == [True, True, False, False]
+    assert [g for group in worker.groups for g in group] == list(range(worker.groups[0][0], worker.groups[0][0] + 10))
+    assert source.moved == [True] * 9 + [False]  # each copy once; only the very last after the worker
+    replies = [m for _, m in loop.sender.sent[already:] if m["In-Reply-To"]]
+    assert [m["In-Reply-To"] for m in replies] == [f"<backlog{i}@players.test>" for i in range(10)]
+    assert not list((inbox / "new").iterdir()) and not list((inbox / "cur").iterdir())
+
+
+def test_a_roster_is_worked_out_once_per_state_and_options(tmp_path, monkeypatch):
+    """Every mail resolves its sign-on against its game's roster: a record of a game whose
+    state and options are unchanged gets it without decoding the state; a change of either
+    gives the roster worked out again."""
+    loop = Loop(tmp_path)
+    loop.start_beacon()
+    game = registry.get("beacon")
+    calls = []
+    real_roster, real_state = game.roster, store.GameRecord.state
+    monkeypatch.setattr(game, "roster", lambda options, state=None: calls.append("roster") or
+                        real_roster(options, state))
+    monkeypatch.setattr(store.GameRecord, "state",
+                        property(lambda rec: calls.append("decode") or real_state.fget(rec)))
+    first = store.get_game(loop.ctx, "g1").roster
+    calls.clear()
+    assert store.get_game(loop.ctx, "g1").roster == first  # another record of the same row
+    assert calls == []
+    row = store.get_game(loop.ctx, "g1").row
+    other_options = store.GameRecord({**row, "options": json.dumps({**json.loads(row["options"] or "{}"), "x": 1})})
+    assert other_options.roster == first and sorted(calls) == ["decode", "roster"]
+    calls.clear()
+    other_state = store.GameRecord({**row, "state": json.dumps({**json.loads(row["state"]), "zz": 1})})
+    assert other_state.roster == first and sorted(calls) == ["decode", "roster"]

@@ -150,3 +150,51 @@ def test_a_worker_that_cannot_start_fails_the_step_and_charges_no_mail(tmp_path)
         asyncio.run(handler.process(ctx, msg_id))
     row = ctx.db["messages"].get(msg_id)
     assert row["status"] == "new" and row["attempts"] == 0
+
+
+def test_a_worker_started_before_any_mail_handles_it_or_fails_as_a_late_start_would(tmp_path):
+    """The daemon starts its worker at once (start_soon), so the imports overlap its own
+    start; the first batch waits for that start.  A start that fails is told at the first
+    batch, as before, with no try counted; a daemon stopped while its worker starts leaves
+    no process behind."""
+    import asyncio
+
+    from pbem.inbound import intake
+    from pbem.base.config import load_config
+    from pbem.base.context import Context
+    from pbem.base.clock import SystemClock
+    from pbem.mail.source import RawMail
+    from pbem.inbound.sandbox import IsolatedHandler, WorkerUnavailable
+
+    (tmp_path / "pbem.toml").write_text('[server]\ndatabase = "pbem.sqlite"\n')
+    cfg = load_config(tmp_path / "pbem.toml")
+    ctx = Context.from_config(open_db(cfg.server.database), SystemClock(), cfg)
+    msg_id = intake.store_raw(ctx, RawMail("t:1", b"From: a@b.test\nSubject: s\n\nHELP\n"))
+
+    async def handled(memory_mb: int) -> str:
+        handler = IsolatedHandler(cfg.path, timeout=60, memory_mb=memory_mb)
+        handler.start_soon()
+        await asyncio.sleep(0)
+        assert handler._process is not None and handler._process.pid  # running before any mail
+        try:
+            return await handler.process(ctx, msg_id)
+        finally:
+            await handler.close()
+
+    with pytest.raises(WorkerUnavailable, match="could not start"):
+        asyncio.run(handled(16))  # far too little to start Python
+    row = ctx.db["messages"].get(msg_id)
+    assert row["status"] == "new" and row["attempts"] == 0
+    assert asyncio.run(handled(1024)) == "done"
+    assert ctx.db["messages"].get(msg_id)["status"] == "done"
+
+    async def stopped_while_starting():
+        handler = IsolatedHandler(cfg.path, timeout=60, memory_mb=1024)
+        handler.start_soon()
+        await asyncio.sleep(0)
+        process = handler._process
+        await handler.close()
+        return process
+
+    process = asyncio.run(stopped_while_starting())
+    assert process is not None and not process.is_alive()
