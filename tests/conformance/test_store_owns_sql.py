@@ -24,13 +24,20 @@ def sql_sites(path: Path) -> list[str]:
     """Where the module at ``path`` touches the database: "line: what"."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SQL_CALLS:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SQL_CALLS \
+                and not _is_imap(node.func.value):
             found.append(f"{node.lineno}: .{node.func.attr}(...)")
         elif isinstance(node, ast.Subscript) and _is_db(node.value):
             found.append(f"{node.lineno}: a table by name (db[...])")
         elif isinstance(node, ast.Attribute) and node.attr == "conn" and _is_db(node.value):
             found.append(f"{node.lineno}: the connection (db.conn)")
     return found
+
+
+def _is_imap(node: ast.AST) -> bool:
+    """An IMAP client's protocol (aioimaplib), whose ``execute`` sends an IMAP command."""
+    return (isinstance(node, ast.Name) and node.id == "protocol") or \
+        (isinstance(node, ast.Attribute) and node.attr == "protocol")
 
 
 def _is_db(node: ast.AST) -> bool:
