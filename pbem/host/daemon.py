@@ -181,8 +181,9 @@ class Daemon:
             self._carried = (previous, {i: fetched[i] for i in previous if i in fetched})
             acked.update(raw.key for raw in self._carried[1].values())
             result.carried = True
-        else:  # the worker is idle: the last replies first, then the moves
-            await self._step("outbox", self._outbox, result)
+        else:
+            if previous and self.journal is not None:  # the worker is idle: the replies first
+                await self._step("outbox", self._outbox, result)
             await self._ack_batch(previous, fetched, acked)
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
