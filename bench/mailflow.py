@@ -135,7 +135,8 @@ def crash(servers, sink, games: int, n: int, kills: int) -> None:
     while last is None:
         daemon.start()
         if killed < kills:
-            last = sink.wait_for(set(mails), timeout=rng.uniform(1.0, 6.0))
+            # a moment within a run of a few seconds: the start (0.7 s) or amid the batches
+            last = sink.wait_for(set(mails), timeout=rng.uniform(0.3, 1.5))
             if last is None:
                 daemon.kill()
                 killed += 1
