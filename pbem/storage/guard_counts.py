@@ -24,7 +24,7 @@ def save_throttle(ctx: Context, row: dict) -> None:
 
 
 def clear_throttle(ctx: Context, key: str) -> None:
-    ctx.db["throttle"].delete_where("key = ?", [key])
+    ctx.db.execute("delete from throttle where key = ?", [key])
 
 
 def mark_throttle_told(ctx: Context, key: str, at: str) -> None:

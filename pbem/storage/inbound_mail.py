@@ -48,8 +48,11 @@ def tried(ctx: Context, ids: list[int]) -> set[int]:
 
 
 def get(ctx: Context, msg_id: int) -> dict:
-    """The whole row of a mail (raises when there is none)."""
-    return ctx.db["messages"].get(msg_id)
+    """The whole row of a mail (raises LookupError when there is none)."""
+    row = next(ctx.db.query("select * from messages where id = ?", [msg_id]), None)
+    if row is None:
+        raise LookupError(f"no stored mail {msg_id}")
+    return row
 
 
 def find(ctx: Context, msg_id: int) -> dict | None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from pbem.base.context import Context
 from pbem.storage import packed_mail
-from pbem.storage.db import set_fields, synced_later
+from pbem.storage.db import insert_row, set_fields, synced_later
 from pbem.storage.values import dumps, loads
 
 
@@ -56,7 +56,7 @@ def waiting(ctx: Context, *, with_failed: bool) -> list[dict]:
 
 def has_message_id(ctx: Context, message_id: str) -> bool:
     """Whether a mail with this Message-ID was queued (and is still kept)."""
-    return bool(ctx.db["outbox"].count_where("message_id = ?", [message_id]))
+    return ctx.db.execute("select 1 from outbox where message_id = ? limit 1", [message_id]).fetchone() is not None
 
 
 def by_message_id(ctx: Context, message_id: str) -> dict | None:
@@ -71,7 +71,7 @@ def add(ctx: Context, fields: dict, *, pack: bool = False, inline: Sequence[byte
         for key, data in parts.items():
             ctx.db.execute("insert or ignore into outbox_parts (digest, data) values (?, ?)", [key, data])
         fields = dict(fields, raw=stored, parts=dumps(where) if where else None)
-    ctx.db["outbox"].insert(fields)
+    insert_row(ctx.db, "outbox", fields)
 
 
 def due(ctx: Context, now: str, *, after: int, limit: int) -> list[dict]:

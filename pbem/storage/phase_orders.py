@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.base.context import Context
 from pbem.kit.gameapi import DONE_ON_ORDERS, Order, PhaseInfo
 from pbem.storage import snapshots, store
-from pbem.storage.db import dumps, loads, utcnow_iso
+from pbem.storage.db import dumps, insert_row, loads, utcnow_iso
 
 
 def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: list[Order],
@@ -24,10 +24,10 @@ def store_orders(ctx: Context, game: str, phase_key: str, power: str, orders: li
     done = _current_row(ctx, game, phase_key, power)
     ctx.db.execute("update orders set current = 0 where game = ? and phase_key = ? and power = ?",
                    [game, phase_key, power])
-    ctx.db["orders"].insert({"game": game, "phase_key": phase_key, "power": power,
-                             "orders": dumps([o.to_json() for o in orders]), "text": text,
-                             "submitted": utcnow_iso(ctx.now()), "message": message, "current": 1,
-                             "done": int(bool(done and done["done"])), "refused": refused})
+    insert_row(ctx.db, "orders", {"game": game, "phase_key": phase_key, "power": power,
+                                  "orders": dumps([o.to_json() for o in orders]), "text": text,
+                                  "submitted": utcnow_iso(ctx.now()), "message": message, "current": 1,
+                                  "done": int(bool(done and done["done"])), "refused": refused})
 
 
 def mark_done(ctx: Context, game: str, phase_key: str, power: str, message: int | None) -> None:
@@ -42,8 +42,8 @@ def mark_done(ctx: Context, game: str, phase_key: str, power: str, message: int 
 
 
 def _current_row(ctx: Context, game: str, phase_key: str, power: str) -> dict | None:
-    return next(ctx.db["orders"].rows_where("game = ? and phase_key = ? and power = ? and current = 1",
-                                            [game, phase_key, power], order_by="id desc", limit=1), None)
+    return next(ctx.db.query("select * from orders where game = ? and phase_key = ? and power = ? "
+                             "and current = 1 order by id desc limit 1", [game, phase_key, power]), None)
 
 
 def clear_orders(ctx: Context, game: str, phase_key: str, power: str) -> None:
@@ -63,8 +63,8 @@ def current_orders(ctx: Context, game: str, phase_key: str) -> dict[str, list[Or
 
 
 def current_rows(ctx: Context, game: str, phase_key: str) -> list[dict]:
-    return list(ctx.db["orders"].rows_where("game = ? and phase_key = ? and current = 1",
-                                            [game, phase_key], order_by="id"))
+    return list(ctx.db.query("select * from orders where game = ? and phase_key = ? and current = 1 "
+                             "order by id", [game, phase_key]))
 
 
 def answered(ctx: Context, rec: store.GameRecord, phase: PhaseInfo) -> set[str]:

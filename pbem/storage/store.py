@@ -157,7 +157,7 @@ class GameRecord:
 
 
 def get_game(ctx: Context, name: str) -> GameRecord:
-    rows = list(ctx.db["games"].rows_where("lower(name) = lower(?)", [name]))
+    rows = list(ctx.db.query("select * from games where lower(name) = lower(?)", [name]))
     if not rows:
         raise NotFound(f"no game called {name!r}")
     return GameRecord(rows[0])
@@ -256,7 +256,7 @@ def players(ctx: Context, game: str) -> list[dict]:
 
 
 def player(ctx: Context, game: str, power: str) -> dict | None:
-    rows = list(ctx.db["players"].rows_where("game = ? and power = ?", [game, power]))
+    rows = list(ctx.db.query("select * from players where game = ? and power = ?", [game, power]))
     return rows[0] if rows else None
 
 
