@@ -32,7 +32,7 @@ under time and memory limits, or in this process off the event loop.
 A full disk under the database stops every step: each would fail the same
 way, and the outbox would send mail it cannot mark as sent.  The daemon
 says so in one line, tries a small write every few seconds, and goes on
-where it stopped once there is space again.
+where it stopped once there is space again (:mod:`pbem.host.diskspace`).
 
 The daemon as the configuration wires it (which transports) is :mod:`pbem.host.wiring`.
 """
@@ -47,6 +47,7 @@ from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.handlers import budget
 from pbem.host.backoff import Backoff
+from pbem.host.diskspace import SPACE_PROBE_SECONDS, space_again, stopped_for_space
 from pbem.host.handled_log import log_handled
 from pbem.host.wakeup import next_timeout
 from pbem.inbound import intake
@@ -56,7 +57,7 @@ from pbem.outbound import outbox, sendhold, undelivered
 from pbem.outbound.sent_journal import SentJournal
 from pbem.play import scheduler
 from pbem.storage import inbound_mail
-from pbem.storage.db import atomic, describe_failure, file_name, is_disk_full, probe_write
+from pbem.storage.db import atomic, is_disk_full
 from pbem.web import archive
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,6 @@ class PassResult:
     failed: list[str] = field(default_factory=list)  # the steps that failed in this pass
 
 
-SPACE_PROBE_SECONDS = 5.0
 PRUNE_EVERY_SECONDS = 3600.0
 #: while a backlog lasts (a pass fetched all it asks for), the archive site is brought up
 #: to date this often, not after every pass, from the run's start: rebuilding the pages of
@@ -112,13 +112,16 @@ class Daemon:
         # during a backlog, the last batch of a pass, handled, and its intake copies: they
         # are moved and its replies sent while the worker handles the next pass's first batch
         self._carried: tuple[list[int], dict] = ([], {})
+        self._prefetched: asyncio.Future | None = None  # the next pass's mail, read meanwhile
 
     async def run_pass(self) -> PassResult:
         result = PassResult()
-        if self.disk_full and not self._space_again():
-            result.failed.extend(STEPS)
-            self._beat(result)
-            return result
+        if self.disk_full:
+            if not space_again(self.ctx):
+                result.failed.extend(STEPS)
+                self._beat(result)
+                return result
+            self.disk_full = None
         # The archive goes last, after the mail is out: the public site follows the games it shows.
         for name, action in (("intake", self._intake), ("deadlines", self._deadlines),
                              ("outbox", self._outbox), ("archive", self._archive)):
@@ -140,7 +143,8 @@ class Daemon:
         previous, carried = self._carried
         # the carried batch's copies are still in the intake: fetched again, but not new
         moving = {raw.key for raw in carried.values()}
-        batch = [raw for raw in await self.source.fetch(self.fetch_size + len(moving))
+        prefetched, self._prefetched = self._prefetched, None
+        batch = [raw for raw in await (prefetched or self.source.fetch(self.fetch_size + len(moving)))
                  if raw.key not in moving][:self.fetch_size]
         self._carried = ([], {})
         result.fetched = len(batch)
@@ -158,7 +162,9 @@ class Daemon:
         # its replies) writes nothing the worker holds: the marks wait in the journal.  A
         # handler in this process shares the connection: it finishes each batch before the next.
         separate = self.handler.separate_process
-        for group in intake.batches(self.ctx, ids):
+        groups = intake.batches(self.ctx, ids)
+        backlog = separate and result.fetched >= self.fetch_size
+        for k, group in enumerate(groups):
             if not separate:
                 await self._ack_batch(previous, fetched, acked)
             handling = asyncio.ensure_future(self.handler.process_batch(self.ctx, group))
@@ -166,6 +172,11 @@ class Daemon:
                 if separate:
                     await asyncio.sleep(0)  # the batch goes to the worker first
                     await self._finish(previous, fetched, acked, result)
+                    if backlog and k == len(groups) - 1:
+                        # the next pass's mail read while the worker handles this last batch
+                        # (whose copies, still in the intake, come again: one more is asked for each)
+                        self._prefetched = asyncio.ensure_future(
+                            self.source.fetch(self.fetch_size + len(group)))
             finally:
                 statuses = await handling
             for msg_id in group:
@@ -175,7 +186,7 @@ class Daemon:
             # its replies now, or (with a journal) its marks of the last batch's replies
             await self._step("outbox", self._outbox if self.journal is None else self._settle, result)
             previous = group
-        if separate and result.fetched >= self.fetch_size and ids:
+        if backlog and ids:
             # More mail waits: the next pass's first batch goes to the worker before this
             # one is finished, so the worker does not wait for its moves and replies.
             self._carried = (previous, {i: fetched[i] for i in previous if i in fetched})
@@ -288,7 +299,7 @@ class Daemon:
             return
         except Exception as exc:  # any failure of one step must leave the others running
             if is_disk_full(exc):
-                self._stop_for_space(exc)
+                self.disk_full = stopped_for_space(self.ctx, exc)
             else:
                 self._failed(name, exc)
             result.failed.append(name)
@@ -310,23 +321,6 @@ class Daemon:
                               "tries": backoff.failures}
         log.error("%s failed: %s: %s; %s go on; next try in %.0fs", name, type(exc).__name__, exc,
                   others, delay, exc_info=exc if trace else None)
-
-    def _stop_for_space(self, exc: Exception) -> None:
-        self.disk_full = describe_failure(file_name(self.ctx.db) or "the database", exc)
-        log.error("%s: pbem stops reading mail, running phases and sending until there is space "
-                  "(it tries again every %.0fs)", self.disk_full, SPACE_PROBE_SECONDS)
-
-    def _space_again(self) -> bool:
-        """Whether the database can be written again (a small write, undone)."""
-        try:
-            probe_write(self.ctx.db)
-        except Exception as exc:
-            if not is_disk_full(exc):
-                log.error("the database is still not writable: %s", exc)
-            return False
-        log.warning("the database can be written again: pbem goes on")
-        self.disk_full = None
-        return True
 
     def _next_timeout(self) -> float:
         """How long to wait for mail (:func:`pbem.host.wakeup.next_timeout`)."""
@@ -393,6 +387,10 @@ class Daemon:
         finally:
             if self.listener is not None:
                 await self.listener.stop()
+            prefetched, self._prefetched = self._prefetched, None
+            if prefetched is not None:  # read for a pass that will not come: still in the intake
+                prefetched.cancel()
+                await asyncio.gather(prefetched, return_exceptions=True)
             await self.source.close()
             await self.handler.close()
             if self.journal is not None:

@@ -90,7 +90,11 @@ class Moving(MaildirSource):
 
     def __init__(self, inbox, handler):
         super().__init__(inbox)
-        self.handler, self.moved = handler, []
+        self.handler, self.moved, self.fetched = handler, [], []
+
+    async def fetch(self, limit=100):
+        self.fetched.append(self.handler.busy)
+        return await super().fetch(limit)
 
     async def ack(self, key, outcome, replacement=None):
         self.moved.append(self.handler.busy)
@@ -215,7 +219,8 @@ def test_a_pass_in_a_backlog_leaves_its_last_batch_to_be_moved_during_the_next_p
     """While a backlog lasts (a pass fetched all it asked for), the last batch of a pass is
     moved while the worker handles the first batch of the next pass, not while the worker
     waits; it is fetched again meanwhile (it is still in the intake) and neither counted
-    as new nor handled or moved twice.  The pass that ends the backlog moves everything."""
+    as new nor handled or moved twice.  The next pass's mail is read meanwhile too.  The
+    pass that ends the backlog moves everything."""
     loop = Loop(tmp_path, limits=Limits(batch_mails=1))  # four mails a pass
     loop.start_beacon()
     loop.flush()
@@ -230,6 +235,8 @@ def test_a_pass_in_a_backlog_leaves_its_last_batch_to_be_moved_during_the_next_p
     assert [r.carried for r in results] == [True, True, False, False]
     assert [g for group in worker.groups for g in group] == list(range(worker.groups[0][0], worker.groups[0][0] + 10))
     assert source.moved == [True] * 9 + [False]  # each copy once; only the very last after the worker
+    # the mail of the next pass is read while the worker handles the last batch of a pass
+    assert source.fetched == [False, True, True, False]
     replies = [m for _, m in loop.sender.sent[already:] if m["In-Reply-To"]]
     assert [m["In-Reply-To"] for m in replies] == [f"<backlog{i}@players.test>" for i in range(10)]
     assert not list((inbox / "new").iterdir()) and not list((inbox / "cur").iterdir())
