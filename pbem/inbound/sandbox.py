@@ -22,7 +22,6 @@ import multiprocessing
 import os
 import sqlite3
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from pbem.base.crashpoints import CRASH_EXIT_STATUS
