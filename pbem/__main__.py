@@ -1,6 +1,6 @@
 import sys
 
-from pbem.host.cli import main
+if __name__ == "__main__":  # not when a worker process imports it (spawn imports the main module)
+    from pbem.host.cli import main
 
-if __name__ == "__main__":  # not when a worker process imports it
     sys.exit(main())
