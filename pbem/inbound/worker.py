@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 
 
 def main(conn, config_path: str | None, memory_mb: int, log_level: str, log_file: str = "",
-           parent: int | None = None) -> None:
-    """The worker: handle the row ids it is sent, one at a time, until the pipe closes
-    or the daemon dies (then it stops at once and quietly: nothing of it is lost, the
-    mail it was handling is tried again by the next daemon)."""
+         parent: int | None = None) -> None:
+    """The worker: handle the batches of row ids it is sent, one after another, until the
+    pipe closes or the daemon dies (then it stops at once and quietly: nothing of it is
+    lost, the mail it was handling is tried again by the next daemon)."""
     from pbem.base import logsetup
 
     _die_with_parent(parent)

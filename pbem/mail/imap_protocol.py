@@ -90,6 +90,6 @@ def multiappend(messages: list[bytes], flags: str | None) -> tuple[str, bytes]:
     (LITERAL+, RFC 7888), which the server reads without asking again.  The caller writes
     the closing CRLF, as after any literal."""
     first, *rest = messages
-    more = b"".join(b"%s{%d+}\r\n%s" % (b" " + flags.encode() + b" " if flags else b" ", len(data), data)
-                    for data in rest)
-    return "{%d}" % len(first), first + more
+    before = b" %s " % flags.encode() if flags else b" "  # each further message's flags
+    return "{%d}" % len(first), first + b"".join(b"%s{%d+}\r\n%s" % (before, len(data), data)
+                                                  for data in rest)

@@ -238,16 +238,18 @@ class ImapSource(ImapConnection):
         server takes several messages in one (MULTIAPPEND with LITERAL+): a maildir server
         rescans the folder for each APPEND, so one by one the cost of filing a copy grows
         with the folder (bench/RESULTS.md)."""
-        if len(copies) > 1 and {"MULTIAPPEND", "LITERAL+"} <= self._capabilities:
-            appends = [lambda: self._append_many(copies, quote_mailbox(folder), flags)]
-        else:
-            appends = [lambda data=data: self._client.append(data, quote_mailbox(folder), flags)
-                       for data in copies]
-        for append in appends:
-            answer = await self._call("APPEND", append(), must_succeed=False)
+        together = {"MULTIAPPEND", "LITERAL+"} <= self._capabilities
+        for group in [copies] if together else [[data] for data in copies]:
+            answer = await self._call("APPEND", self._append(group, folder, flags), must_succeed=False)
             if answer.result != "OK":  # e.g. [TRYCREATE]: nothing of it was filed (RFC 3502)
                 await self._create(folder)
-                await self._call("APPEND", append())
+                await self._call("APPEND", self._append(group, folder, flags))
+
+    def _append(self, group: list[bytes], folder: str, flags: str | None):
+        """The APPEND of ``group``: aioimaplib's own for one message, else one MULTIAPPEND."""
+        if len(group) == 1:
+            return self._client.append(group[0], quote_mailbox(folder), flags)
+        return self._append_many(group, quote_mailbox(folder), flags)
 
     async def _append_many(self, copies: list[bytes], mailbox: str, flags: str | None):
         """One MULTIAPPEND through aioimaplib's APPEND: its client sends the command, and

@@ -30,9 +30,10 @@ class _Derived:
     state.
 
     The scheduler asks the phase of every game on every pass, and each mail asks the
-    roster to resolve its sign-on: decoding each game's state for that (hundreds of KB of
-    JSON with a thousand games; a fifth of handling an order mail) was most of an idle
-    pass.  A state stored again unchanged has the same digest; any change makes a new one."""
+    roster to resolve its sign-on: decoding each game's state for the phase (hundreds of KB
+    of JSON with a thousand games) was most of an idle pass, and for the roster a part of
+    every mail's handling.  A state stored again unchanged has the same digest; any change
+    makes a new one."""
 
     def __init__(self, size: int = 4096):
         self.size = size
