@@ -20,6 +20,7 @@ class Limits:
     handling_timeout: float = 60.0                # seconds one mail may take (isolated handling)
     handling_memory_mb: int = 1024                # address space of the handling process
     batch_mails: int = 32                         # mails handled in one transaction (group commit)
+    handling_workers: int = 2                     # worker processes taking turns at batches
     wrong_secrets_free: int = 3                   # wrong secrets before the throttle starts
     throttle_first: float = 60.0                  # first pause (seconds); it doubles...
     throttle_cap: float = 3600.0                  # ...up to this

@@ -271,6 +271,10 @@ SETTINGS: tuple[Setting, ...] = (
     S("limits", "batch_mails", int, 32,
       "Mails handled together in one transaction when a backlog waits (group commit); each is "
       "undone alone if it fails. 1: every mail in its own transaction.", at_least(1)),
+    S("limits", "handling_workers", int, 2,
+      "Worker processes that take turns at a backlog's batches: while one handles a batch "
+      "(one writer at a time, one game's mail in order), the next reads its mails. 1: one "
+      "worker does both. Each has limits.handling_memory_mb.", at_least(1)),
     S("limits", "handling_memory_mb", int, 1024,
       "Memory (address space, MB) of the process that handles mail.", at_least(256)),
     S("limits", "wrong_secrets_free", int, 3,

@@ -171,6 +171,8 @@ class Daemon:
             try:
                 if separate:
                     await asyncio.sleep(0)  # the batch goes to the worker first
+                    if k + 1 < len(groups):  # the next read by another worker meanwhile
+                        self.handler.read_ahead(groups[k + 1])
                     await self._finish(previous, fetched, acked, result)
                     if backlog and k == len(groups) - 1:
                         # the next pass's mail read while the worker handles this last batch

@@ -25,41 +25,31 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import sqlite3
 from datetime import timedelta
 
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.commands import model as m
-from pbem.handlers import dispatch, masking
-from pbem.handlers.reading import split_lines
+from pbem.handlers import dispatch
 from pbem.handlers.session import Session
 from pbem.inbound import quarantine
+from pbem.inbound.prepared import OVERSIZED, Prepared, prepare
 from pbem.mail.mime_body import MAX_DEPTH
-from pbem.mail.normalize import parse_message
 from pbem.mail.source import RawMail
 from pbem.outbound import batch, bounces, reply_bounds
 from pbem.outbound.outbox import queue
-from pbem.outbound.secrets_at_rest import find_secrets, mask_raw, scrub
+from pbem.outbound.secrets_at_rest import mask_raw, scrub
 from pbem.storage import inbound_mail, outbox_rows
 from pbem.storage.db import atomic, savepoint, utcnow_iso
 
 log = logging.getLogger(__name__)
-
-# Within one line: the TOKEN line is blanked, so every other line keeps its number.
-_TOKEN = re.compile(r"^[ \t]*TOKEN[ \t]+(\S+)[ \t]*$", re.I | re.M)
-
 
 def store_raw(ctx: Context, raw: RawMail) -> int | None:
     """Keep the mail verbatim before acting on it.  Returns its row id, or
     None when this very copy (same source key) was stored before."""
     with atomic(ctx.db):
         return inbound_mail.store_new(ctx, raw.key, utcnow_iso(ctx.now()), _kept(ctx, raw.data))
-
-
-#: the first line of the stored copy of a mail over the size limit
-OVERSIZED = b"X-PBEM-Oversized: "
 
 
 def _kept(ctx: Context, data: bytes) -> bytes:
@@ -71,13 +61,6 @@ def _kept(ctx: Context, data: bytes) -> bytes:
     head = data[:min(ends)] if ends and min(ends) < 65536 else data[:65536].rsplit(b"\n", 1)[0]
     body = data[len(head):len(head) + ctx.limits.keep_oversized_bytes]
     return OVERSIZED + str(len(data)).encode() + b"\n" + head + body + b"\n\n[pbem: the rest was not kept]\n"
-
-
-def _stored_size(raw: bytes) -> int | None:
-    if not raw.startswith(OVERSIZED):
-        return None
-    first = raw[len(OVERSIZED):raw.find(b"\n")]
-    return int(first) if first.isdigit() else None
 
 
 def pending(ctx: Context) -> list[int]:
@@ -105,11 +88,12 @@ def process(ctx: Context, msg_id: int) -> str:
     return begun if begun is not None else handle(ctx, msg_id)
 
 
-def handle(ctx: Context, msg_id: int) -> str:
-    """One try at a mail whose try :func:`begin` has counted."""
+def handle(ctx: Context, msg_id: int, read: Prepared | BaseException | None = None) -> str:
+    """One try at a mail whose try :func:`begin` has counted (``read``: the mail read
+    before, by :func:`prepare_batch`)."""
     try:
         with atomic(ctx.db):
-            return _process(ctx, msg_id)
+            return _process(ctx, msg_id, read)
     except sqlite3.OperationalError:
         with atomic(ctx.db):
             quarantine.uncount_attempt(ctx, msg_id)
@@ -176,18 +160,33 @@ def process_batch(ctx: Context, ids: list[int]) -> dict[int, str]:
     return statuses
 
 
-def handle_batch(ctx: Context, ids: list[int]) -> dict[int, str]:
+def prepare_batch(ctx: Context, ids: list[int]) -> dict[int, Prepared | BaseException]:
+    """Each of these stored mails read (:mod:`pbem.inbound.prepared`), outside any
+    transaction: what reading one raised is kept, and raised again when it is handled,
+    so that its try fails as it would have in the transaction."""
+    read: dict[int, Prepared | BaseException] = {}
+    for msg_id, raw in inbound_mail.new_raws(ctx, ids).items():
+        try:
+            read[msg_id] = prepare(ctx, raw)
+        except Exception as exc:  # the worker's memory limit too: that mail's try fails
+            read[msg_id] = exc
+    return read
+
+
+def handle_batch(ctx: Context, ids: list[int], read: dict | None = None) -> dict[int, str]:
     """One try at each of several counted mails, in one transaction with a
     savepoint per mail: a mail that raises is undone alone (its failure is
     recorded in the same transaction) and the others stand.  A failure of
-    the database undoes the whole group and counts none of its tries."""
+    the database undoes the whole group and counts none of its tries.
+    ``read``: mails of the group read before (:func:`prepare_batch`)."""
+    read = read or {}
     if len(ids) == 1:
-        return {ids[0]: handle(ctx, ids[0])}
+        return {ids[0]: handle(ctx, ids[0], read.get(ids[0]))}
     statuses: dict[int, str] = {}
     try:
         with atomic(ctx.db):
             for msg_id in ids:
-                statuses[msg_id] = _try_in_savepoint(ctx, msg_id)
+                statuses[msg_id] = _try_in_savepoint(ctx, msg_id, read.get(msg_id))
     except sqlite3.OperationalError:
         with atomic(ctx.db):
             for msg_id in ids:
@@ -196,10 +195,10 @@ def handle_batch(ctx: Context, ids: list[int]) -> dict[int, str]:
     return statuses
 
 
-def _try_in_savepoint(ctx: Context, msg_id: int) -> str:
+def _try_in_savepoint(ctx: Context, msg_id: int, read: Prepared | BaseException | None) -> str:
     try:
         with savepoint(ctx.db, "mail"):
-            return _process(ctx, msg_id)
+            return _process(ctx, msg_id, read)
     except sqlite3.OperationalError:
         raise
     except Exception as exc:  # one bad mail must never stop the daemon, nor undo the others
@@ -216,21 +215,19 @@ def failed(ctx: Context, msg_id: int, reason: str) -> str:
     return "new"
 
 
-def _process(ctx: Context, msg_id: int) -> str:
+def _process(ctx: Context, msg_id: int, read: Prepared | BaseException | None = None) -> str:
     row = inbound_mail.get(ctx, msg_id)
     if row["status"] != "new":
         return row["status"]
-    mail = parse_message(row["raw"], max_bytes=ctx.max_message_bytes, own_addresses=[ctx.address],
-                         own_message_id=lambda mid: outbox_rows.has_message_id(ctx, mid),
-                         size=_stored_size(row["raw"]))
-    # Every word typed where a secret goes is masked in the stored copy, whatever becomes of
-    # the mail (an oversized mail was not decoded: its bytes are searched); a secret typed
-    # in the Subject is masked before the Subject is shown anywhere.
-    at_rest = find_secrets(mail.full_text, mail.subject,
-                           row["raw"].decode("latin-1") if mail.too_large else None)
-    mail.subject = scrub(mail.subject, find_secrets(mail.subject))
+    if isinstance(read, BaseException):  # reading it before its transaction failed
+        raise read
+    if read is None or read.raw != row["raw"]:
+        read = prepare(ctx, row["raw"])
+    mail, at_rest = read.mail, read.at_rest
+    if read.asked and outbox_rows.has_message_id(ctx, read.asked):
+        mail.automatic = "loop"  # its own Message-ID is one pbem made: its own mail come back
     inbound_mail.update(ctx, msg_id, {"message_id": mail.message_id, "sender": mail.sender,
-                                      "subject": mail.subject[:300], "raw": mask_raw(row["raw"], at_rest)})
+                                      "subject": mail.subject[:300], "raw": read.masked})
     # The same mail again is known by its Message-ID and its sender: another sender's
     # mail under a known Message-ID (made up, or forged to drop it) is answered.
     if inbound_mail.seen_before(ctx, mail.message_id, mail.sender, but_not=msg_id):
@@ -249,7 +246,7 @@ def _process(ctx: Context, msg_id: int) -> str:
         log.info("ignored a mail without commands from %s: the same as one answered today", mail.sender)
         return _finish(ctx, msg_id, "ignored", "automatic: the same mail without a command again (a loop)")
     with batch.collect(ctx, row["source_key"]):
-        session, spoken = _handle(ctx, mail, msg_id, row)
+        session, spoken = _handle(ctx, read, msg_id, row)
     if spoken - at_rest:
         inbound_mail.update(ctx, msg_id, {"raw": mask_raw(row["raw"], at_rest | spoken)})
     reached("intake.before_commit")
@@ -266,21 +263,17 @@ def _same_mail_again(ctx: Context, mail, msg_id: int) -> bool:
     return inbound_mail.same_text_without_commands(ctx, mail.sender, digest, but_not=msg_id, since=since)
 
 
-def _handle(ctx: Context, mail, msg_id: int, row: dict) -> tuple[Session, set[str]]:
-    """Read the mail's commands, run them and queue the reply; the session
-    and the real secrets the mail spoke (see :func:`_real_secrets`)."""
-    spoken: set[str] = set()
+def _handle(ctx: Context, read: Prepared, msg_id: int, row: dict) -> tuple[Session, set[str]]:
+    """Run the mail's commands and queue the reply; the session and the real secrets
+    the mail spoke (see :func:`_real_secrets`)."""
+    mail, spoken = read.mail, set()
     session = Session(ctx, mail, msg_id)
     if mail.too_large:
         session.problem("too-large", f"your mail is {mail.size} bytes; the limit is "
                         f"{ctx.max_message_bytes}. Nothing in it was read: send your orders as plain text.")
         session.status = "rejected"
     else:
-        text, tokens = _split_tokens(mail.text)
-        session.tokens = tokens
-        # The secrets the mail types are masked in every other line before a command reads it.
-        text, parsed = masking.read(text)
-        session.lines = split_lines(text)
+        session.tokens, session.lines = read.tokens, read.lines
         if mail.attachments:
             session.note(f"Attachments are not read as orders ({', '.join(mail.attachments)}): "
                          "write orders in the body of the mail.")
@@ -290,8 +283,8 @@ def _handle(ctx: Context, mail, msg_id: int, row: dict) -> tuple[Session, set[st
             session.problem("too-deep", f"your mail nests its parts more than {MAX_DEPTH} levels deep; "
                             "the parts below that were not read. Send your orders as plain text.",
                             kind="invalid")
-        dispatch.run(session, parsed)
-        spoken = _real_secrets(parsed, session)
+        dispatch.run(session, read.parsed)
+        spoken = _real_secrets(read.parsed, session)
     _reply(ctx, session, row, spoken)
     return session, spoken
 
@@ -304,11 +297,6 @@ def _real_secrets(parsed, session: Session) -> set[str]:
     found.update(cmd.secret for cmd in parsed.commands if isinstance(cmd, (m.SetPassword, m.Join)))
     found.update(cmd.token for cmd in parsed.commands if isinstance(cmd, m.Confirm))
     return {s for s in found if len(s) >= 3}
-
-
-def _split_tokens(text: str) -> tuple[str, list[str]]:
-    tokens = _TOKEN.findall(text)
-    return _TOKEN.sub("", text), tokens
 
 
 def _reply(ctx: Context, session: Session, row: dict, secrets: set[str]) -> None:

@@ -1,7 +1,10 @@
 """The worker process's side of :mod:`pbem.inbound.sandbox`: started with ``spawn`` (a fresh
-interpreter), it opens the database itself, says it is ready, then handles each batch of
-row ids it is sent in one transaction (:func:`pbem.inbound.intake.handle_batch`) and
-answers with their statuses.
+interpreter), it opens the database itself, says it is ready, then takes two requests:
+``("read", ids)``, read these mails now (:func:`pbem.inbound.intake.prepare_batch`: no
+transaction, while another worker holds the write lock), answered by nothing; and
+``("handle", ids)``, handle them in one transaction
+(:func:`pbem.inbound.intake.handle_batch`, with what was read ahead of them), answered
+with their statuses.
 
 This module imports nothing heavy at its top: the fresh interpreter imports it first,
 and the mail path's own imports are all it should pay for before it is ready.
@@ -65,15 +68,31 @@ def _serve(conn, config_path: str | None, memory_mb: int) -> None:
                                cfg.server.database)
     _warm(ctx)
     conn.send(("ready", None))
+    read: dict = {}  # the batch read ahead, while another worker handled the one before
     while True:
         try:
-            ids = conn.recv()
+            kind, ids = conn.recv()
         except EOFError:
             return
+        if kind == "read":
+            read = _read(ctx, ids)
+            continue
         try:
-            conn.send(("ok", intake.handle_batch(ctx, ids)))
+            conn.send(("ok", intake.handle_batch(ctx, ids, {i: read[i] for i in ids if i in read})))
         except sqlite3.OperationalError as exc:  # the database's trouble: the daemon's to handle
             conn.send(("database", str(exc)))
+        read = {}
+
+
+def _read(ctx: Context, ids: list[int]) -> dict:
+    """The mails of the batch to come, read while no write lock is held; nothing when the
+    database cannot be read now (the mails are then read in their transaction)."""
+    from pbem.inbound import intake
+
+    try:
+        return intake.prepare_batch(ctx, ids)
+    except sqlite3.OperationalError:
+        return {}
 
 
 def _warm(ctx: Context) -> None:

@@ -55,6 +55,13 @@ def get(ctx: Context, msg_id: int) -> dict:
     return row
 
 
+def new_raws(ctx: Context, ids: list[int]) -> dict[int, bytes]:
+    """The stored copies of those of these mails not handled yet."""
+    marks = ",".join("?" * len(ids))
+    return {row["id"]: row["raw"] for row in ctx.db.query(
+        f"select id, raw from messages where id in ({marks}) and status = 'new'", list(ids))}
+
+
 def find(ctx: Context, msg_id: int) -> dict | None:
     """The whole row of a mail, or None."""
     return next(ctx.db["messages"].rows_where("id = ?", [msg_id]), None)

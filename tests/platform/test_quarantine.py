@@ -175,7 +175,7 @@ def test_a_worker_started_before_any_mail_handles_it_or_fails_as_a_late_start_wo
         handler = IsolatedHandler(cfg.path, timeout=60, memory_mb=memory_mb)
         handler.start_soon()
         await asyncio.sleep(0)
-        assert handler._process is not None and handler._process.pid  # running before any mail
+        assert handler._workers[0].process is not None and handler._workers[0].process.pid  # running before any mail
         try:
             return await handler.process(ctx, msg_id)
         finally:
@@ -189,12 +189,12 @@ def test_a_worker_started_before_any_mail_handles_it_or_fails_as_a_late_start_wo
     assert ctx.db["messages"].get(msg_id)["status"] == "done"
 
     async def stopped_while_starting():
-        handler = IsolatedHandler(cfg.path, timeout=60, memory_mb=1024)
+        handler = IsolatedHandler(cfg.path, timeout=60, memory_mb=1024, workers=2)
         handler.start_soon()
         await asyncio.sleep(0)
-        process = handler._process
+        processes = [w.process for w in handler._workers]
         await handler.close()
-        return process
+        return processes
 
-    process = asyncio.run(stopped_while_starting())
-    assert process is not None and not process.is_alive()
+    processes = asyncio.run(stopped_while_starting())
+    assert len(processes) == 2 and all(p is not None and not p.is_alive() for p in processes)
