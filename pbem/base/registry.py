@@ -86,6 +86,15 @@ def get(name: str) -> Game:
         raise KeyError(f"no such game rules: {name!r} (known: {', '.join(names())})") from None
 
 
+def preload(names: list[str]) -> None:
+    """Import these games' rules now (a game that fails to load is told when it is used)."""
+    for name in names:
+        try:
+            get(name)
+        except Exception:
+            pass
+
+
 def names() -> list[str]:
     _discover()
     return sorted(_games)

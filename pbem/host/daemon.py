@@ -43,6 +43,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 
+from pbem.base import registry
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.handlers import budget
@@ -56,7 +57,7 @@ from pbem.mail.source import PermanentFailure, SessionRefused, TemporaryFailure
 from pbem.outbound import outbox, sendhold, undelivered
 from pbem.outbound.sent_journal import SentJournal
 from pbem.play import scheduler
-from pbem.storage import inbound_mail
+from pbem.storage import inbound_mail, store
 from pbem.storage.db import atomic, is_disk_full
 from pbem.web import archive
 
@@ -363,8 +364,10 @@ class Daemon:
 
         stop = stop or asyncio.Event()
         failed: set[str] = set()
+        self.handler.start_soon()
+        # the games imported while this process waits for its first mail, not while the worker waits
+        preloading = asyncio.ensure_future(asyncio.to_thread(registry.preload, store.rules_in_use(self.ctx)))
         try:
-            self.handler.start_soon()
             if self.listener is not None:
                 await self._start_listener()
             log.info("pbem %s started%s%s", __version__, " (one run: --once)" if once else "",
@@ -387,6 +390,7 @@ class Daemon:
                 for task in (waiter, stopper):
                     task.cancel()
         finally:
+            await preloading
             if self.listener is not None:
                 await self.listener.stop()
             prefetched, self._prefetched = self._prefetched, None
