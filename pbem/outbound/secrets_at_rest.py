@@ -86,13 +86,24 @@ class _Secrets:
     def __bool__(self) -> bool:
         return bool(self.simple) or self.rest is not None
 
+    def _absent(self, text: str) -> bool:
+        """Whether no word-like secret can be in ``text``, known at once in the common case
+        of a few ASCII secrets: a word that lowers to an ASCII secret holds no sigma (the one
+        letter whose lowering depends on what follows), so the secret is a part of the whole
+        text lowered; when none is, no word needs looking up."""
+        if len(self.simple) > 8 or not all(s.isascii() for s in self.simple):
+            return False
+        lowered = text.lower()
+        return not any(s in lowered for s in self.simple)
+
     def sub(self, text: str) -> str:
-        if self.simple:
+        if self.simple and not self._absent(text):
             text = _WORD.sub(lambda m: MASK if m.group(0).lower() in self.simple else m.group(0), text)
         return self.rest.sub(MASK, text) if self.rest else text
 
     def search(self, text: str) -> bool:
-        if self.simple and any(m.group(0).lower() in self.simple for m in _WORD.finditer(text)):
+        if self.simple and not self._absent(text) and \
+                any(m.group(0).lower() in self.simple for m in _WORD.finditer(text)):
             return True
         return bool(self.rest and self.rest.search(text))
 
