@@ -9,7 +9,8 @@ from pbem.base.deadlines import format_moment
 from pbem.commands import model as m
 from pbem.commands import values as v
 from pbem.commands.grammar import top_keywords as help_keywords
-from pbem.handlers import guide, late_orders, treaty
+from pbem.handlers import guide, late_orders, order_verdicts, treaty
+from pbem.handlers.order_verdicts import MAX_ORDER_CHARS, MAX_ORDER_LINES, readable_lines
 from pbem.handlers.declare import command
 from pbem.handlers.session import Session
 from pbem.kit import audience, names
@@ -19,12 +20,6 @@ from pbem.reporting import render, reports
 from pbem.storage import phase_orders, press_rows, store
 from pbem.storage.db import dumps, parse_iso, utcnow_iso
 
-#: the most order lines of one mail a game reads (a deal offer of thousands of lines would be
-#: copied into every report)
-MAX_ORDER_LINES = 200
-#: the longest line of orders a game reads (a game's grammar need not be linear in a line's
-#: length: an unbroken line of a quoted mail must not hold the queue)
-MAX_ORDER_CHARS = 500
 
 
 def _running(session: Session, cmd) -> bool:
@@ -57,8 +52,8 @@ def orders(session: Session, cmd: m.Orders) -> None:
     for n, _ in long:
         session.problem("line-too-long", f"this line has more than {MAX_ORDER_CHARS} characters: no order "
                         "is that long, and it was not read", n, kind="invalid")
-    lines = [(n, t) for n, t in lines if len(t) <= MAX_ORDER_CHARS]
-    parsed = game.parse_orders(state, power, lines)
+    lines = readable_lines(cmd)
+    parsed = order_verdicts.parse_orders(rec, power, lines)
     parsed.problems = _hints(game, phase, cmd, parsed.problems)
     if cmd.implicit and parsed.orders:
         parsed.problems = _sign_off(session, parsed)
@@ -75,7 +70,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
                         f"{phase.label}; nothing was stored. For {phase.label}, send them again under "
                         "a plain ORDERS line", cmd.line, f"ORDERS {phase.label}")
         return
-    problems = list(parsed.problems) + list(game.validate(state, power, parsed.orders))
+    problems = list(parsed.problems) + order_verdicts.validate(rec, power, parsed.orders)
     _obligations(session)
     refused = {p.line for p in problems if p.kind != "warning"}
     accepted = [o for o in parsed.orders if o.line not in refused]
@@ -99,7 +94,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
     text = "\n".join(t for _, t in lines)
     phase_orders.store_orders(session.ctx, rec.name, phase.key, power, accepted, text, session.msg_id,
                        refused=len(refused))
-    summary = game.order_summary(state, power, accepted)
+    summary = order_verdicts.order_summary(rec, power, accepted)
     held = ([f"Some lines were refused, so {phase.label} does not run early on these orders: send "
              "them again corrected, or DONE (in a mail of its own) to let them stand. At the deadline "
              "they stand as they are."]

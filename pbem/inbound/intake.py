@@ -31,7 +31,7 @@ from datetime import timedelta
 from pbem.base.context import Context
 from pbem.base.crashpoints import reached
 from pbem.commands import model as m
-from pbem.handlers import dispatch
+from pbem.handlers import dispatch, order_verdicts
 from pbem.handlers.session import Session
 from pbem.inbound import quarantine
 from pbem.inbound.prepared import OVERSIZED, Prepared, prepare
@@ -165,11 +165,15 @@ def prepare_batch(ctx: Context, ids: list[int]) -> dict[int, Prepared | BaseExce
     transaction: what reading one raised is kept, and raised again when it is handled,
     so that its try fails as it would have in the transaction."""
     read: dict[int, Prepared | BaseException] = {}
+    games: dict = {}
     for msg_id, raw in inbound_mail.new_raws(ctx, ids).items():
         try:
             read[msg_id] = prepare(ctx, raw)
         except Exception as exc:  # the worker's memory limit too: that mail's try fails
             read[msg_id] = exc
+            continue
+        if read[msg_id].parsed is not None:  # and what the game will say of its orders
+            order_verdicts.ask_ahead_of_mail(ctx, read[msg_id].parsed, games)
     return read
 
 
