@@ -9,7 +9,10 @@ reference.
 Everything here is pure: rules never read the clock, the database, the network
 or a global random source.  They get a state (plain JSON-serialisable data),
 the orders or another typed input, and a :class:`pbem.kit.dice.Dice`, and return a
-new state and events.
+new state and events.  The moderator relies on it: it may ask :meth:`Game.parse_orders`,
+:meth:`Game.validate` and :meth:`Game.order_summary` about a mail's orders before the
+mail is handled, and use the answer when the same question is asked of the same state
+(:mod:`pbem.handlers.order_verdicts`); the caller owns what they return.
 
 What changes a game's state, and how each is stored and replayed:
 
