@@ -54,6 +54,7 @@ class _Worker:
         self.ready = False
         self.reading: tuple[int, ...] | None = None  # the batch it was asked to read ahead
         self.busy = False                            # handling a batch
+        self.waiting = False                         # for the word that it is ready
 
     def start_soon(self) -> None:
         if self.process is None:
@@ -77,7 +78,9 @@ class _Worker:
 
     def ready_now(self) -> bool:
         """Whether it has said it is ready, without waiting."""
-        if not self.ready and self.process is not None and self.process.is_alive():
+        # while :meth:`ready_up` waits for the word it alone reads it: read here as well, its
+        # wait would see the word come and then wait to read it for ever, holding the daemon
+        if not self.ready and not self.waiting and self.process is not None and self.process.is_alive():
             try:
                 self.ready = bool(self.conn.poll(0)) and self.conn.recv()[0] == "ready"
             except (EOFError, OSError):
@@ -93,10 +96,13 @@ class _Worker:
             self.stop()
             self.launch()
         parent = self.conn
+        self.waiting = True
         try:
             ready = await asyncio.to_thread(parent.poll, READY_SECONDS) and parent.recv()[0] == "ready"
         except (EOFError, OSError):
             ready = False
+        finally:
+            self.waiting = False
         if not ready:
             reason = self.death() if not self.process.is_alive() else "it did not answer"
             self.stop()

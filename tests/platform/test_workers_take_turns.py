@@ -131,3 +131,46 @@ def test_a_worker_killed_while_reading_ahead_costs_no_try_and_is_started_again(t
     assert first == {ids[0]: "done", ids[1]: "done"} and second == {ids[2]: "done", ids[3]: "done"}
     assert {r["attempts"] for r in loop.db["messages"].rows} == {1}
     assert restarted
+
+
+def test_asking_for_a_read_ahead_while_a_worker_starts_never_steals_its_ready_word(tmp_path, monkeypatch):
+    """The daemon asks for the next batch to be read ahead while its first batch waits for a
+    worker to say it is ready: the word is read by the wait alone, or the wait never ends
+    (and blocks the daemon).  The wait's thread is slowed after the word comes, so that the
+    daemon asks in between."""
+    import threading
+    import time
+
+    from pbem.inbound import sandbox
+
+    real = asyncio.to_thread
+
+    async def slow_to_thread(func, *args):
+        def slowed():
+            got = func(*args)
+            time.sleep(0.3)
+            return got
+        return await real(slowed)
+
+    monkeypatch.setattr(sandbox.asyncio, "to_thread", slow_to_thread)
+
+    loop, config = _site(tmp_path)
+    ids = [intake.store_raw(loop.ctx, RawMail(f"t:{i}", _order(loop, i, 1))) for i in range(4)]
+    handler = IsolatedHandler(config, timeout=60, memory_mb=1024, workers=2)
+    outcome: dict = {}
+
+    async def run():
+        handler.start_soon()
+        first = asyncio.ensure_future(handler.process_batch(loop.ctx, ids[:2]))
+        while not first.done():  # as the daemon's loop does, every moment while it waits
+            handler.read_ahead(ids[2:])
+            await asyncio.sleep(0.001)
+        outcome["first"] = await first
+        outcome["second"] = await handler.process_batch(loop.ctx, ids[2:])
+        await handler.close()
+
+    runner = threading.Thread(target=lambda: asyncio.run(run()), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert not runner.is_alive(), "the daemon's loop hung waiting for a worker"
+    assert outcome == {"first": {ids[0]: "done", ids[1]: "done"}, "second": {ids[2]: "done", ids[3]: "done"}}
