@@ -9,8 +9,9 @@ while the worker process handles the next batch, move this one's intake copies
 the sent journal (:mod:`pbem.outbound.sent_journal`) until the worker commits ->
 reminders and due phases -> deliver queued mail -> rebuild the archive pages of
 games that changed (during a backlog at most every ARCHIVE_BACKLOG_SECONDS).
-During a backlog (a pass fetched all it asked for) the pass's last batch is
-finished by the next pass, while the worker handles that pass's first batch.  A
+During a backlog (a pass fetched all it asked for) the next pass's mail is read during
+the pass and stored before its last batch, whose handling a second worker overlaps by
+reading the next pass's first batch; the last batch is finished by the next pass.  A
 crash anywhere repeats at most the last step of the last mails, which every step
 tolerates (dedupe by source key and Message-ID; fixed Message-IDs on queued mail).
 
@@ -50,6 +51,7 @@ from pbem.handlers import budget
 from pbem.host.backoff import Backoff
 from pbem.host.diskspace import SPACE_PROBE_SECONDS, space_again, stopped_for_space
 from pbem.host.handled_log import log_handled
+from pbem.host.intake_copies import move_handled, store_next_pass
 from pbem.host.wakeup import next_timeout
 from pbem.inbound import intake
 from pbem.inbound.sandbox import InProcessHandler
@@ -168,18 +170,22 @@ class Daemon:
         for k, group in enumerate(groups):
             if not separate:
                 await self._ack_batch(previous, fetched, acked)
+            # before the last batch, the next pass's mail stored: its first batch is read
+            # ahead while the last is handled (the pass boundary costs the workers nothing)
+            ahead = await self._store_next(fetched) if self._prefetched and k == len(groups) - 1 else []
             handling = asyncio.ensure_future(self.handler.process_batch(self.ctx, group))
             try:
                 if separate:
                     await asyncio.sleep(0)  # the batch goes to the worker first
-                    if k + 1 < len(groups):  # the next read by another worker meanwhile
-                        self.handler.read_ahead(groups[k + 1])
+                    following = groups[k + 1] if k + 1 < len(groups) else ahead
+                    if following:  # the next read by another worker meanwhile
+                        self.handler.read_ahead(following)
                     await self._finish(previous, fetched, acked, result)
-                    if backlog and k == len(groups) - 1:
-                        # the next pass's mail read while the worker handles this last batch
-                        # (whose copies, still in the intake, come again: one more is asked for each)
+                    if backlog and self._prefetched is None and k >= len(groups) - 2:
+                        # the next pass's mail read while the worker handles this batch (this
+                        # pass's copies still in the intake come again: as many more are asked)
                         self._prefetched = asyncio.ensure_future(
-                            self.source.fetch(self.fetch_size + len(group)))
+                            self.source.fetch(self.fetch_size + sum(map(len, groups[k:]))))
             finally:
                 statuses = await handling
             for msg_id in group:
@@ -202,7 +208,21 @@ class Daemon:
         result.handled = len(ids)
         result.pending = len(intake.pending(self.ctx))
         # copies handled before (a crash between handling and moving them)
-        await self._ack([raw for raw in batch if raw.key not in acked])
+        await move_handled(self.ctx, self.source, [raw for raw in batch if raw.key not in acked])
+
+    async def _store_next(self, fetched: dict) -> list[int]:
+        """The next pass's mail, read during this pass, stored before its last batch
+        (:func:`pbem.host.intake_copies.store_next_pass`); nothing when it could not be
+        read (the next pass reads it again, and says why)."""
+        try:
+            raws = await self._prefetched
+        except Exception:
+            self._prefetched = None
+            return []
+        new, first = store_next_pass(self.ctx, raws, fetched, self.fetch_size)
+        self._prefetched = asyncio.get_running_loop().create_future()
+        self._prefetched.set_result(new)
+        return first
 
     async def _finish(self, ids: list[int], fetched: dict, acked: set[str], result: PassResult) -> None:
         """While the worker handles the next batch, a handled batch's intake copies moved
@@ -219,25 +239,8 @@ class Daemon:
     async def _ack_batch(self, ids: list[int], fetched: dict, acked: set[str]) -> None:
         """Move the intake copies of handled mails fetched in this pass."""
         copies = [fetched[msg_id] for msg_id in ids if msg_id in fetched]
-        await self._ack(copies)
+        await move_handled(self.ctx, self.source, copies)
         acked.update(raw.key for raw in copies)
-
-    async def _ack(self, copies: list) -> None:
-        """Move intake copies to Processed or Rejected, once they are handled (in one go:
-        :meth:`pbem.mail.imap_source.ImapSource.ack_many`)."""
-        moves = []
-        for raw in copies:
-            row = inbound_mail.status_and_copy(self.ctx, raw.key)
-            if row and row["status"] == "new":
-                continue  # a failed try: tried again on the next pass, and only then moved
-            outcome = "rejected" if row and row["status"] in intake.handled_statuses() else "processed"
-            # The folder of handled mail keeps the stored copy, whose secrets are masked.
-            moves.append((raw.key, outcome, row["raw"] if row and row["raw"] != raw.data else None))
-        if not moves:
-            return
-        reached("daemon.before_ack")
-        await self.source.ack_many(moves)
-        reached("daemon.after_ack")
 
     async def _deadlines(self, result: PassResult) -> None:
         result.resolved = len(scheduler.tick(self.ctx))
@@ -341,19 +344,10 @@ class Daemon:
             self._failed("intake", exc)
 
     async def _start_listener(self) -> None:
-        """Start the built-in SMTP listener.  When it cannot listen (its port taken), one line
-        says so and names the setting to change; the daemon goes on without it, since mail
-        dropped into the Maildir intake still arrives, unless the configuration says the
-        listener is the only way mail reaches pbem (``listener.required``)."""
-        from pbem.mail.smtp_listener import ListenerUnavailable, cannot_listen
+        """Start the built-in SMTP listener, or go on without it (:func:`start_or_say`)."""
+        from pbem.mail.smtp_listener import start_or_say
 
-        try:
-            await self.listener.start()
-        except OSError as exc:
-            line = cannot_listen(self.listener, exc, config=self.config_name, required=self.listener_required)
-            if self.listener_required:
-                raise ListenerUnavailable(line) from None
-            log.error(line)
+        if not await start_or_say(self.listener, config=self.config_name, required=self.listener_required):
             self.listener = None
             self.description = self.description.replace(" (fed by the SMTP listener on", " (the SMTP listener could not listen on")
 

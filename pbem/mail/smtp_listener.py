@@ -180,6 +180,23 @@ _WHY = {errno.EADDRINUSE: "another program holds that port",
         errno.EADDRNOTAVAIL: "this host has no such address (listener.host)"}
 
 
+async def start_or_say(listener: SmtpListener, *, config: str, required: bool) -> bool:
+    """Start the listener; whether it listens.  When it cannot (its port taken), one line
+    says so and names the setting to change, and the daemon goes on without it, since mail
+    dropped into the Maildir intake still arrives, unless the configuration says the
+    listener is the only way mail reaches pbem (``listener.required``: then
+    :class:`ListenerUnavailable` is raised with that line)."""
+    try:
+        await listener.start()
+    except OSError as exc:
+        line = cannot_listen(listener, exc, config=config, required=required)
+        if required:
+            raise ListenerUnavailable(line) from None
+        log.error(line)
+        return False
+    return True
+
+
 def cannot_listen(listener: SmtpListener, exc: OSError, *, config: str, required: bool) -> str:
     """One line: why ``listener`` could not listen, what pbem does without it, and the setting
     to change in the file ``config``."""

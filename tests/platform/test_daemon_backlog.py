@@ -242,6 +242,41 @@ def test_a_pass_in_a_backlog_leaves_its_last_batch_to_be_moved_during_the_next_p
     assert not list((inbox / "new").iterdir()) and not list((inbox / "cur").iterdir())
 
 
+class Reading(Worker):
+    """A worker that also notes each batch it is asked to read ahead, and the batch then handled."""
+
+    def __init__(self):
+        super().__init__()
+        self.read: list[tuple[list[int], list[int]]] = []
+
+    def read_ahead(self, ids):
+        self.read.append((list(ids), self.groups[-1]))
+
+
+def test_the_next_passs_first_batch_is_stored_and_read_ahead_while_the_last_batch_is_handled(tmp_path):
+    """During a backlog the next pass's mail, read during a pass's second-to-last batch, is
+    stored before its last batch, so the next pass's first batch is read ahead while the
+    last is handled: every batch but the very first is read ahead by another worker."""
+    loop = Loop(tmp_path, limits=Limits(batch_mails=1))  # four mails a pass
+    loop.start_beacon()
+    loop.flush()
+    inbox = tmp_path / "inbox"
+    _backlog(loop, inbox, 10)
+    worker = Reading()
+    source = Moving(inbox, worker)
+    daemon = Daemon(loop.ctx, source, loop.sender, handler=worker)
+    results = [asyncio.run(daemon.run_pass()) for _ in range(4)]
+    assert [r.fetched for r in results] == [4, 4, 2, 0]
+    handled = [g for group in worker.groups for g in group]
+    first = handled[0]
+    assert handled == list(range(first, first + 10))
+    assert [(ids[0] - first, now[0] - first) for ids, now in worker.read] == [(i + 1, i) for i in range(9)]
+    # the next pass's mail is read during the second-to-last batch of a pass
+    assert source.fetched == [False, True, True, False]
+    assert {r["status"] for r in loop.db["messages"].rows_where("source_key like 'maildir:%'")} == {"done"}
+    assert not list((inbox / "new").iterdir()) and not list((inbox / "cur").iterdir())
+
+
 def test_a_roster_is_worked_out_once_per_state_and_options(tmp_path, monkeypatch):
     """Every mail resolves its sign-on against its game's roster: a record of a game whose
     state and options are unchanged gets it without decoding the state; a change of either
