@@ -171,8 +171,8 @@ class IsolatedHandler:
     one worker handles a batch in its transaction, the next batch goes to another, which
     reads its mails meanwhile (:meth:`read_ahead`) and handles them once told to, after
     the batch before is committed.  So one game's mail is still handled in order and the
-    database has one writer at a time, and the reading (about a fifth of a mail's
-    handling) is done in parallel."""
+    database has one writer at a time, and the reading (the mails, and what the game says
+    of their orders: about half of a mail's handling) is done in parallel."""
 
     #: the workers have database connections of their own, so the daemon may read while they work
     separate_process = True
@@ -206,8 +206,13 @@ class IsolatedHandler:
             idle[0].stop()
 
     def _pick(self, ids: list[int]) -> _Worker:
-        """The worker that read these mails ahead, else one that read nothing, ready first."""
+        """The worker that read these mails ahead, else one that read nothing, ready first.
+        A read ahead of another batch is out of date (the batches came otherwise than the
+        daemon foresaw, say at a pass's end): its worker is free again."""
         key = tuple(ids)
+        for w in self._workers:
+            if w.reading is not None and w.reading != key:
+                w.reading = None
         for w in self._workers:
             if w.reading == key and w.ready_now():
                 return w

@@ -174,3 +174,31 @@ def test_asking_for_a_read_ahead_while_a_worker_starts_never_steals_its_ready_wo
     runner.join(60)
     assert not runner.is_alive(), "the daemon's loop hung waiting for a worker"
     assert outcome == {"first": {ids[0]: "done", ids[1]: "done"}, "second": {ids[2]: "done", ids[3]: "done"}}
+
+
+def test_a_read_ahead_of_a_batch_that_never_comes_does_not_keep_its_worker_out_of_turn(tmp_path, caplog):
+    """The daemon may foresee a batch that does not come as it foresaw (at a pass's end,
+    say): the worker that read it takes its turns again from the next batch on."""
+    loop, config = _site(tmp_path)
+    ids = [intake.store_raw(loop.ctx, RawMail(f"t:{i}", _order(loop, i, 1))) for i in range(9)]
+    handler = IsolatedHandler(config, timeout=60, memory_mb=1024, workers=2)
+    groups = [ids[1:3], ids[3:5], ids[5:7], ids[7:9]]
+
+    async def run():
+        handler.start_soon()
+        await asyncio.gather(*(w.ready_up() for w in handler._workers))
+        try:
+            handler.read_ahead(ids[:1])  # foreseen, never handled as such
+            for k, group in enumerate(groups):  # as the daemon's loop hands them out
+                handling = asyncio.ensure_future(handler.process_batch(loop.ctx, group))
+                await asyncio.sleep(0)
+                if k + 1 < len(groups):
+                    handler.read_ahead(groups[k + 1])
+                assert set((await handling).values()) == {"done"}
+        finally:
+            await handler.close()
+
+    with caplog.at_level(logging.DEBUG, logger="pbem.inbound.sandbox"):
+        asyncio.run(run())
+    handled_by = [r.getMessage().split()[0] for r in caplog.records if "handled mails" in r.getMessage()]
+    assert len(handled_by) == 4 and set(handled_by[1:]) == {"pbem-worker-1", "pbem-worker-2"}
