@@ -70,7 +70,7 @@ def ask_ahead(rec, power: str, lines: list) -> None:
         game, state = rec.rules, rec.state
         parsed = game.parse_orders(state, power, lines)
         _keep(_key("parse", rec, power, lines), parsed)
-        if not game.phase(state).takes_orders_from(power):
+        if not rec.phase.takes_orders_from(power):
             return
         problems = list(game.validate(state, power, parsed.orders))
         _keep(_key("validate", rec, power, parsed.orders), problems)
