@@ -2,7 +2,7 @@
 the envelope grammar, every game's order grammar, and (a share of them) the
 whole loop.  Prints figures; exits non-zero when any input broke a promise.
 
-    nice .venv/bin/python bench/fuzz.py [--inputs 1000000] [--seed 1] [--loop-every 50]
+    nice .venv/bin/python bench/fuzz.py [--inputs 1000000] [--seed 1] [--loop-every 50] [--replies 100000]
 
 Inputs are mutations of the real-world and hostile mails under tests/
 (tests/fuzz_targets.py: flipped, cut, repeated and inserted bytes, hostile
@@ -10,7 +10,11 @@ tokens, slices of other mails).  Each input goes to the normaliser as bytes,
 to the envelope grammar as text, and its first lines to one game's order
 grammar; every ``--loop-every``-th input is also handled as a mail by the
 whole moderator (SQLite file, a running game), which must answer it with
-exactly one reply.  A failing input is written to bench/fuzz-failures/.
+exactly one reply.  Each order grammar must also account for every line it is
+given (an order's, a problem's or part of one), and the envelope reader for every
+line of the mail.  Then ``--replies`` generated replies, every quote and attribution
+shape of the common mail programs (tests/reply_shapes.py), must each leave exactly
+the player's own lines.  A failing input is written to bench/fuzz-failures/.
 The short version of this run is tests/platform/test_fuzz.py.
 """
 from __future__ import annotations
@@ -52,11 +56,37 @@ def _loop_target(folder: Path):
     return check
 
 
+def _replies(count: int, seed: int) -> int:
+    """``count`` replies of every shape the mail programs write (tests/reply_shapes.py):
+    the player's own lines are left, exactly; returns the number that were not."""
+    from hypothesis import HealthCheck, given, seed as hypothesis_seed, settings
+
+    import reply_shapes
+    failed = []
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=count, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(reply_shapes.replies())
+    def check(reply):
+        try:
+            ft.written_lines(*reply)
+        except AssertionError:
+            failed.append(reply[0])
+
+    if count:
+        check()
+    for body in failed[:20]:
+        print(f"FAIL replies:\n{body}", flush=True)
+    return len(failed)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--loop-every", type=int, default=50)
+    parser.add_argument("--replies", type=int, default=100_000,
+                        help="generated replies checked to keep exactly the player's own lines")
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)  # a broken mail is logged by design; millions of lines say nothing
     rng = random.Random(args.seed)
@@ -90,6 +120,8 @@ def main() -> int:
             if (n + 1) % 50_000 == 0:
                 rate = (n + 1) / (time.monotonic() - started)
                 print(f"{n + 1} inputs, {failures} failures, {rate:.0f} inputs/s", flush=True)
+    failures += _replies(args.replies, args.seed)
+    counts["replies"] = args.replies
     seconds = time.monotonic() - started
     print(f"fuzz: {args.inputs} inputs (seed {args.seed}) in {seconds:.0f}s, {args.inputs / seconds:.0f} inputs/s; "
           f"checks: {', '.join(f'{k} {v}' for k, v in counts.items())}; failures: {failures}")

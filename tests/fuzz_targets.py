@@ -13,11 +13,13 @@ from pathlib import Path
 
 from pbem.base import registry
 from pbem.inbound import intake
+from pbem.handlers import reading
 from pbem.handlers.reading import parse_mail
 from pbem.kit.capabilities import supports
 from pbem.kit.dice import SeededDice
 from pbem.kit.gameapi import Problem
 from pbem.mail.normalize import parse_message
+from pbem.mail.quotes import strip_quotes
 from pbem.mail.source import RawMail
 from pbem.outbound.secrets_at_rest import find_secrets, mask_raw
 
@@ -39,16 +41,25 @@ def normaliser(data: bytes) -> None:
 
 
 def envelope(text: str) -> None:
-    """Any text is a mail body: every line is a command, part of a block, or a
-    problem with a stable code and a line number inside the mail."""
+    """Any text is a mail body: every line is a command, part of a block, a problem
+    with a stable code and a line number inside the mail, or named as not read."""
     parsed = parse_mail(text)
     lines = len(re.split(r"\r\n|\r|\n", text))
     for problem in parsed.problems:
         assert isinstance(problem, Problem) and re.fullmatch(r"[a-z][a-z-]*", problem.code), problem
+        # The reader holds or names every line itself: its net catches nothing.
+        assert problem.code != "unread-line", (problem, text)
         assert problem.line is None or 1 <= problem.line <= lines, (problem, lines)
         assert problem.message
     for cmd in parsed.commands:
         cmd.canonical(), cmd.echo()
+
+
+def written_lines(body: str, own: list[str]) -> None:
+    """A reply as a mail program writes it (tests/reply_shapes.py): once the quote is
+    removed, exactly the player's own lines are left, none lost and none quoted."""
+    left = [line.strip() for line in strip_quotes(body).splitlines() if line.strip()]
+    assert left == [line.strip() for line in own if line.strip()], (body, left)
 
 
 class OrderTarget:
@@ -64,11 +75,19 @@ class OrderTarget:
         self.forms = self.game.order_forms() if supports(self.game, "guide") else []
 
     def __call__(self, lines: list[str]) -> None:
-        numbered = list(enumerate(lines, 1))
+        # As the moderator gives them: lines with text, without their comments.
+        numbered = [(n, clean) for n, t in enumerate(lines, 1) if (clean := order_line(t))]
         result = self.game.parse_orders(self.state, self.power, numbered)
         for problem in result.problems:
             assert isinstance(problem, Problem) and problem.code, problem
+        # Every line with text is an order's, a problem's or part of one (ParseResult).
+        assert not result.unaccounted(numbered), (self.name, result.unaccounted(numbered), lines)
         self.game.validate(self.state, self.power, result.orders)
+
+
+def order_line(text: str) -> str:
+    """A line as an orders block gives it to the game: without its comment ("" if none is left)."""
+    return reading.clean(text)
 
 
 def _ordering_state(game) -> tuple[dict, str]:

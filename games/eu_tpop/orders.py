@@ -211,6 +211,9 @@ def parse(state: dict, power: str, lines) -> ParseResult:
         if not stripped:
             continue
         if block is not None:
+            # The block's text and its end line are read as part of its first line's
+            # order or problem (ParseResult.part_lines).
+            result.part_lines.add(number)
             end = "".join(stripped.upper().split())
             if end in (f"END{block['verb']}", "END"):
                 if len(block["lines"]) > MAX_DEAL_TERMS:

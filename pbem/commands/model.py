@@ -300,6 +300,9 @@ class ParsedMail:
     #: the secrets the mail types where a secret goes (a sign-on, a new secret, a token), by
     #: the line each is typed on
     typed_secrets: dict[int, str] = field(default_factory=dict)
+    #: the lines no command reads, with why: "greeting" (before the first command) or
+    #: "signoff"; the reply names them (every line written is read or named)
+    unread: list[tuple[int, str]] = field(default_factory=list)
 
     def canonical(self) -> str:
         """The whole mail written back (sign-on first), parseable again."""

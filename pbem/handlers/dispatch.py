@@ -13,6 +13,7 @@ from pbem.handlers import announce, budget
 from pbem.handlers.catalogue import BY_CLASS
 from pbem.handlers.declare import Declaration
 from pbem.handlers.guard import run_command
+from pbem.handlers.reading import unread_notes
 from pbem.handlers.session import Session
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,9 @@ log = logging.getLogger(__name__)
 def run(session: Session, parsed: m.ParsedMail) -> None:
     for p in parsed.problems:
         session.problems.append(p)
+    # Every line written is read or named: greeting above the first command, text below SIGNOFF.
+    for note in unread_notes(parsed.unread, session.quote):
+        session.note(note)
     signed_on = BY_CLASS[m.SignOn].handler(session, parsed.signon) if parsed.signon else None
     if parsed.signon and not signed_on:
         session.status, session.outcome = "rejected", session.outcome

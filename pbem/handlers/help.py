@@ -22,7 +22,8 @@ TOPICS: dict[str, str] = {
     "COMMENTS": "# or // (at the start of a line or after a space) starts a comment, except "
                 "inside PRESS, TREATY and ANNOUNCE texts, which are kept exactly as written "
                 "(so a secret may contain # but not start with it). Text before the first "
-                "command (a greeting) and lines starting with > (quoted mail) are ignored; "
+                "command (a greeting) and after SIGNOFF is not read, and the reply names it; "
+                "lines starting with > (quoted mail) and the mail you answered are ignored; "
                 "keywords may be written in any case.",
 }
 

@@ -54,7 +54,7 @@ def orders(session: Session, cmd: m.Orders) -> None:
                         "is that long, and it was not read", n, kind="invalid")
     lines = readable_lines(cmd)
     parsed = order_verdicts.parse_orders(rec, power, lines)
-    parsed.problems = _hints(game, phase, cmd, parsed.problems)
+    parsed.problems = _hints(game, phase, cmd, parsed.problems) + _unread(parsed, lines)
     if cmd.implicit and parsed.orders:
         parsed.problems = _sign_off(session, parsed)
     if cmd.implicit and not parsed.orders:  # a greeting or a signature, not orders: hints only
@@ -100,8 +100,15 @@ def orders(session: Session, cmd: m.Orders) -> None:
              "they stand as they are."]
             if refused and phase.done == DONE_ON_ORDERS and power in phase.owes else [])
     session.section(f"Orders stored for {phase.label} (they replace any you sent before):",
-                    game.as_written(accepted, power) + ([""] + summary if summary else [])
-                    + ([""] + held if held else []))
+                    game.as_written(accepted, power), footer=summary + held)
+
+
+def _unread(parsed, lines: list) -> list[Problem]:
+    """A line the game gave neither an order nor a problem is named, never lost in silence
+    (the contract asks a game to account for every line: ``ParseResult``)."""
+    return [Problem("unread-line", "this line was read as no order and nothing of it was stored; "
+                    "write it again as HELP ORDERS shows, or ask the GM", n, kind="invalid")
+            for n in parsed.unaccounted(lines)]
 
 
 def _late(session: Session, lines: list) -> None:

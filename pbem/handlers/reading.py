@@ -48,7 +48,7 @@ def _strip_comment(raw: str) -> str:
     return (raw[:found.start()] if found else raw).strip()
 
 
-def _clean(raw: str) -> str:
+def clean(raw: str) -> str:
     """A command or order line without its comment; "" for quoted or empty lines."""
     return "" if raw.lstrip().startswith(">") else _strip_comment(raw)
 
@@ -75,6 +75,8 @@ class _Reader:
         self.loose: list[tuple[int, str]] = []   # lines that are no command, after the first one
         self.parsed = 0                          # command lines read so far (MAX_COMMAND_LINES)
         self.typed: dict[int, str] = {}          # secrets typed where a secret goes, by line
+        self.unread: list[tuple[int, str]] = []  # lines no command reads, and why
+        self.held: set[int] = set()              # lines read as a command, an order or a block's text
 
     def problem(self, code: str, message: str, line: int | None, suggestion: str | None = None):
         self.problems.append(Problem(code, message, line, suggestion, kind="invalid"))
@@ -82,17 +84,35 @@ class _Reader:
     def read(self) -> m.ParsedMail:
         while self.i < len(self.lines):
             self.i += 1
-            line = _clean(self.lines[self.i - 1])
+            line = clean(self.lines[self.i - 1])
             if line and self.top_line(line, self.i) == "stop":
+                if self.commands and isinstance(self.commands[-1], m.SignOff):
+                    self.unread.extend((n, "signoff") for n in self.rest())
                 break
         self.finish()
-        return m.ParsedMail(self.signon, self.commands, self.problems, self.typed)
+        self.name_the_rest()
+        return m.ParsedMail(self.signon, self.commands, self.problems, self.typed, self.unread)
+
+    def name_the_rest(self) -> None:
+        """The net under the reader: a line with text that no command, order, block, problem
+        or note holds is named as unread, never dropped (there should be none)."""
+        named = self.held | {p.line for p in self.problems} | {n for n, _ in self.unread}
+        for n, raw in enumerate(self.lines, 1):
+            if n not in named and clean(raw):
+                self.problem("unread-line", "this line was read as no command and nothing of it was "
+                             "done; write it again as HELP shows", n)
+
+    def rest(self) -> list[int]:
+        """The numbers of the lines with text below the one being read."""
+        return [n for n in range(self.i + 1, len(self.lines) + 1) if clean(self.lines[n - 1])]
 
     def top_line(self, line: str, n: int) -> str | None:
         words = line.split()
         if _is_end(line):
             if self.started:
                 self.problem("unexpected-end", f"{line!r} does not close anything", n)
+            else:
+                self.unread.append((n, "greeting"))
             return None
         if words[0].upper() not in TOP_KEYWORDS:
             if self.started:
@@ -100,12 +120,15 @@ class _Reader:
                 return None
             found = unknown(words, n)
             # Before the first command only a shouted near-miss ("ODERS") is
-            # worth a word: everything else there is greeting.
+            # worth a problem: everything else there is greeting, named in the reply.
             if words[0].isupper() and found.suggestion:
                 self.problems.append(found)
+            else:
+                self.unread.append((n, "greeting"))
             return None
         self.parsed += 1
         if self.parsed > MAX_COMMAND_LINES:
+            self.held.update(self.rest())  # "this line and the rest were not read" says it
             self.problem("too-many-commands", f"only the first {MAX_COMMAND_LINES} command lines of a "
                          "mail are read; this line and the rest were not (send them in another mail)", n)
             return "stop"
@@ -115,11 +138,14 @@ class _Reader:
             # player would read only that nothing was signed on.
             if self.started or words[0].isupper() or words[0].upper() == "SIGNON":
                 self.problems.append(result)
+            else:
+                self.unread.append((n, "greeting"))
             return None
         self.started = True
         return self.accept(result, n)
 
     def accept(self, cmd, n: int) -> str | None:
+        self.held.add(n)
         # A sign-on's secret, a new one (SET PASSWORD, JOIN) or a CONFIRM token.
         said = [cmd.value] if isinstance(cmd, m.SignOnPart) and cmd.kind == "password" else \
             [getattr(cmd, "secret", None), getattr(cmd, "token", None)]
@@ -150,6 +176,7 @@ class _Reader:
         if not self.loose:
             self.commands.append(m.Orders((), line=n, implicit=True))
         self.loose.append((n, line))
+        self.held.add(n)
 
     def add_part(self, part: m.SignOnPart) -> None:
         if self.signon or part.kind in self.parts:
@@ -161,7 +188,7 @@ class _Reader:
     def _closed_later(self) -> bool:
         """Whether the ORDERS block being read is closed by its own end line."""
         for raw in self.lines[self.i:]:
-            line = _clean(raw)
+            line = clean(raw)
             if line and _is_end(line, "ORDERS"):
                 return True
             if line and line.split()[0].upper() == "ORDERS":
@@ -172,8 +199,9 @@ class _Reader:
         found = []
         closed = self._closed_later()
         while self.i < len(self.lines):
-            line = _clean(self.lines[self.i])
+            line = clean(self.lines[self.i])
             if line and _is_end(line, "ORDERS"):
+                self.held.add(self.i + 1)
                 self.i += 1
                 break
             # A keyword ends the block only when its line is a whole command and the block
@@ -185,6 +213,7 @@ class _Reader:
                 break
             if line:
                 found.append((self.i + 1, line))
+                self.held.add(self.i + 1)
             self.i += 1
         return tuple(found)
 
@@ -195,6 +224,8 @@ class _Reader:
         while self.i < len(self.lines):
             raw = self.lines[self.i]
             self.i += 1
+            # The block's text, its end line, or (unterminated) the rest the problem names.
+            self.held.add(self.i)
             if _is_end(_strip_comment(raw), block):
                 self.commands.append(replace(cmd, **{found.text: "\n".join(body)}))
                 return None
@@ -239,6 +270,25 @@ class _Reader:
             return
         del self.commands[at]
         self.problems.extend(unknown(line.split(), n) for n, line in self.loose)
+
+
+_UNREAD_WHY = {"greeting": "they come before the mail's first command (commands and orders go "
+                           "below the sign-on)",
+               "signoff": "they come after SIGNOFF"}
+
+
+def unread_notes(unread: list[tuple[int, str]], quote) -> list[str]:
+    """One note per reason naming the lines no command read (``quote(n)``: line n as
+    written, shortened and with any secret masked)."""
+    notes = []
+    for why, text in _UNREAD_WHY.items():
+        numbers = [n for n, w in unread if w == why]
+        if not numbers:
+            continue
+        shown = [f"line {n} ({quote(n)})" for n in numbers[:3]]
+        more = f" and {len(numbers) - 3} more" if len(numbers) > 3 else ""
+        notes.append(f"Not read, as {text}: {', '.join(shown)}{more}.")
+    return notes
 
 
 def parse_mail(text: str) -> m.ParsedMail:

@@ -36,6 +36,8 @@ class Session:
     own_address: bool = False
     tokens: list[str] = field(default_factory=list)
     sections: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: lines shown unindented below a section's list, by the section's index (a total)
+    footers: dict[int, list[str]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     cc: list[str] = field(default_factory=list)
@@ -61,7 +63,11 @@ class Session:
         if self.game:
             self.game = store.get_game(self.ctx, self.game.name)
 
-    def section(self, title: str, lines: list[str]) -> None:
+    def section(self, title: str, lines: list[str], footer: list[str] | None = None) -> None:
+        """A titled list in the reply; ``footer``: lines below it that are not of the list
+        (a total under the orders stored), so no blank or foreign line sits among its items."""
+        if footer:
+            self.footers[len(self.sections)] = footer
         self.sections.append((title, lines))
 
     def note(self, text: str) -> None:
@@ -139,6 +145,6 @@ class Session:
         ordered = sorted(self.problems, key=lambda p: (p.line is None, p.line or 0))
         refused = [self.describe(p) for p in ordered if p.kind != "warning"]
         warned = [self.describe(p) for p in ordered if p.kind == "warning"]
-        return render.render("ack.txt.j2", sections=self.sections, problems=refused, warnings=warned,
+        return render.render("ack.txt.j2", sections=self.sections, footers=self.footers, problems=refused, warnings=warned,
                              notes=self.notes, status=status, site=self.ctx.site_name,
                              game=self.game_name, power=self.power)

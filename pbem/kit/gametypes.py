@@ -5,7 +5,7 @@ the contract, which re-exports them beside :class:`~pbem.kit.gameapi.Game`."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, Sequence, Union
 
 State = dict[str, Any]
 #: {"kind": "...", "audience": ..., ...fields}: every event says who may see it (pbem.kit.audience)
@@ -67,8 +67,20 @@ class Order:
 
 @dataclass
 class ParseResult:
+    """What a game read of an orders block.  Every line it was given is accounted for: the
+    line of an order, the line of a problem, or in ``part_lines``, the lines read as part
+    of another line's order or problem (a block's body and its end line, a ``FOR`` line
+    that says whose orders follow).  The moderator names any other line in its reply as
+    read by no rule (``unread-line``), so no line a player wrote is lost in silence."""
+
     orders: list[Order] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    part_lines: set[int] = field(default_factory=set)
+
+    def unaccounted(self, lines: "Sequence[tuple[int, str]]") -> list[int]:
+        """The numbers of ``lines`` (those with text) that no order, problem or part holds."""
+        held = {o.line for o in self.orders} | {p.line for p in self.problems} | self.part_lines
+        return [n for n, text in lines if text.strip() and n not in held]
 
 
 # -- phases and their order windows -----------------------------------------------

@@ -128,6 +128,8 @@ PLATFORM = Catalogue("pbem", "The moderator (every game)", [
          "send the rest in another mail"),
     Code("too-much-help", "the mail asks for more HELP topics than are answered at once",
          "ask for the others in another mail"),
+    Code("unread-line", "the game read the line as no order and gave no reason; nothing of it was stored",
+         "write it again as HELP ORDERS shows, or ask the GM"),
     Code("not-understood", "the line is neither a command nor an order of the phase being played (the reply "
          "says when its first word is an order of another phase)",
          "the reply names the nearest form; HELP <word> says when an order is written"),

@@ -10,17 +10,20 @@ import re
 
 log = logging.getLogger(__name__)
 
-_QUOTED = re.compile(r"^\s*>")
+# ">" quotes, and the initials some clients (Supercite, Gnus) put before it: "AB> text".
+_QUOTED = re.compile(r"^\s*(?:[A-Za-z]{1,5})?>")
 
 # "On Mon, 5 Jan 2026 at 12:00, X <x@y> wrote:" and friends.  German and French clients are common
 # among our players, so their headers are recognised too.
+# Yahoo writes it after a rule: "--- On Wed, 4/4/12, X <x@y> wrote:".
+_RULE_BEFORE = r"(?:-{2,}\s*)?"
 _REPLY_HEADER = re.compile(
-    r"^(On\s.{1,300}\swrote:|Am\s.{1,300}\sschrieb\s.{0,200}:|Le\s.{1,300}\sa\s+écrit\s?:)\s*$",
+    rf"^{_RULE_BEFORE}(On\s.{{1,300}}\swrote:|Am\s.{{1,300}}\sschrieb\s.{{0,200}}:|Le\s.{{1,300}}\sa\s+écrit\s?:)\s*$",
     re.IGNORECASE,
 )
 # A bare "X wrote:" is only a header when quoted lines follow it (checked by the caller).
 _LOOSE_REPLY_HEADER = re.compile(r"^.{1,120}\s(wrote|writes|schrieb|a écrit)\s?:\s*$", re.IGNORECASE)
-_REPLY_START = re.compile(r"^(On|Am|Le)\s", re.IGNORECASE)
+_REPLY_START = re.compile(rf"^{_RULE_BEFORE}(On|Am|Le)\s", re.IGNORECASE)
 _REPLY_END = re.compile(r"(wrote|schrieb|a\s+écrit)\s?:\s*$", re.IGNORECASE)
 
 _ORIGINAL_MESSAGE = re.compile(
@@ -139,7 +142,9 @@ def _reply_header_length(lines: list[str], i: int) -> int:
     if i + 1 < len(lines) and _REPLY_START.match(line) and len(line) < 200:
         # Gmail wraps long headers: "On Mon, 5 Jan 2026 at 12:00, Xavier Player <\nx@y> wrote:"
         joined = line + " " + lines[i + 1].strip()
-        if _REPLY_END.search(lines[i + 1]) and _REPLY_HEADER.match(joined):
+        # Joined only when the line was cut and the next does not start an attribution of its
+        # own: the player's "On reflection..." above Gmail's "On Dec 8, ... wrote:" is the player's.
+        if _REPLY_END.search(lines[i + 1]) and _REPLY_HEADER.match(joined) and _wrapped_attribution(lines[i:i + 2]):
             return 2
     if _LOOSE_REPLY_HEADER.match(line):
         following = _next_nonblank(lines, i + 1)
@@ -153,6 +158,50 @@ def _reply_header_length(lines: list[str], i: int) -> int:
 _WROTE = re.compile(r"(wrote|writes|schrieb|écrit|escribió|ha scritto|schreef|napisał|skrev|kirjoitti"
                     r"|написал|написала|написав|napsal|írta|yazdı|escreveu)\b", re.IGNORECASE)
 _WHO_OR_WHEN = re.compile(r"<?[^\s<>@]+@[^\s<>@]+>?|\b\d{1,2}[:.]\d{2}\b")
+# Chinese and Japanese clients end an attribution with a full-width colon.
+_COLONS = (":", "\uff1a")
+# The words an attribution starts with in the clients' languages ("On", "Am", "Le", "El",
+# "Il giorno", "Op", "W dniu", "Den", "Em", "Dne", "Pada", "在").
+_ATTRIBUTION_START = re.compile(
+    rf"^{_RULE_BEFORE}(On|Am|Le|El|Il|Op|W\s+dniu|Den|Em|Dne|Dňa|Pada|Στις|在)\s", re.IGNORECASE)
+# ... or a date, or a weekday's short name and a date ("пн, 8 дек. 2013 г. в 14:10, X <").
+_DATE_START = re.compile(r"^\W*\d|^[^\W\d_]{1,4}[.,]?\s+\d")
+# ... or with the writer's name and address ("X <x@y>, 8 Ara 2013 tarihinde şunu yazdı:"); a
+# wrapped attribution's second line starts at the address ("<x@y> wrote:") or within it.
+_NAME_AND_ADDRESS = re.compile(r"^[^\W\d_][^<>@:]*<[^\s<>@]+@[^\s<>@]+>")
+_NAME_FIRST = re.compile(_NAME_AND_ADDRESS.pattern + r".*[:\uff1a]$")
+#: a client wraps an attribution only when it is longer than its line
+_WRAP_WIDTH = 50
+
+
+def _wrapped_attribution(part: list[str]) -> bool:
+    """Whether ``part`` (two or three lines) may be one attribution a client wrapped: its first
+    line opens one (:func:`_opens_attribution`), and no later line starts one of its own, unless
+    the first was plainly cut (at a comma or an opening bracket).  When in doubt the first line
+    is the player's: read, it is refused and named; taken for a quote, it would be lost."""
+    first = part[0].strip()
+    if not _opens_attribution(first) or any(_QUOTED.match(p) for p in part):
+        return False
+    # Plainly an attribution's beginning: cut at a comma or an opening bracket, or "On" and a time.
+    cut = first.endswith((",", "<", "(")) or bool((_ATTRIBUTION_START.match(first) or _DATE_START.match(first))
+                                                  and _WHO_OR_WHEN.search(first))
+    return not any(_ATTRIBUTION_START.match(p.strip())
+                   or (not cut and (_DATE_START.match(p.strip()) or _NAME_FIRST.match(p.strip())))
+                   for p in part[1:])
+
+
+def _opens_attribution(line: str) -> bool:
+    """Whether ``line`` may be the first line of an attribution a client wrapped over several
+    lines: it starts with an attribution's word ("On", "Am"...) or a name and an address in
+    brackets (which no order has), or with a date and was cut, not
+    ended (at a comma or an opening bracket, or near the client's line width) or names a time.  A player's line
+    such as "BUILD ARMY 1" or "GM SET DEADLINE 2026-01-10 18:00" just above a one-line
+    attribution is not one."""
+    line = line.strip()
+    if _ATTRIBUTION_START.match(line) or _NAME_AND_ADDRESS.match(line):
+        return True
+    return bool(_DATE_START.match(line)) and (line.endswith((",", "<", "(")) or len(line) >= _WRAP_WIDTH
+                                               or bool(_WHO_OR_WHEN.search(line)))
 
 
 def _attribution_length(lines: list[str], i: int) -> int:
@@ -160,17 +209,22 @@ def _attribution_length(lines: list[str], i: int) -> int:
     '12.01.2026, 10:00, "pbem" <pbem@x>:', mail.ru's '... от pbem <pbem@x>:',
     Thunderbird's 'On 12/01/2026 10:00,' / 'pbem' / 'wrote:') an attribution spans
     before quoted lines, or 0."""
-    ends = [n for n in range(i, min(i + 3, len(lines))) if lines[n].rstrip().endswith(":")]
+    ends = [n for n in range(i, min(i + 3, len(lines))) if lines[n].rstrip().endswith(_COLONS)]
     if not ends:
         return 0
     for length in (1, 2, 3):
         part = lines[i:i + length]
-        if len(part) < length or not all(p.strip() for p in part):
+        if len(part) < length or not all(p.strip() and not _QUOTED.match(p) for p in part):
+            return 0
+        if length > 1 and not _wrapped_attribution(part):
+            # The line above an attribution is the player's last line, not its first part:
+            # "BUILD ARMY 1" / "On 22 Aug 2015, at 19:21, X <x@y> wrote:" is an order and then
+            # a one-line attribution.
             return 0
         joined = " ".join(p.strip() for p in part)
         if len(joined) > 400:
             return 0
-        if not joined.endswith(":") or joined.upper().startswith("SIGNON"):
+        if not joined.endswith(_COLONS) or joined.upper().startswith("SIGNON"):
             continue
         following = _next_nonblank(lines, i + length)
         if following < len(lines) and _QUOTED.match(lines[following]) and (

@@ -232,3 +232,40 @@ def test_the_test_games_are_one_without_any_capability_and_one_with_every_one():
     """So each answer for a game without a capability, and each path with it, is played."""
     declared = {name: set(capabilities(registry.get(name))) for name in registry.names()}
     assert set() in declared.values() and set(CAPABILITIES) in declared.values()
+
+
+def _blocks(forms: list[str], whom: str = "somebody") -> list[str]:
+    """The game's block forms ("DIPLOMACY <realm> ... ENDDIPLOMACY") written out as a
+    player would: the head line (naming ``whom``), a line of text, the end line."""
+    lines = []
+    for form in forms:
+        if " ... " in form:
+            head, end = form.split(" ... ", 1)
+            lines += [head.split("<")[0].strip() + f" {whom}", "a line of the block's text", end.split()[0]]
+    return lines
+
+
+@pytest.mark.parametrize("rules", registry.names())
+def test_every_line_a_game_is_given_is_an_order_a_problem_or_part_of_one(rules):
+    """ParseResult's promise, which lets the moderator say of every line a player wrote
+    what became of it: on the states of a short game, the bots' orders, the forms the
+    game lists, its blocks, FOR lines, sign-offs and stray end lines, in several orders,
+    each line is an order's, a problem's, or read as part of one."""
+    game = registry.get(rules)
+    _, states = _played(game)
+    rng = random.Random(11)
+    forms = game.order_forms() if supports(game, "guide") else []
+    noise = ["Thanks,", "Bob", "END", "ENDPROPOSE", "FOR Austria-Hungary", "FOR Germany", "FOR Nowhere",
+             *[f.split("<")[0].strip() for f in forms], *forms, *_blocks(forms)]
+    for state in states:
+        for power in game.phase(state).owes:
+            bot = game.bot_orders(state, power, rng) if supports(game, "bots") else []
+            shuffled = bot + noise
+            rng.shuffle(shuffled)
+            others = [p for p in game.phase(state).owes if p != power] or [power]
+            blocks = _blocks(forms, rng.choice(others))
+            for lines in (bot, bot + noise, noise + bot, shuffled, blocks, bot + blocks[:-1]):
+                numbered = list(enumerate(lines, 1))
+                result = game.parse_orders(state, power, numbered)
+                assert not result.unaccounted(numbered), (game.phase(state).label, power, [
+                    lines[n - 1] for n in result.unaccounted(numbered)])

@@ -143,6 +143,8 @@ def for_line(power: str, current: str, text: str, data, number: int | None,
     head = text.split(None, 1)
     if head[0].upper() != "FOR":
         return None
+    # The line says whose orders follow: it is read as part of them.
+    result.part_lines.add(number)
     target = data.resolve_power(head[1]) if len(head) > 1 else None
     if target is None:
         result.problems.append(Problem("unknown-power", f"FOR names no power: {text!r}",

@@ -221,12 +221,14 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
             _proposal(state, block[2], block[0], block[1], data, result, upper in ENDS)
             block = None
             if upper in ENDS:
+                result.part_lines.add(number)
                 continue
         if raw is None:
             break
         if block is not None:
             if text:
                 block[1].append((number, text))
+                result.part_lines.add(number)  # a proposal's text: read as part of its PROPOSE line
             continue
         if not text or text.startswith("#"):
             continue

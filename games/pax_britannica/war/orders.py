@@ -184,6 +184,7 @@ def parse_orders(state: dict, power: str, lines: Sequence[tuple[int, str]], data
             continue
         head = text.split(None, 1)
         if head[0].upper() == "FOR":
+            result.part_lines.add(number)  # says whose orders follow: read as part of them
             target = resolve_power(data, head[1]) if len(head) > 1 else None
             if target is None:
                 result.problems.append(Problem("unknown-power", f"FOR names no power: {text!r}",
