@@ -31,9 +31,20 @@ class Database(sqlite_utils.Database):
     may change it (or undo a change) runs through this object.  Transactions
     opened here (:func:`atomic`, :func:`savepoint`) forget it on rollback too."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, tracer=None, **kwargs):
         self._schema: dict = {}
-        super().__init__(*args, **kwargs)
+        self._traced = tracer is not None   # a tracer sees every statement: no shortcut then
+        super().__init__(*args, tracer=tracer, **kwargs)
+
+    @contextmanager
+    def tracer(self, tracer=None):
+        """sqlite-utils' own, noting that a tracer is set (``db.tracer(print)``)."""
+        was, self._traced = self._traced, tracer is not None
+        try:
+            with super().tracer(tracer):
+                yield self
+        finally:
+            self._traced = was
 
     def forget_schema(self) -> None:
         self._schema.clear()
@@ -50,7 +61,7 @@ class Database(sqlite_utils.Database):
         own, to undo a statement that turns out to write: a plain SELECT cannot, so it runs
         alone (the savepoint was two of every three statements of handling a mail)."""
         head = sql.lstrip()[:7]
-        if head[:6].upper() != "SELECT" or not head[6:].isspace() or self._tracer:
+        if head[:6].upper() != "SELECT" or not head[6:].isspace() or self._traced:
             return super().query(sql, params)
         cursor = self.conn.execute(sql, params) if params is not None else self.conn.execute(sql)
         keys = [d[0] for d in cursor.description]
@@ -86,10 +97,14 @@ class Database(sqlite_utils.Database):
 
 class _Table(sqlite_utils.db.Table):
     @property
-    def columns(self):
+    def columns(self) -> list[sqlite_utils.db.Column]:
+        """The table's columns as sqlite-utils documents them (``Column`` tuples read from
+        ``PRAGMA table_info``), remembered until the schema may change."""
         cache = self.db._schema.setdefault("columns", {})
         if self.name not in cache:
-            cache[self.name] = sqlite_utils.db.Table.columns.fget(self)
+            quoted = '"' + self.name.replace('"', '""') + '"'
+            rows = self.db.execute(f"PRAGMA table_info({quoted})").fetchall() if self.exists() else []
+            cache[self.name] = [sqlite_utils.db.Column(*row) for row in rows]
         return list(cache[self.name])
 
 

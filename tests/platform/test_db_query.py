@@ -39,3 +39,31 @@ def test_a_name_said_twice_and_a_statement_that_writes_go_through_sqlite_utils(t
     assert [r["name"] for r in db.query("select name from t")] == ["a"]
     inserted = list(db.query("insert into t (name) values ('c') returning id"))
     assert inserted == [{"id": 2}]
+
+
+def test_the_remembered_schema_answers_as_sqlite_utils_does(tmp_path):
+    """pbem.storage.db keeps what sqlite-utils reads of the schema, through sqlite-utils'
+    public API only (``Table.columns``, ``Column``, ``Database.tracer``): the answers match
+    a plain sqlite-utils database's, so an upgrade that changes them fails here."""
+    import sqlite_utils
+
+    db = open_db(tmp_path / "pbem.sqlite")
+    plain = sqlite_utils.Database(tmp_path / "pbem.sqlite")
+    for name in ("games", "messages", "outbox", "no_such_table"):
+        assert db[name].columns == plain[name].columns, name
+        assert db[name].columns_dict == plain[name].columns_dict, name
+    assert db.table_names() == plain.table_names()
+    db.execute("alter table games add column extra text")
+    assert db["games"].columns == plain["games"].columns  # forgotten when the schema changes
+
+
+def test_a_tracer_sees_every_statement_a_select_included(tmp_path):
+    db = open_db(tmp_path / "pbem.sqlite")
+    db.execute("create table t (id integer primary key)")
+    seen: list[str] = []
+    with db.tracer(lambda sql, params: seen.append(sql)):
+        list(db.query("select id from t"))
+    assert "select id from t" in seen
+    seen.clear()
+    list(db.query("select id from t"))
+    assert seen == []  # the tracer is gone with its block
