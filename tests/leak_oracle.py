@@ -31,6 +31,7 @@ what happened, not anything the moderator computes:
 from __future__ import annotations
 
 import email
+import hashlib
 import logging
 import random
 import re
@@ -43,7 +44,7 @@ from pathlib import Path
 
 from pbem.inbound import intake
 from pbem.outbound import outbox
-from pbem.play import scheduler
+from pbem.play import scheduler, turns
 from pbem.storage import outbox_rows, phase_orders, store
 from pbem.storage.db import utcnow_iso
 from pbem.web import archive
@@ -589,6 +590,10 @@ def play(rules: str, seed: int, folder: Path, max_rounds: int = 400, short: bool
     old_level = root.level
     root.addHandler(logs)
     root.setLevel(logging.DEBUG)
+    # The game's dice seed follows the oracle's seed, as everything else the oracle draws does:
+    # one (rules, seed) is one game on every run, so the short run does every secret thing
+    # whatever the run (a fresh secret seed made a game of its own each time).
+    real_seed, turns.new_seed = turns.new_seed, lambda: hashlib.sha256(f"oracle-dice:{rules}:{seed}".encode()).hexdigest()
     try:
         table = Table(folder, rules, seed, short)
         table.start()
@@ -609,5 +614,6 @@ def play(rules: str, seed: int, folder: Path, max_rounds: int = 400, short: bool
         table.db.conn.close()
         return table.outcome
     finally:
+        turns.new_seed = real_seed
         root.removeHandler(logs)
         root.setLevel(old_level)

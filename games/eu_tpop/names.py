@@ -20,7 +20,8 @@ def tokens(text: str) -> list[str]:
 
 
 def norm(text: str) -> str:
-    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+    """A name as names compare (the platform's one normaliser): "Far-Shore", "far shore"."""
+    return kit_names.key(text)
 
 
 def table(state: dict, kind: str) -> dict[str, str]:

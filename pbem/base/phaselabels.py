@@ -19,7 +19,9 @@ from pbem.kit.gameapi import PhaseInfo
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", str(text).lower()).split())
+    """A phase's name as names compare (:func:`pbem.kit.names.words`), its words kept apart:
+    "1884 Movement/Status Change" -> "1884 movement status change"."""
+    return " ".join(names.words(text))
 
 
 def forms(key: str, label: str, name: str = "", turn=None) -> set[str]:

@@ -175,9 +175,9 @@ class Game:
         as the game declares them (``state``: the state after the events).  The engine calls
         this on everything :meth:`resolve` and :meth:`apply` return, so a game tags an event
         where it makes it only when its audience depends on more than its kind (a secret
-        treaty's).  An event left without one is shown to the GM alone.  The default leaves
-        every event as it is."""
-        return events
+        treaty's).  The default gives an event left without one the GM alone: nothing is
+        shown to a player that the game did not say a player may see."""
+        return [e if audience.KEY in e else audience.tag(dict(e), audience.gm()) for e in events]
 
     def view(self, state: State, power: str | None) -> dict[str, Any]:
         """What ``power`` may see (None: the public view), JSON-serialisable; the

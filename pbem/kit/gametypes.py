@@ -135,10 +135,6 @@ class PhaseInfo:
 
 # -- the powers of a game -----------------------------------------------------------
 
-#: the hyphens and dashes an HTML editor or a phone writes for "-" (non-breaking hyphen, en dash...)
-_HYPHENS = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d"})
-
-
 @dataclass(frozen=True)
 class Roster:
     """The powers a game may seat, with the names players may write for them.
@@ -151,14 +147,14 @@ class Roster:
     aliases: Mapping[str, str] = field(default_factory=dict)  # lower-case alias -> power
 
     def resolve(self, text: str) -> str | None:
-        """Names in mail commands are single words, so a multi-word power is
-        written with hyphens or underscores ("United-States"): try as written,
-        then with those read as spaces."""
-        table = {p.lower(): p for p in self.powers}
-        table.update(self.aliases)
-        key = " ".join(text.translate(_HYPHENS).lower().split())
-        spaced = " ".join(key.replace("-", " ").replace("_", " ").split())
-        return table.get(key) or table.get(spaced)
+        """The power ``text`` names, as names compare (:func:`pbem.kit.names.key`: a
+        multi-word power written with hyphens, underscores or a dash a phone typed,
+        "United-States", names it; so does an alias), or None."""
+        from pbem.kit.names import key
+
+        table = {key(p): p for p in self.powers}
+        table.update({key(alias): p for alias, p in self.aliases.items()})
+        return table.get(key(text))
 
     def nearest(self, text: str) -> str | None:
         """The power a misspelt name most likely means (by edit distance), or None."""

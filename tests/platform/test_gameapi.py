@@ -105,3 +105,23 @@ def test_a_game_without_a_map_sends_no_map_part(tmp_path):
     assert board["cid"] == parts[0].cid and parts[0].mime_type == "image/png"  # the default view (SET MAP)
     assert board["lines"] == ["North: 0 beacons", "South: 0 beacons"]
     ctx.db.conn.close()
+
+
+def test_a_game_that_writes_no_stamp_passes_the_audience_check_with_the_gm_alone():
+    """``stamp`` is optional: the default gives each event made without an audience the GM
+    alone, which the conformance test's audience check accepts."""
+    from pbem.kit import audience
+    from pbem.kit.dice import SeededDice
+    from pbem.kit.engine import run_phases
+    from pbem.kit.gameapi import Game
+    from tests.testgame import Beacon
+
+    class Unstamped(Beacon):
+        name = "unstamped"
+        stamp = Game.stamp
+
+    game = Unstamped()
+    state = game.setup(["North", "South"], {}, SeededDice(seed="s", context="setup"))
+    steps = run_phases(game, state, {"North": [], "South": []}, lambda p: SeededDice(seed="s", context=p.key))
+    events = [e for s in steps for e in s.events]
+    assert events and all(audience.of(e) == audience.gm() for e in events)

@@ -12,9 +12,7 @@ It is a test fixture, not a shipped game.
 """
 from __future__ import annotations
 
-import difflib
-
-from pbem.kit import audience
+from pbem.kit import audience, names
 from pbem.kit.gameapi import Game, GMError, NOT_AN_ORDER, Order, ParseResult, PhaseInfo, Problem, Report, Roster, copy_state
 
 ROUNDS = 3
@@ -71,13 +69,13 @@ class Beacon(Game):
             if found is not None:
                 (result.orders if isinstance(found, Order) else result.problems).append(found)
                 continue
-            near = difflib.get_close_matches(words[0].upper(), self.VERBS, n=1)
-            if not near:
+            near = names.nearest(words[0], self.VERBS)
+            if near is None:
                 result.problems.append(Problem(NOT_AN_ORDER, f"{text!r} is no order", number, None, "invalid"))
             else:
                 forms = self.FORMS.get(state["phase"], ("BID <n>",))
                 result.problems.append(Problem("invalid-order", f"cannot read {text!r}: write " + " or ".join(forms),
-                                               number, near[0], "invalid"))
+                                               number, near, "invalid"))
         return result
 
     def _read(self, state, power, words, number):
