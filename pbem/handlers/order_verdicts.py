@@ -8,7 +8,8 @@ handling a mail of orders.  A worker that reads the next batch ahead
 command then takes each answer from here, once, if it asks the same question of the same
 state: the same rules, the state of the same digest, the same power and the same
 arguments.  Anything else (another state: a phase resolved meanwhile; another power; a
-question never asked ahead) is asked of the game as before.
+question never asked ahead) is asked of the game as before.  A game that does not
+promise pure answers (``Game.pure_orders = False``) is never asked ahead.
 """
 from __future__ import annotations
 
@@ -46,8 +47,13 @@ def _keep(key: tuple, answer) -> None:
 def _answer(kind: str, rec, power: str, argument, ask: Callable):
     """The answer kept for this question (taken: each is used once, so it is nobody
     else's to change), else the game's answer now."""
-    kept = _kept.pop(_key(kind, rec, power, argument), None) if _kept else None
+    kept = _kept.pop(_key(kind, rec, power, argument), None) if _kept and _pure(rec) else None
     return kept if kept is not None else ask()
+
+
+def _pure(rec) -> bool:
+    """Whether the game promises pure answers (``Game.pure_orders``): else nothing is kept."""
+    return getattr(rec.rules, "pure_orders", True)
 
 
 def parse_orders(rec, power: str, lines: list):
@@ -66,6 +72,8 @@ def ask_ahead(rec, power: str, lines: list) -> None:
     """Ask the game now what the ORDERS command will ask of ``lines`` from ``power``
     in the game's stored state (``rec``, read outside any transaction).  Never raises:
     a question that fails here is asked again, and fails, when the mail is handled."""
+    if not _pure(rec):
+        return
     try:
         game, state = rec.rules, rec.state
         parsed = game.parse_orders(state, power, lines)

@@ -65,6 +65,11 @@ class Game:
     #: what the game calls one turn of its sequence of play (PhaseInfo.turn counts them): the
     #: archive groups its phases and labels its charts by it ("Round 2" in a game of rounds)
     turn_word: str = "Turn"
+    #: whether ``parse_orders``, ``validate`` and ``order_summary`` are pure functions of their
+    #: arguments (the state among them), as the contract asks: the moderator then asks them
+    #: ahead and reuses an answer for the same question of the same state.  A game that cannot
+    #: promise it says False, and is asked each time.  The conformance tests check the promise.
+    pure_orders: bool = True
 
     # -- required: names and the life cycle ---------------------------------
     def roster(self, options: Mapping[str, Any], state: State | None = None) -> Roster:

@@ -7,6 +7,7 @@ every reader (the public one included).  Each capability a game declares
 that declare it.  A new game is checked by registering it: nothing here names a game."""
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -269,3 +270,33 @@ def test_every_line_a_game_is_given_is_an_order_a_problem_or_part_of_one(rules):
                 result = game.parse_orders(state, power, numbered)
                 assert not result.unaccounted(numbered), (game.phase(state).label, power, [
                     lines[n - 1] for n in result.unaccounted(numbered)])
+
+
+@pytest.mark.parametrize("rules", registry.names())
+def test_the_answers_on_orders_are_pure_functions_of_their_arguments(rules):
+    """What the moderator's reading ahead relies on (Game.pure_orders, pbem.handlers.
+    order_verdicts): parse_orders, validate and order_summary give the same answer asked
+    twice, and asked on a deep copy of the state, and change none of their arguments."""
+    game = registry.get(rules)
+    if not game.pure_orders:
+        pytest.skip(f"{rules} declares its answers impure: the moderator asks it every time")
+    _, states = _played(game)
+    rng = random.Random(5)
+    forms = game.order_forms() if supports(game, "guide") else []
+    for state in states:
+        for power in game.phase(state).owes:
+            lines = (game.bot_orders(state, power, rng) if supports(game, "bots") else []) + forms[:6]
+            numbered = list(enumerate(lines, 1))
+            before = json.dumps(state, sort_keys=True)
+            first = game.parse_orders(state, power, numbered)
+            assert first == game.parse_orders(state, power, list(numbered)) \
+                == game.parse_orders(copy.deepcopy(state), power, copy.deepcopy(numbered)), (rules, power)
+            orders = list(first.orders)
+            problems = game.validate(state, power, orders)
+            assert problems == game.validate(copy.deepcopy(state), power, copy.deepcopy(orders)), (rules, power)
+            assert orders == first.orders, f"{rules}: validate changed the orders it was given"
+            refused = {p.line for p in [*first.problems, *problems] if p.kind != "warning"}
+            accepted = [o for o in orders if o.line not in refused]
+            summary = game.order_summary(state, power, accepted)
+            assert summary == game.order_summary(copy.deepcopy(state), power, copy.deepcopy(accepted))
+            assert json.dumps(state, sort_keys=True) == before, f"{rules}: an answer on orders changed the state"

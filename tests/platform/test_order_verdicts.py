@@ -97,3 +97,22 @@ def test_orders_read_ahead_are_answered_as_orders_read_in_their_transaction(tmp_
     assert any("INTRST" in body for *_, body in ahead[2])  # the refused line is told
     assert taken >= 6  # the questions were answered ahead, not asked again
     order_verdicts._kept.clear()
+
+
+def test_a_game_that_declares_its_answers_impure_is_never_asked_ahead(tmp_path, monkeypatch):
+    """Game.pure_orders = False turns the answers kept ahead off: nothing is kept, and
+    an answer kept before is not taken."""
+    loop, secrets = _pax(tmp_path, monkeypatch)
+    rec = store.get_game(loop.ctx, "p1")
+    lines = [(1, "BUY INTEREST Persia")]
+    order_verdicts._kept.clear()
+    monkeypatch.setattr(type(rec.rules), "pure_orders", False)
+    order_verdicts.ask_ahead(rec, "Britain", lines)
+    assert not order_verdicts._kept
+    monkeypatch.setattr(type(rec.rules), "pure_orders", True)
+    order_verdicts.ask_ahead(rec, "Britain", lines)
+    assert order_verdicts._kept
+    planted = object()
+    order_verdicts._kept[order_verdicts._key("parse", rec, "Britain", lines)] = planted
+    monkeypatch.setattr(type(rec.rules), "pure_orders", False)
+    assert order_verdicts.parse_orders(rec, "Britain", lines) is not planted
